@@ -1,0 +1,73 @@
+/**
+ * Events: facts about a run, for observers (UIs, loggers, session writers, notifiers). Fire-and-forget: a
+ * handler cannot change anything, and one that throws never stops the others (its error becomes a
+ * `plugin_error` event naming the plugin).
+ */
+import type { RunEndReason } from "./hooks.js";
+import type { AssistantMessage, Message, ToolResultMessage } from "./messages.js";
+import type { RetryInfo, StreamDelta } from "./provider.js";
+import type { ToolResult } from "./tool.js";
+
+export interface PluginRef {
+  name: string;
+  version: string;
+}
+
+/** The event catalog, as types: name → payload. */
+export interface EventPayloads {
+  agent_start: { runId: string };
+  agent_end: { runId: string; reason: RunEndReason; messages: Message[]; errorMessage?: string };
+  turn_start: { turn: number };
+  turn_end: { turn: number; message: AssistantMessage; toolResults: ToolResultMessage[] };
+  message_start: { message: Message };
+  /** A streamed piece of the assistant message; `message` is the partial message so far. */
+  message_update: { message: AssistantMessage; delta: StreamDelta };
+  message_end: { message: Message };
+  tool_execution_start: { toolCallId: string; toolName: string; input: unknown };
+  tool_execution_update: { toolCallId: string; toolName: string; partial: ToolResult };
+  tool_execution_end: { toolCallId: string; toolName: string; result: ToolResultMessage; isError: boolean };
+  retry_start: RetryInfo & { provider: string; model: string };
+  compaction_start: { reason: string; tokensBefore: number };
+  compaction_end: { reason: string; tokensBefore: number; tokensAfter: number; aborted?: boolean; errorMessage?: string };
+  /** A plugin became active. */
+  plugin_activated: { plugin: PluginRef; ms: number };
+  /** A plugin failed (loading, activating, in a hook or event handler). */
+  plugin_error: { plugin: PluginRef; phase: string; message: string };
+  /** Something a user should know that is not an error (a name clash resolved by alias). */
+  plugin_warning: { plugin?: PluginRef; message: string };
+  session_start: { sessionId?: string; cwd: string };
+  session_end: { sessionId?: string; cwd: string };
+}
+
+export type EventName = keyof EventPayloads;
+export type EventHandler<K extends EventName> = (payload: EventPayloads[K]) => void | Promise<void>;
+
+/** What `api.events` offers a plugin. */
+export interface EventSubscriber {
+  /** Subscribes; returns the unsubscribe function. Also removed when the plugin is disposed. */
+  on<K extends EventName>(event: K, handler: EventHandler<K>): () => void;
+  /** Every event, with its name (loggers, JSON modes). */
+  onAny(handler: <K extends EventName>(event: K, payload: EventPayloads[K]) => void | Promise<void>): () => void;
+}
+
+/** The event catalog with documentation; `docs/hooks-and-events.md` is generated from it. */
+export const EVENTS: { [K in EventName]: string } = {
+  agent_start: "A run begins (a prompt was accepted).",
+  agent_end: "A run ended; `reason` says why, `messages` are the messages it added.",
+  turn_start: "One request to the model begins.",
+  turn_end: "The model replied and its tool calls (if any) have results.",
+  message_start: "A message (user, assistant, tool result) begins.",
+  message_update: "A streamed delta of the assistant message (text, thinking, tool-call arguments).",
+  message_end: "A message is complete and entered the history.",
+  tool_execution_start: "A tool call starts running (after validation and the tool_call guards).",
+  tool_execution_update: "A running tool reported progress.",
+  tool_execution_end: "A tool call finished; `result` is what the model will see.",
+  retry_start: "A provider will retry a failed request after `delayMs`.",
+  compaction_start: "Compaction begins.",
+  compaction_end: "Compaction ended; tokens before and after.",
+  plugin_activated: "A plugin's activate() finished.",
+  plugin_error: "A plugin failed: loading, activating, or in a hook or event handler.",
+  plugin_warning: "A notice for the user (a name clash resolved by alias, a degraded plugin).",
+  session_start: "A session began.",
+  session_end: "A session ended.",
+};

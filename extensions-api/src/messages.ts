@@ -1,0 +1,113 @@
+/**
+ * Messages: the conversation the loop keeps and hands to providers.
+ *
+ * Three roles, one shape each. Providers translate these to and from their wire formats; the loop,
+ * sessions and UIs only ever see these.
+ */
+
+/** Plain text. */
+export interface TextContent {
+  type: "text";
+  text: string;
+}
+
+/** An image, base64-encoded, for providers whose model accepts images. */
+export interface ImageContent {
+  type: "image";
+  /** Base64 data without a `data:` prefix. */
+  data: string;
+  /** e.g. `image/png`. */
+  mimeType: string;
+}
+
+/** Reasoning the model showed. `signature` must be sent back unchanged where the provider requires it. */
+export interface ThinkingContent {
+  type: "thinking";
+  thinking: string;
+  /** Opaque provider token proving the thinking is genuine (Anthropic `signature`, OpenAI encrypted reasoning). */
+  signature?: string;
+  /** The provider hid the text; `signature` carries it. */
+  redacted?: boolean;
+}
+
+/**
+ * A tool call as the model wrote it. `arguments` is the raw JSON text the model produced, kept verbatim so a
+ * malformed call can be answered with a precise error and replayed to the provider exactly.
+ */
+export interface ToolCall {
+  type: "toolCall";
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export type UserContent = TextContent | ImageContent;
+export type AssistantContent = TextContent | ThinkingContent | ToolCall;
+export type ToolResultContent = TextContent | ImageContent;
+
+/** Why the model stopped. `error` and `aborted` messages are kept for the record but never sent back. */
+export type StopReason = "stop" | "length" | "tool_use" | "error" | "aborted";
+
+/** Token counts and cost of one reply. Costs are in US dollars. */
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+}
+
+export interface UserMessage {
+  role: "user";
+  content: string | UserContent[];
+  timestamp: number;
+}
+
+export interface AssistantMessage {
+  role: "assistant";
+  /** Text, thinking and tool calls in the order the model produced them. */
+  content: AssistantContent[];
+  stopReason: StopReason;
+  /** Set when `stopReason` is `error` or `aborted`: what went wrong, in words a user can act on. */
+  errorMessage?: string;
+  usage: Usage;
+  provider: string;
+  model: string;
+  timestamp: number;
+}
+
+export interface ToolResultMessage<TDetails = unknown> {
+  role: "toolResult";
+  toolCallId: string;
+  toolName: string;
+  content: ToolResultContent[];
+  /** Structured data for UIs and sessions; never sent to the model. */
+  details?: TDetails;
+  isError: boolean;
+  timestamp: number;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+/** A usage record with every count at zero. */
+export function emptyUsage(): Usage {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+}
+
+/** The concatenated text blocks of a message (tool calls and thinking left out). */
+export function textOf(message: Message): string {
+  if (typeof message.content === "string") return message.content;
+  let out = "";
+  for (const block of message.content) if (block.type === "text") out += block.text;
+  return out;
+}
+
+/** The tool calls of an assistant message, in order. */
+export function toolCallsOf(message: AssistantMessage): ToolCall[] {
+  return message.content.filter((b): b is ToolCall => b.type === "toolCall");
+}
+
+/** A user message from plain text, stamped now. */
+export function userMessage(content: string | UserContent[]): UserMessage {
+  return { role: "user", content, timestamp: Date.now() };
+}

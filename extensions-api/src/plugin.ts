@@ -1,0 +1,171 @@
+/**
+ * Plugins: `definePlugin()` and the API a plugin receives in `activate()`. Activation only registers things;
+ * work that needs the session (starting processes, reading state) belongs in the `session_start` hook.
+ */
+import type { z } from "zod";
+import type { EventSubscriber, PluginRef } from "./events.js";
+import type { HookRegistrar, RunEndReason } from "./hooks.js";
+import type { Message, UserContent } from "./messages.js";
+import type { OperationsBackend } from "./ops.js";
+import type { ModelInfo, Provider } from "./provider.js";
+import type { Tool } from "./tool.js";
+import type { UiRequest, UiResponse } from "./ui.js";
+
+export type PluginSource = "distribution" | "user" | "cli";
+export type PluginState = "active" | "lazy" | "failed" | "degraded" | "disabled";
+
+/** One plugin as `keel plugins` shows it. */
+export interface PluginInfo extends PluginRef {
+  source: PluginSource;
+  dir: string;
+  state: PluginState;
+  /** Why it failed or is disabled. */
+  reason?: string;
+  contributes: { tools: string[]; commands: string[]; providers: string[]; modes: string[]; hooks: string[]; flags: string[]; cliCommands: string[]; ops: string[] };
+}
+
+export interface Logger {
+  debug(message: string): void;
+  info(message: string): void;
+  /** Also published as a `plugin_warning` event. */
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** How a run ended, as `Runtime.prompt` resolves. */
+export interface RunResult {
+  reason: RunEndReason;
+  /** The messages the run added. */
+  messages: Message[];
+  /** The text of the last assistant message. */
+  finalText: string;
+  errorMessage?: string;
+}
+
+/** The running agent, as modes and commands drive it. */
+export interface Runtime {
+  readonly cwd: string;
+  readonly keelHome: string;
+  /** The session's id; a session plugin may replace it (resume) before the first prompt. */
+  readonly sessionId: string;
+  /** A folder private to this session, for files tools and plugins keep. */
+  readonly dataDir: string;
+  /** The whole history of the session (what the model sees is derived from it before each request). */
+  readonly messages: readonly Message[];
+  readonly model: ModelInfo | undefined;
+  readonly isRunning: boolean;
+  /** Flags of the main command, by name (core flags and plugin flags). */
+  readonly flags: Readonly<Record<string, unknown>>;
+  readonly events: EventSubscriber;
+  /** Runs the agent on a prompt until it stops. Rejects only when a run is already going. */
+  prompt(content: string | UserContent[]): Promise<RunResult>;
+  /** Queues a message that enters at the start of the next turn of the current run. */
+  steer(content: string | UserContent[]): void;
+  /** Queues a message that starts another round after the run would have stopped. */
+  followUp(content: string | UserContent[]): void;
+  /** Aborts the current run: the provider stream and running tools see the signal. */
+  abort(): void;
+  /** Resolves when no run is going. */
+  waitForIdle(): Promise<void>;
+  /** Replaces the history (resume, rewind, compaction). Not allowed while a run is going. */
+  replaceMessages(messages: Message[]): void;
+  setSessionId(id: string): void;
+  setModel(provider: string, model: string): Promise<ModelInfo>;
+  listModels(): ModelInfo[];
+  listTools(): { name: string; description: string; plugin: string }[];
+  listCommands(): { name: string; description: string; plugin: string }[];
+  listPlugins(): PluginInfo[];
+  /** Runs a `/command args` line. Resolves false when the line names no command. */
+  runCommand(line: string): Promise<boolean>;
+  /** Asks the user through the active UI; undefined when no UI can ask. */
+  ask(request: UiRequest): Promise<UiResponse | undefined>;
+  /** Prints a notice the way the active UI shows them. */
+  notify(message: string, level?: "info" | "warning" | "error"): void;
+}
+
+/** A `/name` command. */
+export interface SlashCommand {
+  /** With the leading `/`. */
+  name: string;
+  description: string;
+  run(args: string, runtime: Runtime): Promise<void> | void;
+}
+
+export interface ModeOptions {
+  /** The prompt given with `-p` or as arguments, if any. */
+  prompt?: string;
+}
+
+/** A UI: print, JSON, RPC, interactive terminal. Resolves the process exit code. */
+export interface Mode {
+  name: string;
+  description: string;
+  run(runtime: Runtime, options: ModeOptions): Promise<number>;
+}
+
+/** A command-line flag for the main `keel` command. */
+export interface FlagSpec {
+  /** Long name without dashes, e.g. `continue`. */
+  name: string;
+  /** One letter, e.g. `c`. */
+  short?: string;
+  description: string;
+  type: "boolean" | "string" | "string[]";
+  /** Placeholder for string values, e.g. `<id>`. */
+  valueName?: string;
+}
+
+/** A subcommand: `keel <name> [args]`. Runs instead of the agent. */
+export interface CliCommandSpec {
+  name: string;
+  description: string;
+  /** e.g. `[query]` or `<id>`. */
+  arguments?: string;
+  options?: FlagSpec[];
+  run(args: string[], options: Record<string, unknown>, context: CliContext): Promise<number | void> | number | void;
+}
+
+export interface CliContext {
+  cwd: string;
+  keelHome: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  listPlugins(): PluginInfo[];
+}
+
+/** What `activate()` receives. `S` is the type of this plugin's settings section. */
+export interface PluginAPI<S = unknown> {
+  readonly plugin: PluginRef & { dir: string; source: PluginSource };
+  /** This plugin's settings section, validated against the plugin's schema. */
+  readonly settings: S;
+  /** The whole merged settings, read-only (shared sections such as `providers`). */
+  readonly allSettings: Readonly<Record<string, unknown>>;
+  readonly cwd: string;
+  readonly keelHome: string;
+  readonly hooks: HookRegistrar;
+  readonly events: EventSubscriber;
+  readonly log: Logger;
+  registerTool(tool: Tool<any, any>): void;
+  registerProvider(provider: Provider): void;
+  registerCommand(command: SlashCommand): void;
+  registerMode(mode: Mode): void;
+  registerFlag(flag: FlagSpec): void;
+  registerCliCommand(command: CliCommandSpec): void;
+  registerOps(backend: OperationsBackend): void;
+  /** The running agent. Available from the `session_start` hook on; throws before. */
+  readonly runtime: Runtime;
+  /** Runs when the plugin is disposed, in reverse order of registration. */
+  onDispose(fn: () => void | Promise<void>): void;
+}
+
+export interface PluginDefinition<TSchema extends z.ZodType = z.ZodType<unknown>> {
+  /** Schema of this plugin's settings section. An invalid section disables this plugin only. */
+  settings?: TSchema;
+  /** Registers contributions. May return a dispose function. */
+  activate(api: PluginAPI<z.output<TSchema>>): void | (() => void | Promise<void>) | Promise<void | (() => void | Promise<void>)>;
+}
+
+/** Declares a plugin; the default export of a plugin's entry module. */
+export function definePlugin<TSchema extends z.ZodType = z.ZodType<unknown>>(definition: PluginDefinition<TSchema>): PluginDefinition<TSchema> {
+  return definition;
+}

@@ -1,0 +1,57 @@
+/**
+ * Tools: what the model can call. A tool declares its input as a zod schema; the loop validates every call
+ * against it, so `execute` only ever receives a well-typed input.
+ */
+import type { z } from "zod";
+import type { ImageContent, TextContent, ToolResultContent } from "./messages.js";
+import type { Operations } from "./ops.js";
+
+/** What a tool returns. A string is shorthand for one text block. */
+export interface ToolResult<TDetails = unknown> {
+  content: string | ToolResultContent[];
+  /** Structured data for UIs and sessions (a diff, an exit code); never sent to the model. */
+  details?: TDetails;
+  /** Marks a failure the model should see as one (a test that failed is not an error; a missing file is). */
+  isError?: boolean;
+}
+
+export interface ToolContext {
+  /** Aborted when the user aborts the run; a tool must stop promptly and may return what it has. */
+  signal: AbortSignal;
+  toolCallId: string;
+  /** The workspace root. */
+  cwd: string;
+  /** File and process primitives of the active operations backend. Throws if no backend is installed. */
+  ops: Operations;
+  /** Reports progress; UIs show it as `tool_execution_update`. */
+  update(partial: ToolResult): void;
+  /** A folder private to this session for files a tool keeps (full outputs, large results). */
+  dataDir: string;
+}
+
+/** A tool contribution. `TParams` is a zod object schema. */
+export interface Tool<TParams extends z.ZodType = z.ZodType, TDetails = unknown> {
+  /** The name the model calls (letters, digits, `_` and `-`). */
+  name: string;
+  /** A short human label for UIs. */
+  label?: string;
+  /** What the tool does, for the model. */
+  description: string;
+  parameters: TParams;
+  /** Read-only tools may run in parallel with each other within one reply. */
+  readOnly?: boolean;
+  /**
+   * Runs one call. Throwing is allowed and becomes an error result with the message; it never ends the run.
+   */
+  execute(input: z.output<TParams>, ctx: ToolContext): Promise<ToolResult<TDetails>>;
+}
+
+/** Identity helper that infers the input type from the schema. */
+export function defineTool<TParams extends z.ZodType, TDetails = unknown>(tool: Tool<TParams, TDetails>): Tool<TParams, TDetails> {
+  return tool;
+}
+
+/** Normalises a tool result's content to blocks. */
+export function resultContent(content: ToolResult["content"]): (TextContent | ImageContent)[] {
+  return typeof content === "string" ? [{ type: "text", text: content }] : content;
+}
