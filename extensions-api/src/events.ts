@@ -28,7 +28,11 @@ export interface EventPayloads {
   tool_execution_end: { toolCallId: string; toolName: string; result: ToolResultMessage; isError: boolean };
   retry_start: RetryInfo & { provider: string; model: string };
   compaction_start: { reason: string; tokensBefore: number };
-  compaction_end: { reason: string; tokensBefore: number; tokensAfter: number; aborted?: boolean; errorMessage?: string };
+  /**
+   * Compaction ended. On success `summary` replaced the messages before `firstKeptIndex` (an index into the
+   * history as it was before compaction); the full history stays wherever the session store keeps it.
+   */
+  compaction_end: { reason: string; tokensBefore: number; tokensAfter: number; summary?: string; firstKeptIndex?: number; details?: unknown; errorMessage?: string };
   /** A plugin became active. */
   plugin_activated: { plugin: PluginRef; ms: number };
   /** A plugin failed (loading, activating, in a hook or event handler). */

@@ -16,6 +16,7 @@ export * from "./plugin.js";
 export * from "./manifest.js";
 export * from "./stream.js";
 export * from "./scripted.js";
+export * from "./truncate.js";
 
 /** The version of this contract; plugins declare the range they need in `keel.apiVersion`. */
 export const API_VERSION = "1.0.0";

@@ -75,6 +75,11 @@ export interface Runtime {
   listTools(): { name: string; description: string; plugin: string }[];
   listCommands(): { name: string; description: string; plugin: string }[];
   listPlugins(): PluginInfo[];
+  /**
+   * Compacts the history now with the strategy the settings select (the `compact` hook). Resolves undefined
+   * when nothing was compacted (too little history, blocked by a guard, no strategy installed).
+   */
+  compact(instructions?: string): Promise<{ tokensBefore: number; tokensAfter: number } | undefined>;
   /** Runs a `/command args` line. Resolves false when the line names no command. */
   runCommand(line: string): Promise<boolean>;
   /** Asks the user through the active UI; undefined when no UI can ask. */
