@@ -10,6 +10,7 @@ export * from "./tool.js";
 export * from "./ops.js";
 export * from "./ui.js";
 export * from "./compaction.js";
+export * from "./compaction-cut.js";
 export * from "./hooks.js";
 export * from "./events.js";
 export * from "./plugin.js";

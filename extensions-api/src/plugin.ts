@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import type { EventSubscriber, PluginRef } from "./events.js";
 import type { HookRegistrar, RunEndReason } from "./hooks.js";
-import type { Message, UserContent } from "./messages.js";
+import type { AssistantMessage, Message, UserContent } from "./messages.js";
 import type { OperationsBackend } from "./ops.js";
 import type { ModelInfo, Provider } from "./provider.js";
 import type { Tool } from "./tool.js";
@@ -80,6 +80,13 @@ export interface Runtime {
    * when nothing was compacted (too little history, blocked by a guard, no strategy installed).
    */
   compact(instructions?: string): Promise<{ tokensBefore: number; tokensAfter: number } | undefined>;
+  /**
+   * Asks a model for one reply outside the conversation: no tools, nothing enters the history, no message
+   * events. What compaction strategies and branch summaries use. `model` defaults to the session's model.
+   * Never throws for a failed request: resolves the assistant message with stop reason `error` or `aborted`
+   * and its `errorMessage`. Optional while hosts catch up; callers must say clearly when it is missing.
+   */
+  complete?(request: { systemPrompt: string; messages: Message[]; model?: ModelInfo; maxTokens?: number; signal?: AbortSignal }): Promise<AssistantMessage>;
   /** Runs a `/command args` line. Resolves false when the line names no command. */
   runCommand(line: string): Promise<boolean>;
   /** Asks the user through the active UI; undefined when no UI can ask. */
