@@ -1,0 +1,24 @@
+/**
+ * ops-local: the `local` operations backend. Tools reach the real machine through it, confined to the
+ * workspace plus the allowed roots configured in settings (`"ops-local": { "allowedRoots": [...] }`).
+ */
+import { definePlugin } from "@keel/extensions-api";
+import { createLocalOps } from "./local-ops.js";
+import { LocalOpsSettingsSchema } from "./settings.js";
+
+export default definePlugin({
+  settings: LocalOpsSettingsSchema,
+  activate(api) {
+    api.registerOps({
+      name: "local",
+      description: "This machine, confined to the workspace and the allowed roots",
+      create({ cwd }) {
+        const ops = createLocalOps({ cwd, allowedRoots: api.settings.allowedRoots });
+        for (const missing of ops.missingRoots) {
+          api.log.warn(`The allowed root ${missing} does not exist, so it was left out; fix "ops-local.allowedRoots" in settings.json.`);
+        }
+        return ops;
+      },
+    });
+  },
+});

@@ -1,0 +1,47 @@
+/**
+ * Reads a file whose path was already confined, without trusting that nothing changed since: the final name
+ * is opened with O_NOFOLLOW (a symlink swapped in fails to open), and on Linux the opened descriptor's real
+ * path is checked again, which also catches a parent folder swapped for a symlink.
+ */
+import { constants, promises as fs } from "node:fs";
+import { PathAccessError } from "@keel/extensions-api";
+import type { Confinement } from "./confine.js";
+
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** The real path behind an open descriptor, where the platform tells (Linux), else undefined. */
+async function pathOfDescriptor(fd: number): Promise<string | undefined> {
+  if (process.platform !== "linux") return undefined;
+  try {
+    return await fs.readlink(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+function errnoError(code: string, message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code });
+}
+
+/** Reads `real` (returned by `Confinement.resolve` for `input`) and re-checks what was actually opened. */
+export async function readChecked(confinement: Confinement, input: string, real: string): Promise<Uint8Array> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(real, OPEN_FLAGS);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") {
+      throw new PathAccessError(input, "it became a symlink after it was checked; refusing to follow it");
+    }
+    throw error;
+  }
+  try {
+    const opened = await pathOfDescriptor(handle.fd);
+    if (opened !== undefined) confinement.checkOpened(input, opened, "read");
+    const info = await handle.stat();
+    if (info.isDirectory()) throw errnoError("EISDIR", `EISDIR: ${input} is a folder, not a file`);
+    if (!info.isFile()) throw new PathAccessError(input, "it is not a regular file (a pipe, socket or device); only files can be read");
+    return new Uint8Array(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Settings of the `local` backend (`"ops-local"` section of settings.json): folders outside the workspace the
+ * agent may also use.
+ */
+import { z } from "@keel/extensions-api";
+
+export const AllowedRootSchema = z.object({
+  /** Absolute, or relative to the workspace; `~/` means the home folder. */
+  path: z.string().min(1),
+  /** `read` (the default) lets tools read there; `read-write` also lets them write. */
+  access: z.enum(["read", "read-write"]).default("read"),
+});
+
+export const LocalOpsSettingsSchema = z
+  .object({
+    allowedRoots: z.array(AllowedRootSchema).default([]),
+  })
+  .default({ allowedRoots: [] });
+
+export type AllowedRoot = z.output<typeof AllowedRootSchema>;
+export type LocalOpsSettings = z.output<typeof LocalOpsSettingsSchema>;

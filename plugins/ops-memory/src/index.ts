@@ -1,0 +1,24 @@
+/**
+ * ops-memory: the `memory` operations backend, files in a map. For tests of file tools and for trying a
+ * distribution without touching the disk. Seed it from settings: `"ops-memory": { "files": { "a.txt": "hi" } }`.
+ */
+import { definePlugin, z } from "@keel/extensions-api";
+import { createMemoryOps } from "./memory-ops.js";
+
+export default definePlugin({
+  settings: z
+    .object({
+      /** Workspace-relative path → text, created when the backend is. */
+      files: z.record(z.string(), z.string()).default({}),
+    })
+    .default({ files: {} }),
+  activate(api) {
+    api.registerOps({
+      name: "memory",
+      description: "Files in memory (tests); cannot run processes",
+      create({ cwd }) {
+        return createMemoryOps(cwd, api.settings.files);
+      },
+    });
+  },
+});
