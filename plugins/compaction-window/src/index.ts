@@ -1,0 +1,19 @@
+/**
+ * compaction-window: compacts without a model call. When `compaction.strategy` (or `compaction.byModel`)
+ * selects "window", it drops the oldest whole turns, keeps the recent ones up to `keepRecentTokens`, and
+ * leaves a note of the tools and files the dropped turns used.
+ */
+import { compactionChoice, definePlugin } from "@keel/extensions-api";
+import { compactWindow } from "./window.js";
+
+export const STRATEGY = "window";
+
+export default definePlugin({
+  activate(api) {
+    api.hooks.tap("compact", (request) => {
+      const choice = compactionChoice(api.allSettings, request.model);
+      if (choice.strategy !== STRATEGY) return undefined;
+      return compactWindow(request, choice.keepRecentTokens);
+    });
+  },
+});
