@@ -1,1 +1,12 @@
-export {};
+/**
+ * @keel/core — the kernel (agent loop, event bus, hooks) and the plugin host.
+ */
+export { EventBus } from "./bus/event-bus.js";
+export { HookBus } from "./hooks/hook-bus.js";
+export { Agent, type AgentDeps, type LoopLimits } from "./loop/agent.js";
+export { toModelContext } from "./loop/history.js";
+export { KeelRuntime, type Distribution, type RuntimeOptions } from "./runtime/runtime.js";
+export { PluginHost } from "./host/plugin-host.js";
+export { Registry } from "./registry/registry.js";
+export { createTestKit } from "./testing/test-kit.js";
+export { main } from "./cli/main.js";

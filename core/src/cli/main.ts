@@ -1,0 +1,126 @@
+/**
+ * The `keel` command: boot flags → settings and plugins → commander with the flags and subcommands plugins
+ * added → a mode (UI) runs the session. Exit code 0 when the run succeeded.
+ */
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { Command, CommanderError } from "commander";
+import type { FlagSpec } from "@keel/extensions-api";
+import { KeelRuntime, type Distribution } from "../runtime/runtime.js";
+import { readDistribution } from "../runtime/distribution.js";
+import { parseSettingsArg } from "../settings/settings.js";
+import { scanBootArgs } from "./boot-args.js";
+import { addBuiltinCommands } from "./builtin-commands.js";
+
+export interface MainOptions {
+  /** Path of the distribution's package.json. */
+  distributionFile: string;
+  stdout?: (text: string) => void;
+  stderr?: (text: string) => void;
+}
+
+export function keelHomeDir(): string {
+  return process.env.KEEL_HOME ?? join(homedir(), ".keel");
+}
+
+function addFlag(cmd: Command, flag: FlagSpec): void {
+  const value = flag.type === "boolean" ? "" : flag.type === "string[]" ? ` ${flag.valueName ?? "<value>"}` : ` ${flag.valueName ?? "<value>"}`;
+  const spec = `${flag.short ? `-${flag.short}, ` : ""}--${flag.name}${value}`;
+  if (flag.type === "string[]") cmd.option(spec, flag.description, (v: string, prev: string[] = []) => [...prev, v]);
+  else cmd.option(spec, flag.description);
+}
+
+export async function main(argv: string[], options: MainOptions): Promise<number> {
+  const out = options.stdout ?? ((t: string) => void process.stdout.write(t));
+  const err = options.stderr ?? ((t: string) => void process.stderr.write(t));
+  const boot = scanBootArgs(argv);
+  const cwd = resolve(boot.cwd ?? process.cwd());
+  let distribution: Distribution;
+  try {
+    distribution = readDistribution(options.distributionFile);
+  } catch (error) {
+    err(`keel: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const settingWarnings: string[] = [];
+  const extraSettings = boot.settings.map((s) => parseSettingsArg(s, cwd, settingWarnings)).filter((s) => s !== undefined);
+
+  const runtime = await KeelRuntime.create({ cwd, keelHome: keelHomeDir(), distribution, pluginPaths: boot.plugins, safeMode: boot.safeMode, extraSettings }, (rt) => {
+    rt.bus.on("plugin_error", (e) => err(`${distribution.command}: plugin ${e.plugin.name}: ${e.message}\n`));
+    rt.bus.on("plugin_warning", (e) => err(`${distribution.command}: ${e.plugin ? `plugin ${e.plugin.name}: ` : ""}${e.message}\n`));
+  });
+  for (const w of [...settingWarnings, ...runtime.warnings]) err(`${distribution.command}: ${w}\n`);
+  if (boot.firstWord && runtime.host.waitsFor(`onCliCommand:${boot.firstWord}`)) await runtime.host.activateFor(`onCliCommand:${boot.firstWord}`);
+
+  let exitCode = 0;
+  const program = new Command(distribution.command)
+    .description(distribution.description ?? "")
+    .version(distribution.version, "-v, --version")
+    .argument("[prompt...]", "the prompt (for -p or a mode)")
+    .option("-p, --print [prompt]", "run one prompt without interaction and print the answer")
+    .option("--mode <mode>", "how to present the session: text, json, or a mode a plugin adds")
+    .option("--provider <id>", "provider to use (see `keel models`)")
+    .option("--model <id>", "model to use")
+    .option("--cwd <dir>", "workspace folder (default: the current folder)")
+    .option("--plugin <path>", "load a plugin folder (repeatable)")
+    .option("--settings <json|file>", "extra settings, over the settings files (repeatable)")
+    .option("--safe-mode", "load only the distribution's own plugins")
+    .configureOutput({ writeOut: out, writeErr: err })
+    .exitOverride();
+  for (const entry of runtime.contributions.flags.list()) addFlag(program, entry.item);
+  addBuiltinCommands(program, runtime, out);
+  for (const entry of runtime.contributions.cliCommands.list()) {
+    const spec = entry.item;
+    const sub = program.command(`${entry.name}${spec.arguments ? ` ${spec.arguments}` : ""}`).description(spec.description);
+    for (const flag of spec.options ?? []) addFlag(sub, flag);
+    sub.action(async (...args: unknown[]) => {
+      const cmd = args[args.length - 1] as Command;
+      const result = await spec.run(cmd.args, cmd.opts(), { cwd, keelHome: runtime.keelHome, stdout: out, stderr: err, listPlugins: () => runtime.listPlugins() });
+      exitCode = typeof result === "number" ? result : 0;
+    });
+  }
+  program.action(async (words: string[], opts: Record<string, unknown>) => {
+    Object.assign(runtime.flags, opts);
+    exitCode = await runMode(runtime, opts, words, err);
+  });
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) exitCode = error.exitCode;
+    else {
+      err(`${distribution.command}: ${(error as Error).stack ?? error}\n`);
+      exitCode = 1;
+    }
+  } finally {
+    await runtime.shutdown();
+  }
+  return exitCode;
+}
+
+async function runMode(runtime: KeelRuntime, opts: Record<string, unknown>, words: string[], err: (t: string) => void): Promise<number> {
+  let prompt = typeof opts.print === "string" ? opts.print : words.length > 0 ? words.join(" ") : undefined;
+  if (prompt === undefined && opts.print === true && !process.stdin.isTTY) prompt = await readStdin();
+  const modeName = typeof opts.mode === "string" ? opts.mode : opts.print !== undefined ? "text" : "interactive";
+  await runtime.host.activateFor(`onMode:${modeName}`);
+  const mode = runtime.contributions.modes.get(modeName);
+  if (!mode) {
+    const installed = runtime.contributions.modes.list().map((m) => m.name);
+    const hint = modeName === "interactive" ? ` Run with -p "<prompt>" to print an answer.` : "";
+    err(`keel: no "${modeName}" mode is installed${installed.length ? ` (installed: ${installed.join(", ")})` : ""}.${hint}\n`);
+    return 2;
+  }
+  const onSignal = () => (runtime.isRunning ? runtime.abort() : process.exit(130));
+  process.on("SIGINT", onSignal);
+  try {
+    return await mode.item.run(runtime, { prompt });
+  } finally {
+    process.off("SIGINT", onSignal);
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8").trim();
+}

@@ -1,0 +1,47 @@
+/**
+ * Where plugins come from: the active distribution's list, the user's plugin folder (`$KEEL_HOME/plugins`),
+ * and `--plugin <path>`. Discovery only lists folders; nothing is read or run here.
+ */
+import { readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { PluginSource } from "@keel/extensions-api";
+
+export interface Candidate {
+  dir: string;
+  source: PluginSource;
+}
+
+export interface DiscoverOptions {
+  distributionPlugins: string[];
+  keelHome: string;
+  cliPlugins: string[];
+  cwd: string;
+  /** Only the distribution's own plugins. */
+  safeMode: boolean;
+}
+
+/** Folders directly under `root`, descending one level into `@scope` folders. */
+function pluginFolders(root: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(root, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
+    if (entry.name.startsWith(".")) continue;
+    if (entry.name.startsWith("@")) out.push(...pluginFolders(join(root, entry.name)));
+    else out.push(join(root, entry.name));
+  }
+  return out;
+}
+
+export function discover(options: DiscoverOptions): Candidate[] {
+  const out: Candidate[] = options.distributionPlugins.map((dir) => ({ dir, source: "distribution" as const }));
+  if (options.safeMode) return out;
+  for (const dir of pluginFolders(join(options.keelHome, "plugins"))) out.push({ dir, source: "user" });
+  for (const path of options.cliPlugins) out.push({ dir: resolve(options.cwd, path), source: "cli" });
+  return out;
+}

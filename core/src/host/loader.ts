@@ -1,0 +1,52 @@
+/**
+ * Loading a plugin's entry with jiti: TypeScript without a build step. Every plugin resolves
+ * `@keel/extensions-api` and `zod` to the host's own module objects (jiti `virtualModules`), so a plugin needs
+ * no install of its own and `instanceof`, schemas and symbols are the host's.
+ */
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import * as extensionsApi from "@keel/extensions-api";
+import * as zod from "zod";
+import type { PluginDefinition } from "@keel/extensions-api";
+
+type Jiti = { import<T>(id: string, options?: { default?: boolean }): Promise<T> };
+let jiti: Jiti | undefined;
+
+/** A stable cache folder, so transforms are reused across runs and across temp KEEL_HOMEs. */
+export function jitiCacheDir(): string {
+  return process.env.KEEL_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "keel", "jiti");
+}
+
+async function getJiti(): Promise<Jiti> {
+  if (jiti) return jiti;
+  // Imported on first use: a run whose plugins are all lazy never pays for jiti.
+  const { createJiti } = await import("jiti");
+  jiti = createJiti(import.meta.url, {
+    fsCache: jitiCacheDir(),
+    moduleCache: true,
+    interopDefault: true,
+    virtualModules: { "@keel/extensions-api": extensionsApi, zod, "zod/v4": zod },
+  }) as unknown as Jiti;
+  return jiti;
+}
+
+/** Imports the entry and checks it is a plugin definition. Throws an error that says what is wrong. */
+export async function loadEntry(dir: string, entry: string): Promise<PluginDefinition<any>> {
+  const file = resolve(dir, entry);
+  const loader = await getJiti();
+  let mod: unknown;
+  try {
+    mod = await loader.import(file, { default: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ERR_MODULE_NOT_FOUND" || /Cannot find module/.test(String(error))) {
+      throw new Error(`its entry ${file} could not be loaded: ${(error as Error).message}`);
+    }
+    throw new Error(`its entry ${file} failed to load: ${(error as Error).message}`);
+  }
+  const definition = (mod as { default?: unknown })?.default ?? mod;
+  if (typeof definition !== "object" || definition === null || typeof (definition as PluginDefinition).activate !== "function") {
+    throw new Error(`its entry ${file} must export default definePlugin({ activate(api) { ... } })`);
+  }
+  return definition as PluginDefinition<any>;
+}

@@ -1,0 +1,225 @@
+/**
+ * The plugin host: discover → read manifest → check apiVersion → order by dependsOn → load (jiti) →
+ * validate settings → activate (with a deadline) → dispose in reverse. A plugin that fails at any step is
+ * skipped with a message naming it and saying why; the others, and the agent, carry on. Plugins whose
+ * manifest says they are only needed for a command, mode, provider or backend stay unloaded until used.
+ */
+import semver from "semver";
+import { API_VERSION, type KeelManifest, type PluginDefinition, type PluginInfo, type PluginRef, type PluginSource, type Runtime } from "@keel/extensions-api";
+import type { EventBus } from "../bus/event-bus.js";
+import { errorText } from "../bus/event-bus.js";
+import type { HookBus } from "../hooks/hook-bus.js";
+import { runWithDeadline } from "../hooks/timeout.js";
+import { describeIssues } from "../settings/core-settings.js";
+import type { Contributions } from "./contributions.js";
+import type { Candidate } from "./discover.js";
+import { loadEntry } from "./loader.js";
+import { activationEvents, readManifest, settingsKeyOf } from "./manifest.js";
+import { orderPlugins } from "./order.js";
+import { createScope, type PluginScope } from "./plugin-api.js";
+
+/** Failures (hook or event handler errors) after which an active plugin is shown as degraded. */
+const DEGRADED_AFTER = 3;
+
+export interface PluginRecord extends PluginRef {
+  dir: string;
+  source: PluginSource;
+  order: number;
+  manifest?: KeelManifest;
+  settingsKey: string;
+  events: string[];
+  state: PluginInfo["state"];
+  reason?: string;
+  failures: number;
+  inline?: PluginDefinition<any>;
+  scope?: PluginScope;
+  pending?: Promise<boolean>;
+}
+
+/** A plugin given as an object (the test kit), activated like a loaded one. */
+export interface InlineCandidate {
+  name: string;
+  version: string;
+  definition: PluginDefinition<any>;
+  manifest?: Partial<KeelManifest>;
+}
+
+export interface HostDeps {
+  bus: EventBus;
+  hooks: HookBus;
+  contributions: Contributions;
+  cwd: string;
+  keelHome: string;
+  settings: Readonly<Record<string, unknown>>;
+  disabled: string[];
+  activationTimeoutMs: number;
+  runtime(): Runtime | undefined;
+}
+
+export class PluginHost {
+  private readonly records: PluginRecord[] = [];
+  private readonly activated: PluginRecord[] = [];
+
+  constructor(private readonly deps: HostDeps) {
+    deps.bus.on("plugin_error", ({ plugin }) => this.countFailure(plugin.name));
+  }
+
+  /** Reads every candidate's manifest and decides what can be activated. Runs no plugin code. */
+  register(candidates: Candidate[], inline: InlineCandidate[] = []): void {
+    for (const candidate of candidates) {
+      const read = readManifest(candidate.dir);
+      if (!read.ok) {
+        this.add({ name: read.name, version: "?", dir: candidate.dir, source: candidate.source, settingsKey: "", events: [], state: "failed", reason: read.error });
+        continue;
+      }
+      const { pkg } = read;
+      if (this.records.some((r) => r.name === pkg.name)) {
+        this.deps.bus.emit("plugin_warning", { plugin: { name: pkg.name, version: pkg.version }, message: `is installed twice; ${candidate.dir} was ignored (the copy loaded first wins).` });
+        continue;
+      }
+      this.add({ name: pkg.name, version: pkg.version, dir: candidate.dir, source: candidate.source, manifest: pkg.keel, settingsKey: settingsKeyOf(pkg), events: activationEvents(pkg.keel), state: "lazy" });
+    }
+    for (const p of inline) {
+      const manifest = { apiVersion: "^1.0.0", entry: "(inline)", contributes: { tools: [], commands: [], providers: [], modes: [], hooks: [], flags: [], cliCommands: [], ops: [] }, dependsOn: {}, capabilities: [], ...p.manifest } as KeelManifest;
+      this.add({ name: p.name, version: p.version, dir: "(inline)", source: "cli", manifest, settingsKey: manifest.settingsKey ?? p.name.replace(/^@[^/]+\//, ""), events: manifest.activation ?? ["onStartup"], state: "lazy", inline: p.definition });
+    }
+    this.check();
+  }
+
+  private add(record: Omit<PluginRecord, "order" | "failures">): void {
+    const full: PluginRecord = { ...record, order: this.records.length, failures: 0 };
+    this.records.push(full);
+    if (full.state === "failed") this.report(full, "manifest", full.reason!);
+  }
+
+  /** apiVersion, user-disabled plugins and dependsOn, before anything runs. */
+  private check(): void {
+    for (const r of this.records) {
+      if (r.state !== "lazy") continue;
+      if (this.deps.disabled.includes(r.name)) {
+        r.state = "disabled";
+        r.reason = "disabled in settings (plugins.disabled)";
+        continue;
+      }
+      const range = r.manifest!.apiVersion;
+      if (!semver.validRange(range)) this.fail(r, "manifest", `its keel.apiVersion "${range}" is not a semver range (e.g. "^1.0.0")`);
+      else if (!semver.satisfies(API_VERSION, range, { includePrerelease: true })) this.fail(r, "manifest", `it needs @keel/extensions-api ${range}, but this keel provides ${API_VERSION}; update the plugin or keel`);
+    }
+    const live = this.records.filter((r) => r.state === "lazy");
+    const failedNames = new Set(this.records.filter((r) => r.state === "failed").map((r) => r.name));
+    const { failed } = orderPlugins(live.map((r) => ({ name: r.name, version: r.version, dependsOn: r.manifest!.dependsOn })), failedNames);
+    for (const [name, why] of failed) this.fail(this.records.find((r) => r.name === name)!, "dependencies", why);
+  }
+
+  list(): PluginInfo[] {
+    return this.records.map((r) => {
+      const c = r.manifest?.contributes;
+      return {
+        name: r.name,
+        version: r.version,
+        source: r.source,
+        dir: r.dir,
+        state: r.state,
+        reason: r.reason,
+        contributes: { tools: c?.tools ?? [], commands: c?.commands ?? [], providers: c?.providers ?? [], modes: c?.modes ?? [], hooks: c?.hooks ?? [], flags: c?.flags ?? [], cliCommands: c?.cliCommands ?? [], ops: c?.ops ?? [] },
+      };
+    });
+  }
+
+  /** Activates every plugin that starts with the host, in dependency order. */
+  async activateStartup(): Promise<void> {
+    for (const r of this.records) if (r.state === "lazy" && r.events.includes("onStartup")) await this.activate(r);
+  }
+
+  /**
+   * Activates the lazy plugins waiting for `event` (e.g. `onCommand:/compact`); `onProvider:*` matches every
+   * provider plugin. Resolves once they are active (or failed).
+   */
+  async activateFor(event: string): Promise<void> {
+    const [kind, name] = event.split(/:(.*)/s) as [string, string];
+    for (const r of this.records) {
+      if (r.state !== "lazy") continue;
+      if (r.events.some((e) => e === event || (name === "*" && e.startsWith(`${kind}:`)))) await this.activate(r);
+    }
+  }
+
+  /** Whether some lazy plugin waits for this event. */
+  waitsFor(event: string): boolean {
+    return this.records.some((r) => r.state === "lazy" && r.events.includes(event));
+  }
+
+  private async activate(r: PluginRecord): Promise<boolean> {
+    if (r.state === "active" || r.state === "degraded") return true;
+    if (r.state !== "lazy") return false;
+    if (r.pending) return r.pending;
+    r.pending = this.doActivate(r).finally(() => (r.pending = undefined));
+    return r.pending;
+  }
+
+  private async doActivate(r: PluginRecord): Promise<boolean> {
+    for (const dep of Object.keys(r.manifest!.dependsOn)) {
+      const target = this.records.find((x) => x.name === dep);
+      if (!target || !(await this.activate(target))) return this.fail(r, "dependencies", `its dependency ${dep} could not be activated`);
+    }
+    const started = performance.now();
+    let definition: PluginDefinition<any>;
+    try {
+      definition = r.inline ?? (await runWithDeadline(this.deps.activationTimeoutMs, undefined, () => loadEntry(r.dir, r.manifest!.entry)));
+    } catch (error) {
+      return this.fail(r, "load", errorText(error));
+    }
+    let settings: unknown = this.deps.settings[r.settingsKey];
+    if (definition.settings) {
+      const parsed = definition.settings.safeParse(settings);
+      if (!parsed.success) return this.fail(r, "settings", `invalid settings: ${describeIssues(r.settingsKey, parsed.error.issues)}. Fix that section of settings.json; the plugin stays off until then`);
+      settings = parsed.data;
+    }
+    const c = r.manifest!.contributes;
+    const scope = createScope(r, settings, { ...this.deps, allSettings: this.deps.settings, declared: { tools: c.tools, commands: c.commands, providers: c.providers, modes: c.modes } });
+    r.scope = scope;
+    try {
+      const dispose = await runWithDeadline(this.deps.activationTimeoutMs, undefined, () => definition.activate(scope.api));
+      if (typeof dispose === "function") scope.api.onDispose(dispose);
+    } catch (error) {
+      scope.revoke();
+      await scope.dispose();
+      r.scope = undefined;
+      const why = errorText(error);
+      return this.fail(r, "activate", /timed out/.test(why) ? `activate() did not finish within ${this.deps.activationTimeoutMs} ms` : `activate() threw: ${why}`);
+    }
+    r.state = r.failures >= DEGRADED_AFTER ? "degraded" : "active";
+    this.activated.push(r);
+    this.deps.bus.emit("plugin_activated", { plugin: { name: r.name, version: r.version }, ms: performance.now() - started });
+    return true;
+  }
+
+  private fail(r: PluginRecord, phase: string, reason: string): false {
+    r.state = "failed";
+    r.reason = reason;
+    this.report(r, phase, reason);
+    return false;
+  }
+
+  private report(r: PluginRecord, phase: string, reason: string): void {
+    this.deps.bus.emit("plugin_error", { plugin: { name: r.name, version: r.version }, phase, message: `skipped: ${reason}` });
+  }
+
+  private countFailure(name: string): void {
+    const r = this.records.find((x) => x.name === name);
+    if (!r || r.state === "failed") return;
+    r.failures++;
+    if (r.state === "active" && r.failures >= DEGRADED_AFTER) {
+      r.state = "degraded";
+      r.reason = `${r.failures} failures in its hooks or event handlers`;
+      this.deps.bus.emit("plugin_warning", { plugin: { name: r.name, version: r.version }, message: `is degraded: ${r.reason}. See the plugin_error messages above.` });
+    }
+  }
+
+  /** Disposes active plugins in reverse activation order. */
+  async disposeAll(): Promise<void> {
+    for (const r of this.activated.splice(0).reverse()) {
+      const errors = (await r.scope?.dispose()) ?? [];
+      for (const message of errors) this.deps.bus.emit("plugin_error", { plugin: { name: r.name, version: r.version }, phase: "dispose", message });
+    }
+  }
+}

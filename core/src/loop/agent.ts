@@ -1,0 +1,245 @@
+/**
+ * The agent loop (ReAct): stream a reply, run its tool calls, feed the results back, repeat until the model
+ * stops calling tools — with steering and follow-up queues, abort, a valid history, and guards against a
+ * model that keeps failing. Everything it talks to (provider, tools, hooks) comes in through `AgentDeps`.
+ */
+import { randomUUID } from "node:crypto";
+import { emptyUsage, isContextOverflow, textOf, toolCallsOf, userMessage, type AssistantMessage, type Message, type ModelInfo, type Provider, type RunEndReason, type RunResult, type ToolCall, type ToolContext, type ToolResult, type UserContent } from "@keel/extensions-api";
+import type { EventBus } from "../bus/event-bus.js";
+import { errorText } from "../bus/event-bus.js";
+import type { HookBus } from "../hooks/hook-bus.js";
+import { Compactor, type CompactionSettings } from "./compactor.js";
+import { toModelContext } from "./history.js";
+import { streamReply } from "./stream-reply.js";
+import { toolJsonSchema, type ActiveTool } from "./tool-calls.js";
+import { runToolCalls } from "./tool-runner.js";
+import { estimateBytesTokens, TokenEstimator } from "./token-estimate.js";
+
+export interface LoopLimits {
+  /** Requests per run; undefined for no limit. */
+  maxSteps?: number;
+  /** Consecutive replies whose every tool call was malformed before the run ends. */
+  maxMalformedSteps: number;
+  /** How many times `stop` handlers may continue one run. */
+  maxStopContinuations: number;
+}
+
+export interface AgentDeps {
+  bus: EventBus;
+  hooks: HookBus;
+  /** The provider and model for the next request; throws with an actionable message when there is none. */
+  model(): Promise<{ provider: Provider; model: ModelInfo }>;
+  tools(): ReadonlyMap<string, ActiveTool>;
+  systemPrompt(model: ModelInfo, toolNames: string[]): Promise<string>;
+  toolContext(call: ToolCall, signal: AbortSignal, update: (partial: ToolResult) => void): ToolContext;
+  sessionId(): string;
+  limits: LoopLimits;
+  compaction: CompactionSettings;
+}
+
+type Input = string | UserContent[];
+
+export class Agent {
+  private history: Message[] = [];
+  private readonly steering: Input[] = [];
+  private readonly followUps: Input[] = [];
+  private controller: AbortController | undefined;
+  private idle: Promise<void> = Promise.resolve();
+  private readonly estimator = new TokenEstimator();
+  readonly compactor: Compactor;
+
+  constructor(private readonly deps: AgentDeps) {
+    this.compactor = new Compactor({
+      bus: deps.bus,
+      hooks: deps.hooks,
+      estimator: this.estimator,
+      settings: deps.compaction,
+      getMessages: () => this.history,
+      setMessages: (messages) => (this.history = messages),
+    });
+  }
+
+  get messages(): readonly Message[] {
+    return this.history;
+  }
+
+  get isRunning(): boolean {
+    return this.controller !== undefined;
+  }
+
+  replaceMessages(messages: Message[]): void {
+    if (this.isRunning) throw new Error("Cannot replace the history while a run is going; abort it or wait for it to end.");
+    this.history = [...messages];
+  }
+
+  steer(content: Input): void {
+    this.steering.push(content);
+  }
+
+  followUp(content: Input): void {
+    this.followUps.push(content);
+  }
+
+  abort(): void {
+    this.controller?.abort(new Error("Aborted by the user."));
+  }
+
+  waitForIdle(): Promise<void> {
+    return this.idle;
+  }
+
+  estimateTokens(): number {
+    return this.estimator.estimate(toModelContext(this.history));
+  }
+
+  /** Compacts on request (`/compact`), outside a run. */
+  async compactNow(instructions?: string): Promise<{ tokensBefore: number; tokensAfter: number } | undefined> {
+    if (this.isRunning) throw new Error("Cannot compact while a run is going; wait for it to end.");
+    const { model } = await this.deps.model();
+    return this.compactor.compact("manual", model, new AbortController().signal, instructions);
+  }
+
+  /** Runs until the model stops. Rejects only when a run is already going. */
+  async run(prompt: Input): Promise<RunResult> {
+    if (this.isRunning) throw new Error("A run is already going: steer it, queue a follow-up, or abort it first.");
+    const controller = new AbortController();
+    this.controller = controller;
+    let release!: () => void;
+    this.idle = new Promise((resolve) => (release = resolve));
+    const added: Message[] = [];
+    const runId = randomUUID();
+    const { bus, hooks } = this.deps;
+    bus.emit("agent_start", { runId });
+
+    let reason: RunEndReason = "stop";
+    let errorMessage: string | undefined;
+    try {
+      ({ reason, errorMessage } = await this.loop(prompt, controller.signal, added));
+    } catch (error) {
+      reason = controller.signal.aborted ? "aborted" : "error";
+      errorMessage = errorText(error);
+    } finally {
+      this.controller = undefined;
+    }
+    bus.emit("agent_end", { runId, reason, messages: added, errorMessage });
+    await hooks.lifecycle("agent_end", { messages: added, reason });
+    release();
+    const last = [...added].reverse().find((m): m is AssistantMessage => m.role === "assistant");
+    return { reason, messages: added, finalText: last ? textOf(last) : "", errorMessage };
+  }
+
+  private push(message: Message, added: Message[], announced = false): void {
+    if (!announced) this.deps.bus.emit("message_start", { message });
+    this.history.push(message);
+    added.push(message);
+    this.deps.bus.emit("message_end", { message });
+  }
+
+  /** Runs the `input` guard; a blocked message is dropped with a notice. */
+  private async accept(content: Input, source: "prompt" | "steer" | "follow_up", signal: AbortSignal, added: Message[]): Promise<{ blocked?: string }> {
+    const outcome = await this.deps.hooks.guard("input", { content, source }, signal);
+    if (outcome.blocked) return { blocked: `Input blocked by ${outcome.by}: ${outcome.reason}` };
+    this.push(userMessage(outcome.event.content), added);
+    return {};
+  }
+
+  private async loop(prompt: Input, signal: AbortSignal, added: Message[]): Promise<{ reason: RunEndReason; errorMessage?: string }> {
+    const { bus, limits } = this.deps;
+    const first = await this.accept(prompt, "prompt", signal, added);
+    if (first.blocked) return { reason: "error", errorMessage: first.blocked };
+
+    let steps = 0;
+    let malformed = 0;
+    let continuations = 0;
+    for (;;) {
+      let wantsMore = true;
+      while (wantsMore || this.steering.length > 0) {
+        if (signal.aborted) return { reason: "aborted", errorMessage: "Aborted by the user." };
+        if (limits.maxSteps !== undefined && steps >= limits.maxSteps) return { reason: "max_steps", errorMessage: `Stopped after ${steps} requests (the maxSteps limit).` };
+        steps++;
+        const turn = steps;
+        bus.emit("turn_start", { turn });
+        for (const queued of this.steering.splice(0)) await this.accept(queued, "steer", signal, added);
+
+        const reply = await this.request(turn, signal, added);
+        if (reply.stopReason === "error" || reply.stopReason === "aborted") {
+          bus.emit("turn_end", { turn, message: reply, toolResults: [] });
+          return { reason: reply.stopReason === "aborted" ? "aborted" : "error", errorMessage: reply.errorMessage };
+        }
+
+        const outcome = await runToolCalls(reply, { bus, hooks: this.deps.hooks, tools: this.deps.tools(), context: this.deps.toolContext }, signal);
+        for (const result of outcome.results) this.push(result, added);
+        bus.emit("turn_end", { turn, message: reply, toolResults: outcome.results });
+
+        if (signal.aborted) return { reason: "aborted", errorMessage: "Aborted by the user." };
+        malformed = outcome.allMalformed ? malformed + 1 : 0;
+        if (malformed >= limits.maxMalformedSteps) {
+          return { reason: "malformed_limit", errorMessage: `Stopped: the model's last ${malformed} replies contained only malformed tool calls (see the tool results for what was wrong).` };
+        }
+        wantsMore = toolCallsOf(reply).length > 0;
+      }
+
+      const last = this.history[this.history.length - 1];
+      if (continuations < limits.maxStopContinuations && last?.role === "assistant") {
+        const answer = await this.deps.hooks.provide("stop", { message: last, continuations }, signal);
+        if (answer?.continueWith) {
+          continuations++;
+          await this.accept(answer.continueWith, "follow_up", signal, added);
+          continue;
+        }
+      }
+      if (this.followUps.length > 0) {
+        for (const queued of this.followUps.splice(0)) await this.accept(queued, "follow_up", signal, added);
+        continue;
+      }
+      return { reason: "stop" };
+    }
+  }
+
+  /** One request: compaction check, context hooks, streaming, one retry after a context overflow. */
+  private async request(turn: number, signal: AbortSignal, added: Message[]): Promise<AssistantMessage> {
+    let target: { provider: Provider; model: ModelInfo };
+    try {
+      target = await this.deps.model();
+    } catch (error) {
+      const reply = failedReply(errorText(error));
+      this.push(reply, added);
+      return reply;
+    }
+    const { provider, model } = target;
+    if (this.compactor.needed(model)) await this.compactor.compact("threshold", model, signal);
+    let reply = await this.streamOnce(provider, model, turn, signal);
+    if (isContextOverflow(reply) && this.deps.hooks.has("compact")) {
+      this.push(reply, added, true);
+      if (!(await this.compactor.compact("overflow", model, signal))) return reply;
+      reply = await this.streamOnce(provider, model, turn, signal);
+    }
+    reply = await this.deps.hooks.transform("message_end", reply, { turn }, signal);
+    this.push(reply, added, true);
+    return reply;
+  }
+
+  private async streamOnce(provider: Provider, model: ModelInfo, turn: number, signal: AbortSignal): Promise<AssistantMessage> {
+    const { bus, hooks } = this.deps;
+    const tools = this.deps.tools();
+    const systemPrompt = await this.deps.systemPrompt(model, [...tools.keys()]);
+    const context = await hooks.transform("context", structuredClone(toModelContext(this.history)), { turn, model }, signal);
+    const specs = [...tools.values()].map((t) => ({ name: t.name, description: t.tool.description, parameters: toolJsonSchema(t.tool) }));
+    const reply = await streamReply(
+      provider,
+      { model, systemPrompt, messages: context, tools: specs, maxTokens: model.maxOutput, sessionId: this.deps.sessionId() },
+      {
+        signal,
+        onPayload: async (payload, headers) => hooks.transform("provider_request", { payload, headers }, { provider: provider.id, model: model.id }, signal),
+        onRetry: (info) => bus.emit("retry_start", { ...info, provider: provider.id, model: model.id }),
+      },
+      bus,
+    );
+    this.estimator.observe(context, reply, estimateBytesTokens({ role: "user", content: systemPrompt, timestamp: 0 }));
+    return reply;
+  }
+}
+
+function failedReply(errorMessage: string): AssistantMessage {
+  return { role: "assistant", content: [], stopReason: "error", errorMessage, usage: emptyUsage(), provider: "none", model: "none", timestamp: Date.now() };
+}

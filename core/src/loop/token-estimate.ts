@@ -1,0 +1,48 @@
+/**
+ * Estimating how full the context is, without a tokenizer: the provider's last reported usage, plus bytes/4
+ * for what came after it, scaled by the ratio between reported and estimated tokens seen so far.
+ */
+import type { AssistantMessage, Message } from "@keel/extensions-api";
+
+const BYTES_PER_TOKEN = 4;
+
+export function estimateBytesTokens(message: Message): number {
+  return Math.ceil(Buffer.byteLength(JSON.stringify(message.content)) / BYTES_PER_TOKEN);
+}
+
+function reported(message: AssistantMessage): number {
+  const u = message.usage;
+  return u.input + u.output + u.cacheRead + u.cacheWrite;
+}
+
+export class TokenEstimator {
+  private ratio = 1;
+  /** Usage reported before this time counts no more (it measured a context that compaction replaced). */
+  private trustedSince = 0;
+
+  /** Learns from a reply: how the provider's count compares to bytes/4 of the context that produced it. */
+  observe(context: readonly Message[], reply: AssistantMessage, systemPromptTokens: number): void {
+    const actual = reply.usage.input + reply.usage.cacheRead + reply.usage.cacheWrite;
+    if (actual <= 0) return;
+    const estimated = context.reduce((sum, m) => sum + estimateBytesTokens(m), systemPromptTokens);
+    if (estimated <= 0) return;
+    this.ratio = Math.min(3, Math.max(0.5, actual / estimated));
+  }
+
+  forget(): void {
+    this.trustedSince = Date.now();
+  }
+
+  estimate(messages: readonly Message[], systemPromptTokens = 0): number {
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i]!;
+      if (m.role === "assistant" && m.timestamp >= this.trustedSince && reported(m) > 0 && m.stopReason !== "error" && m.stopReason !== "aborted") {
+        let after = 0;
+        for (let j = i + 1; j < messages.length; j++) after += estimateBytesTokens(messages[j]!);
+        return reported(m) + Math.ceil(after * this.ratio);
+      }
+    }
+    const total = messages.reduce((sum, m) => sum + estimateBytesTokens(m), systemPromptTokens);
+    return Math.ceil(total * this.ratio);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Turning the model's tool calls into runnable calls. Every mistake a model can make (an unknown tool, JSON
+ * that does not parse, arguments that do not match the schema, arguments cut off at the output limit) becomes
+ * a clear message for the model to act on, never an exception.
+ */
+import { z, type Tool, type ToolCall } from "@keel/extensions-api";
+
+/** A tool as the loop sees it: the name the model uses and the plugin that gave it. */
+export interface ActiveTool {
+  name: string;
+  tool: Tool;
+  owner: string;
+}
+
+export type PreparedCall =
+  | { ok: true; call: ToolCall; tool: ActiveTool; input: Record<string, unknown> }
+  | { ok: false; call: ToolCall; message: string; malformed: boolean };
+
+export const CUT_OFF_MESSAGE =
+  "Your reply hit the output token limit (stop reason: length), so the arguments of this call may be cut off. Nothing was run. " +
+  "Send the call again; if its arguments are large, split the work into smaller calls.";
+
+export function prepareCall(call: ToolCall, tools: ReadonlyMap<string, ActiveTool>, cutOff: boolean): PreparedCall {
+  if (cutOff) return { ok: false, call, message: CUT_OFF_MESSAGE, malformed: true };
+  const tool = tools.get(call.name);
+  if (!tool) {
+    const names = [...tools.keys()].sort();
+    const list = names.length > 0 ? `Available tools: ${names.join(", ")}.` : "No tools are available in this session.";
+    return { ok: false, call, message: `Unknown tool "${call.name}". ${list}`, malformed: true };
+  }
+  let raw: unknown;
+  try {
+    raw = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
+  } catch (error) {
+    return {
+      ok: false,
+      call,
+      malformed: true,
+      message: `The arguments of "${call.name}" are not valid JSON (${(error as Error).message}). Nothing was run. Send the call again with one JSON object matching the tool's parameters.`,
+    };
+  }
+  const parsed = validate(tool.tool, raw);
+  if (!parsed.ok) return { ok: false, call, malformed: true, message: `Invalid arguments for "${call.name}": ${parsed.message}. Nothing was run. Fix the arguments and call it again.` };
+  return { ok: true, call, tool, input: parsed.input };
+}
+
+/** Validates input against a tool's schema; the message lists every problem by path. */
+export function validate(tool: Tool, raw: unknown): { ok: true; input: Record<string, unknown> } | { ok: false; message: string } {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return { ok: false, message: `expected a JSON object, got ${Array.isArray(raw) ? "an array" : JSON.stringify(raw)}` };
+  const result = tool.parameters.safeParse(raw);
+  if (result.success) return { ok: true, input: result.data as Record<string, unknown> };
+  const issues = result.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`);
+  return { ok: false, message: issues.join("; ") };
+}
+
+const schemaCache = new WeakMap<Tool, Record<string, unknown>>();
+
+/** The JSON Schema a provider sends for a tool (input side: defaulted fields are optional). */
+export function toolJsonSchema(tool: Tool): Record<string, unknown> {
+  let schema = schemaCache.get(tool);
+  if (!schema) {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.parameters, { io: "input" }) as Record<string, unknown>;
+    schema = rest;
+    schemaCache.set(tool, schema);
+  }
+  return schema;
+}

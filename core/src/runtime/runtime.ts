@@ -1,0 +1,291 @@
+/**
+ * The runtime: one session of the agent with its plugins. It wires the kernel (bus, hooks, loop) to what the
+ * host loaded, and is what modes, commands and plugins drive through the `Runtime` interface.
+ */
+import { mkdirSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import type { EventSubscriber, ModelInfo, Message, Operations, PluginInfo, Runtime, RunResult, ToolCall, ToolContext, ToolResult, UiRequest, UiResponse, UserContent } from "@keel/extensions-api";
+import { EventBus, KERNEL } from "../bus/event-bus.js";
+import { HookBus } from "../hooks/hook-bus.js";
+import { createContributions, type Contributions } from "../host/contributions.js";
+import { discover } from "../host/discover.js";
+import { PluginHost, type InlineCandidate } from "../host/plugin-host.js";
+import { Agent } from "../loop/agent.js";
+import type { ActiveTool } from "../loop/tool-calls.js";
+import { parseCoreSettings, type CoreSettings } from "../settings/core-settings.js";
+import { loadSettings, type SettingsObject } from "../settings/settings.js";
+import { allModels, resolveTarget, type Target } from "./model-resolver.js";
+import { createOps } from "./ops.js";
+
+export interface Distribution {
+  name: string;
+  /** The command users type. */
+  command: string;
+  version: string;
+  description?: string;
+  /** Absolute plugin folders, in load order. */
+  plugins: string[];
+  /** Default settings, under the user's and project's. */
+  settings: SettingsObject;
+}
+
+export interface RuntimeOptions {
+  cwd: string;
+  keelHome: string;
+  distribution?: Distribution;
+  pluginPaths?: string[];
+  safeMode?: boolean;
+  /** Layers from `--settings`, over the files. */
+  extraSettings?: SettingsObject[];
+  flags?: Record<string, unknown>;
+  inline?: InlineCandidate[];
+}
+
+export class KeelRuntime implements Runtime {
+  readonly bus = new EventBus();
+  readonly hooks: HookBus;
+  readonly contributions: Contributions;
+  readonly host: PluginHost;
+  readonly settings: SettingsObject;
+  readonly core: CoreSettings;
+  readonly cwd: string;
+  readonly keelHome: string;
+  readonly flags: Record<string, unknown>;
+  readonly events: EventSubscriber;
+  /** Settings problems found while loading, for the CLI to print. */
+  readonly warnings: string[];
+  private readonly agent: Agent;
+  private target: Target | undefined;
+  private ops: Operations | undefined;
+  private opsError: string | undefined;
+  private id: string = randomUUID();
+  private sessionStarted = false;
+
+  private constructor(options: RuntimeOptions) {
+    this.cwd = options.cwd;
+    this.keelHome = options.keelHome;
+    this.flags = { ...options.flags };
+    const loaded = loadSettings({ keelHome: options.keelHome, cwd: options.cwd, defaults: options.distribution?.settings, extra: options.extraSettings });
+    this.settings = loaded.merged;
+    this.warnings = loaded.warnings;
+    this.core = parseCoreSettings(this.settings, this.warnings);
+    this.hooks = new HookBus((f) => this.bus.emit("plugin_error", { plugin: f.owner, phase: `hook ${f.hook}`, message: f.message }));
+    this.contributions = createContributions(
+      () => this.core.prefer,
+      (message, owner) => this.bus.emit("plugin_warning", { plugin: { name: owner.name, version: owner.version }, message }),
+    );
+    this.events = this.bus.subscriberFor(KERNEL, () => undefined);
+    this.host = new PluginHost({
+      bus: this.bus,
+      hooks: this.hooks,
+      contributions: this.contributions,
+      cwd: this.cwd,
+      keelHome: this.keelHome,
+      settings: this.settings,
+      disabled: this.core.plugins.disabled,
+      activationTimeoutMs: this.core.activationTimeoutMs,
+      runtime: () => (this.sessionStarted ? this : undefined),
+    });
+    this.agent = new Agent({
+      bus: this.bus,
+      hooks: this.hooks,
+      model: () => this.resolveTarget(),
+      tools: () => this.activeTools(),
+      systemPrompt: (model, toolNames) => this.hooks.transform("system_prompt", this.core.systemPrompt, { cwd: this.cwd, model, toolNames }),
+      toolContext: (call, signal, update) => this.toolContext(call, signal, update),
+      sessionId: () => this.id,
+      limits: this.core.loop,
+      compaction: this.core.compaction,
+    });
+  }
+
+  /** Builds the runtime: settings, discovery, manifests, and the plugins that start with the host. */
+  static async create(options: RuntimeOptions, beforeLoad?: (runtime: KeelRuntime) => void): Promise<KeelRuntime> {
+    const runtime = new KeelRuntime(options);
+    beforeLoad?.(runtime);
+    const candidates = discover({ distributionPlugins: options.distribution?.plugins ?? [], keelHome: options.keelHome, cliPlugins: options.pluginPaths ?? [], cwd: options.cwd, safeMode: options.safeMode ?? false });
+    runtime.host.register(candidates, options.inline);
+    await runtime.host.activateStartup();
+    return runtime;
+  }
+
+  // --- session lifecycle -------------------------------------------------------------------------------
+
+  /** Starts the session: plugins may now use `api.runtime` (resume, background work). */
+  async startSession(): Promise<void> {
+    if (this.sessionStarted) return;
+    this.sessionStarted = true;
+    await this.hooks.lifecycle("session_start", { cwd: this.cwd, sessionId: this.id });
+    this.bus.emit("session_start", { cwd: this.cwd, sessionId: this.id });
+  }
+
+  /** Ends the session and disposes every plugin. Safe to call more than once. */
+  async shutdown(): Promise<void> {
+    if (this.agent.isRunning) {
+      this.agent.abort();
+      await this.agent.waitForIdle();
+    }
+    if (this.sessionStarted) {
+      this.sessionStarted = false;
+      await this.hooks.lifecycle("session_end", { cwd: this.cwd, sessionId: this.id });
+      this.bus.emit("session_end", { cwd: this.cwd, sessionId: this.id });
+    }
+    await this.hooks.lifecycle("shutdown", {});
+    await this.host.disposeAll();
+  }
+
+  // --- Runtime ---------------------------------------------------------------------------------------
+
+  get sessionId(): string {
+    return this.id;
+  }
+
+  get dataDir(): string {
+    const dir = join(this.keelHome, "data", this.id);
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+
+  get messages(): readonly Message[] {
+    return this.agent.messages;
+  }
+
+  get model(): ModelInfo | undefined {
+    return this.target?.model;
+  }
+
+  get isRunning(): boolean {
+    return this.agent.isRunning;
+  }
+
+  async prompt(content: string | UserContent[]): Promise<RunResult> {
+    await this.startSession();
+    await this.prepareOps();
+    return this.agent.run(content);
+  }
+
+  steer(content: string | UserContent[]): void {
+    this.agent.steer(content);
+  }
+
+  followUp(content: string | UserContent[]): void {
+    this.agent.followUp(content);
+  }
+
+  abort(): void {
+    this.agent.abort();
+  }
+
+  waitForIdle(): Promise<void> {
+    return this.agent.waitForIdle();
+  }
+
+  replaceMessages(messages: Message[]): void {
+    this.agent.replaceMessages(messages);
+  }
+
+  setSessionId(id: string): void {
+    if (!/^[A-Za-z0-9_.-]{1,128}$/.test(id)) throw new Error(`A session id may hold only letters, digits, _ . - (got ${JSON.stringify(id)}).`);
+    this.id = id;
+  }
+
+  async setModel(provider: string, model: string): Promise<ModelInfo> {
+    this.target = await resolveTarget({ provider, model }, this.host, this.contributions, this.hooks);
+    return this.target.model;
+  }
+
+  listModels(): ModelInfo[] {
+    return this.contributions.providers.list().flatMap((e) => e.item.models().map((m) => ({ ...m, provider: e.name })));
+  }
+
+  /** Every model of every provider, activating lazy provider plugins. */
+  allModels(): Promise<ModelInfo[]> {
+    return allModels(this.host, this.contributions);
+  }
+
+  listTools() {
+    return this.contributions.tools.list().map((e) => ({ name: e.name, description: e.item.description, plugin: e.owner.name }));
+  }
+
+  listCommands() {
+    return this.contributions.commands.list().map((e) => ({ name: e.name, description: e.item.description, plugin: e.owner.name }));
+  }
+
+  listPlugins(): PluginInfo[] {
+    return this.host.list();
+  }
+
+  compact(instructions?: string) {
+    return this.agent.compactNow(instructions);
+  }
+
+  async runCommand(line: string): Promise<boolean> {
+    const match = /^(\/\S+)\s*([\s\S]*)$/.exec(line.trim());
+    if (!match) return false;
+    const [, name, args] = match as unknown as [string, string, string];
+    if (!this.contributions.commands.get(name)) await this.host.activateFor(`onCommand:${name}`);
+    const entry = this.contributions.commands.get(name);
+    if (!entry) return false;
+    await this.startSession();
+    await entry.item.run(args, this);
+    return true;
+  }
+
+  ask(request: UiRequest): Promise<UiResponse | undefined> {
+    return this.hooks.provide("ui_request", request);
+  }
+
+  notify(message: string, level: "info" | "warning" | "error" = "info"): void {
+    this.bus.emit("notice", { level, message });
+  }
+
+  // --- wiring ----------------------------------------------------------------------------------------
+
+  private async resolveTarget(): Promise<Target> {
+    if (!this.target) {
+      const want = { provider: str(this.flags.provider) ?? this.core.provider, model: str(this.flags.model) ?? this.core.model };
+      this.target = await resolveTarget(want, this.host, this.contributions, this.hooks);
+    }
+    return this.target;
+  }
+
+  private activeTools(): Map<string, ActiveTool> {
+    return new Map(this.contributions.tools.list().map((e) => [e.name, { name: e.name, tool: e.item, owner: e.owner.name }]));
+  }
+
+  private toolContext(call: ToolCall, signal: AbortSignal, update: (partial: ToolResult) => void): ToolContext {
+    const runtime = this;
+    return {
+      signal,
+      toolCallId: call.id,
+      cwd: this.cwd,
+      update,
+      get dataDir() {
+        return runtime.dataDir;
+      },
+      get ops(): Operations {
+        return runtime.lazyOps();
+      },
+    };
+  }
+
+  /** Creates the operations backend before a run, so tools get it synchronously. */
+  private async prepareOps(): Promise<void> {
+    if (this.ops) return;
+    try {
+      this.ops = await createOps(this.core.ops, this.cwd, this.host, this.contributions);
+    } catch (error) {
+      this.opsError = (error as Error).message;
+    }
+  }
+
+  private lazyOps(): Operations {
+    if (this.ops) return this.ops;
+    throw new Error(this.opsError ?? "No operations backend is ready.");
+  }
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" && value.length > 0 ? value : undefined;
+}

@@ -1,0 +1,50 @@
+/**
+ * The kernel's own settings keys. Every other top-level key belongs to a plugin (its `settingsKey`).
+ */
+import { z } from "@keel/extensions-api";
+
+export const CoreSettingsSchema = z.object({
+  /** Provider id and model id used when no flag picks one. */
+  provider: z.string().optional(),
+  model: z.string().optional(),
+  /** The operations backend to use when several are installed. */
+  ops: z.string().optional(),
+  /** The base system prompt; context plugins add to it. */
+  systemPrompt: z.string().default(""),
+  /** On a name clash, which plugin keeps the plain name: `{ "tools": { "grep": "@acme/keel-grep" } }`. */
+  prefer: z.partialRecord(z.enum(["tools", "commands", "providers", "modes", "ops"]), z.record(z.string(), z.string())).default({}),
+  plugins: z.object({ disabled: z.array(z.string()).default([]) }).default({ disabled: [] }),
+  loop: z
+    .object({
+      maxSteps: z.number().int().positive().optional(),
+      maxMalformedSteps: z.number().int().positive().default(3),
+      maxStopContinuations: z.number().int().nonnegative().default(3),
+    })
+    .default({ maxMalformedSteps: 3, maxStopContinuations: 3 }),
+  compaction: z
+    .object({ enabled: z.boolean().default(true), reserveTokens: z.number().int().nonnegative().default(16384) })
+    .loose()
+    .default({ enabled: true, reserveTokens: 16384 }),
+  /** Milliseconds a plugin's activate() may take. */
+  activationTimeoutMs: z.number().int().positive().default(10_000),
+});
+
+export type CoreSettings = z.output<typeof CoreSettingsSchema>;
+
+/** Names every problem by key; invalid keys fall back to their defaults. */
+export function parseCoreSettings(merged: Record<string, unknown>, warnings: string[]): CoreSettings {
+  const result = CoreSettingsSchema.safeParse(merged);
+  if (result.success) return result.data;
+  const bad = new Set<string>();
+  for (const issue of result.error.issues) {
+    warnings.push(`Setting "${issue.path.join(".")}" is invalid: ${issue.message}. Using its default.`);
+    if (issue.path[0] !== undefined) bad.add(String(issue.path[0]));
+  }
+  const cleaned = Object.fromEntries(Object.entries(merged).filter(([key]) => !bad.has(key)));
+  return CoreSettingsSchema.parse(cleaned);
+}
+
+/** Formats zod issues as `key.path: message` for a plugin's settings section. */
+export function describeIssues(prefix: string, issues: readonly { path: PropertyKey[]; message: string }[]): string {
+  return issues.map((i) => `"${[prefix, ...i.path.map(String)].join(".")}": ${i.message}`).join("; ");
+}

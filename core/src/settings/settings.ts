@@ -1,0 +1,73 @@
+/**
+ * Settings: the distribution's defaults, then `$KEEL_HOME/settings.json` (user), then `.keel/settings.json`
+ * (project), then `--settings`, merged in that order (objects merge key by key, anything else replaces). A
+ * file that cannot be read is skipped with a warning naming it; the agent still runs.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+export type SettingsObject = Record<string, unknown>;
+
+export interface LoadedSettings {
+  merged: SettingsObject;
+  warnings: string[];
+}
+
+export function isPlainObject(value: unknown): value is SettingsObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Deep merge: later layers win; plain objects merge recursively. */
+export function mergeSettings(...layers: (SettingsObject | undefined)[]): SettingsObject {
+  const out: SettingsObject = {};
+  for (const layer of layers) {
+    if (!layer) continue;
+    for (const [key, value] of Object.entries(layer)) {
+      const current = out[key];
+      out[key] = isPlainObject(current) && isPlainObject(value) ? mergeSettings(current, value) : value;
+    }
+  }
+  return out;
+}
+
+/** Reads one settings file: undefined when absent, a warning when unreadable. */
+export function readSettingsFile(path: string, warnings: string[]): SettingsObject | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    warnings.push(`Settings file ${path} could not be read (${(error as Error).message}); it was ignored.`);
+    return undefined;
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (isPlainObject(value)) return value;
+    warnings.push(`Settings file ${path} must hold a JSON object; it was ignored.`);
+  } catch (error) {
+    warnings.push(`Settings file ${path} is not valid JSON (${(error as Error).message}); it was ignored. Fix the file or delete it.`);
+  }
+  return undefined;
+}
+
+/** `--settings` takes inline JSON or a path to a JSON file. */
+export function parseSettingsArg(arg: string, cwd: string, warnings: string[]): SettingsObject | undefined {
+  const trimmed = arg.trim();
+  if (trimmed.startsWith("{")) {
+    try {
+      const value: unknown = JSON.parse(trimmed);
+      if (isPlainObject(value)) return value;
+    } catch (error) {
+      warnings.push(`--settings is not valid JSON (${(error as Error).message}); it was ignored.`);
+      return undefined;
+    }
+  }
+  return readSettingsFile(join(cwd, trimmed), warnings) ?? (warnings.push(`--settings file ${trimmed} was not found.`), undefined);
+}
+
+export function loadSettings(options: { keelHome: string; cwd: string; defaults?: SettingsObject; extra?: SettingsObject[]; projectSettings?: boolean }): LoadedSettings {
+  const warnings: string[] = [];
+  const user = readSettingsFile(join(options.keelHome, "settings.json"), warnings);
+  const project = options.projectSettings === false ? undefined : readSettingsFile(join(options.cwd, ".keel", "settings.json"), warnings);
+  return { merged: mergeSettings(options.defaults, user, project, ...(options.extra ?? [])), warnings };
+}
