@@ -1,0 +1,130 @@
+/**
+ * One reply over HTTP: send, retry what is worth retrying, read the SSE stream through a format decoder, and
+ * end with exactly one `done` or `error` event. Never throws: every failure becomes the final event.
+ */
+import { AssistantMessageBuilder, type ModelInfo, type StreamEvent, type StreamOptions } from "@keel/extensions-api";
+import { ProviderError, describeHttpError, describeNetworkError, errorDetail, shouldRetry } from "./errors.js";
+import { planRetry, realClock, type Clock, type RetryPolicy } from "./retry.js";
+import { newSseStats, readSse, type SseEvent, type SseStats } from "./sse.js";
+
+/**
+ * A wire format's reading of the event stream. `push` returns the events to yield for one SSE event and
+ * throws `ProviderError` for an error the server reported or data it cannot read; once it has returned the
+ * builder's final event the stream is complete.
+ */
+export interface StreamDecoder {
+  push(event: SseEvent): StreamEvent[];
+  /** The event that should have ended the stream, for the "ended early" message (e.g. `message_stop`). */
+  readonly finalEvent: string;
+}
+
+/** One request, ready to send. */
+export interface HttpAttempt {
+  /** For messages: `OpenAI`, `Anthropic`, or the settings-defined provider id. */
+  label: string;
+  url: string;
+  headers: Record<string, string>;
+  payload: unknown;
+  model: ModelInfo;
+  /** Where the key came from (`OPENAI_API_KEY`), for the 401 message. */
+  keySource?: string;
+  retry: RetryPolicy;
+  createDecoder(builder: AssistantMessageBuilder): StreamDecoder;
+  /** Returns the overflow error when an HTTP error body says the request did not fit the context window. */
+  overflow?(status: number, detail: string): ProviderError | undefined;
+}
+
+/** Injection points for tests and benchmarks. */
+export interface DriverDeps {
+  clock?: Clock;
+  fetch?: typeof fetch;
+}
+
+const ABORTED = "Aborted by the user.";
+
+/** Streams one reply; see the module comment. `builder` may carry a pre-set failure (see `failEarly`). */
+export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, builder: AssistantMessageBuilder, deps: DriverDeps = {}): AsyncGenerator<StreamEvent> {
+  const clock = deps.clock ?? realClock;
+  const doFetch = deps.fetch ?? fetch;
+  const { signal } = options;
+  const maxAttempts = attempt.retry.maxRetries + 1;
+  yield builder.start();
+
+  for (let n = 1; ; n++) {
+    if (signal.aborted) return yield builder.fail("aborted", ABORTED, attempt.model);
+    let failure: ProviderError;
+    const stats = newSseStats();
+    try {
+      let payload = attempt.payload;
+      let headers = { ...attempt.headers };
+      if (options.onPayload) ({ payload, headers } = await guarded("preparing the request", () => options.onPayload!(payload, headers)));
+      const response = await doFetch(attempt.url, { method: "POST", headers, body: JSON.stringify(payload), signal });
+      const contentType = response.headers.get("content-type") ?? "";
+      if (!response.ok || !response.body || contentType.includes("application/json")) {
+        failure = await httpFailure(response, attempt);
+      } else {
+        const decoder = attempt.createDecoder(builder);
+        for await (const event of readSse(response.body, stats)) {
+          for (const out of guarded(`reading a ${JSON.stringify(event.event ?? "data")} event from ${attempt.label}`, () => decoder.push(event))) yield out;
+          if (builder.isFinished) return;
+        }
+        throw new ProviderError(endedEarly(attempt.label, decoder.finalEvent, stats), { kind: "stream" });
+      }
+    } catch (error) {
+      if (signal.aborted) return yield builder.fail("aborted", ABORTED, attempt.model);
+      failure = error instanceof ProviderError ? error : networkFailure(error, attempt.label, stats);
+    }
+
+    const reachedUser = builder.message.content.length > 0;
+    if (!failure.retryable || reachedUser || n >= maxAttempts) {
+      const tries = failure.retryable && n > 1 && !reachedUser ? ` (gave up after ${n} attempts)` : "";
+      const partial = reachedUser && failure.retryable ? " The partial reply was kept; it was not retried because output had already been shown." : "";
+      return yield builder.fail("error", `${failure.message}${tries}${partial}`, attempt.model);
+    }
+    const plan = planRetry(n, failure.headers, attempt.retry, clock);
+    if ("refuse" in plan) return yield builder.fail("error", `${failure.message} — not retried: ${plan.refuse}.`, attempt.model);
+    options.onRetry?.({ attempt: n + 1, maxAttempts, delayMs: plan.wait, reason: failure.message });
+    builder.setUsage({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+    await clock.sleep(plan.wait, signal);
+  }
+}
+
+/** Runs `fn`; anything it throws that is not already a ProviderError becomes a non-retryable one. */
+function guarded<T>(what: string, fn: () => T): T {
+  try {
+    const result = fn();
+    if (result instanceof Promise) {
+      return result.catch((error: unknown) => {
+        throw error instanceof ProviderError ? error : new ProviderError(`Failed while ${what}: ${(error as Error)?.message ?? String(error)}`, { kind: "stream" });
+      }) as T;
+    }
+    return result;
+  } catch (error) {
+    if (error instanceof ProviderError) throw error;
+    throw new ProviderError(`Failed while ${what}: ${(error as Error)?.message ?? String(error)}`, { kind: "stream" });
+  }
+}
+
+async function httpFailure(response: Response, attempt: HttpAttempt): Promise<ProviderError> {
+  const body = await response.text().catch((error: unknown) => `(body unreadable: ${describeNetworkError(error)})`);
+  const detail = errorDetail(body);
+  const overflow = attempt.overflow?.(response.status, detail);
+  if (overflow) return overflow;
+  if (response.ok) return new ProviderError(`${attempt.label} answered HTTP ${response.status} with ${body ? `JSON instead of an event stream: ${detail}` : "no body"}`, { kind: "http", status: response.status });
+  const retryable = shouldRetry(response.status, response.headers);
+  const message = describeHttpError(response.status, detail, { label: attempt.label, url: attempt.url, model: attempt.model.id, keySource: attempt.keySource });
+  return new ProviderError(message, { kind: "http", retryable, status: response.status, headers: response.headers });
+}
+
+function networkFailure(error: unknown, label: string, stats: SseStats): ProviderError {
+  const where = stats.bytes > 0 ? `the connection to ${label} broke mid-stream after ${stats.bytes} bytes (${stats.events} events)` : `could not reach ${label}`;
+  return new ProviderError(`${where}: ${describeNetworkError(error)}`, { kind: "network", retryable: true });
+}
+
+function endedEarly(label: string, finalEvent: string, stats: SseStats): string {
+  const got = stats.events === 0 ? "no events" : `${stats.events} events, the last was ${JSON.stringify(stats.lastEvent)}`;
+  const ignored = stats.ignoredLines > 0 ? `, ${stats.ignoredLines} lines that were not SSE` : "";
+  return `The stream from ${label} ended before its final event (${finalEvent}): received ${stats.bytes} bytes, ${got}${ignored}.`;
+}
+
+

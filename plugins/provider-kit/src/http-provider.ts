@@ -1,0 +1,80 @@
+/**
+ * A `Provider` over HTTP + SSE, assembled from a provider config (settings, environment, built-in table) and
+ * one wire format. The three provider plugins differ only in their `WireFormat`.
+ */
+import { AssistantMessageBuilder, type ModelInfo, type Provider, type ProviderRequest, type StreamEvent, type StreamOptions } from "@keel/extensions-api";
+import { streamHttp, type DriverDeps, type StreamDecoder } from "./driver.js";
+import type { ProviderError } from "./errors.js";
+import { resolveKey, type ResolvedKey } from "./keys.js";
+import type { ProviderConfig } from "./settings.js";
+
+/** What one wire format contributes. */
+export interface WireFormat {
+  /** Names the vendor in messages (`OpenAI`); settings-defined providers are named by their id instead. */
+  label: string;
+  /** The provider id this format serves by default; its label is used for that id. */
+  builtinId: string;
+  /** Appended to the base URL, e.g. `/chat/completions`. */
+  path: string;
+  /** Headers that carry the key (none when `key` is undefined) and any fixed headers of the format. */
+  headers(key: string | undefined): Record<string, string>;
+  buildPayload(request: ProviderRequest): unknown;
+  /** `label` names the provider instance in error messages. */
+  createDecoder(builder: AssistantMessageBuilder, request: ProviderRequest, label: string): StreamDecoder;
+  /** Recognises a context-window overflow in an HTTP error. */
+  overflow(status: number, detail: string, label: string): ProviderError | undefined;
+}
+
+export interface HttpProviderDeps extends DriverDeps {
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Builds the provider for one config. */
+export function createHttpProvider(config: ProviderConfig, format: WireFormat, deps: HttpProviderDeps = {}): Provider {
+  const label = config.id === format.builtinId ? format.label : `${config.id} (${config.baseUrl})`;
+  const setting = `providers.${config.id}.apiKey`;
+  const key = (): Promise<ResolvedKey> => resolveKey(config.apiKey, setting, config.keyEnv, deps.env ?? process.env);
+  const missing = (model: ModelInfo, resolved: ResolvedKey) => `No API key for provider ${config.id} (model ${model.id}): ${resolved.problem}.`;
+
+  return {
+    id: config.id,
+    name: label,
+    models: () => config.models,
+    async checkReady(model) {
+      const resolved = await key();
+      return resolved.problem ? missing(model, resolved) : undefined;
+    },
+    async *stream(request: ProviderRequest, options: StreamOptions): AsyncGenerator<StreamEvent> {
+      const builder = new AssistantMessageBuilder(config.id, request.model.id);
+      let payload: unknown;
+      let resolved: ResolvedKey;
+      try {
+        resolved = await key();
+        payload = format.buildPayload(request);
+      } catch (error) {
+        yield builder.start();
+        return yield builder.fail("error", `Could not prepare the request for ${label}: ${(error as Error)?.message ?? String(error)}`);
+      }
+      if (resolved.problem) {
+        yield builder.start();
+        return yield builder.fail("error", missing(request.model, resolved));
+      }
+      yield* streamHttp(
+        {
+          label,
+          url: `${config.baseUrl}${format.path}`,
+          headers: { "content-type": "application/json", accept: "text/event-stream", ...format.headers(resolved.key), ...config.headers },
+          payload,
+          model: request.model,
+          keySource: resolved.source,
+          retry: config.retry,
+          createDecoder: (b) => format.createDecoder(b, request, label),
+          overflow: (status, detail) => format.overflow(status, detail, label),
+        },
+        options,
+        builder,
+        deps,
+      );
+    },
+  };
+}

@@ -1,0 +1,10 @@
+import { createOpenAIProviders } from "../../../plugins/provider-openai/src/providers.js";
+import { providerConformance } from "./suite.js";
+
+providerConformance({
+  format: "openai",
+  keyEnv: "OPENAI_API_KEY",
+  env: (url) => ({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${url}/v1` }),
+  create: (env, deps) => createOpenAIProviders({}, (m) => { throw new Error(m); }, { ...deps, env })[0]!,
+  modelId: "gpt-4.1-mini",
+});
