@@ -1,0 +1,31 @@
+/**
+ * Built-in Anthropic models. Prices are US dollars per million tokens as Anthropic lists them: cache writes
+ * (5-minute) cost 1.25× input, cache reads 0.1×. Settings can add models or override any field.
+ */
+import type { ModelInfo } from "@keel/extensions-api";
+
+type Row = [id: string, name: string, maxOutput: number, input: number, output: number, reasoning: boolean];
+
+const ROWS: Row[] = [
+  ["claude-opus-4-5", "Claude Opus 4.5", 64_000, 5, 25, true],
+  ["claude-sonnet-4-5", "Claude Sonnet 4.5", 64_000, 3, 15, true],
+  ["claude-haiku-4-5", "Claude Haiku 4.5", 64_000, 1, 5, true],
+  ["claude-opus-4-1", "Claude Opus 4.1", 32_000, 15, 75, true],
+  ["claude-opus-4-0", "Claude Opus 4", 32_000, 15, 75, true],
+  ["claude-sonnet-4-0", "Claude Sonnet 4", 64_000, 3, 15, true],
+  ["claude-3-7-sonnet-latest", "Claude Sonnet 3.7", 64_000, 3, 15, true],
+  ["claude-3-5-haiku-latest", "Claude Haiku 3.5", 8_192, 0.8, 4, false],
+];
+
+export function anthropicModels(provider: string): ModelInfo[] {
+  return ROWS.map(([id, name, maxOutput, input, output, reasoning]) => ({
+    id,
+    provider,
+    name,
+    contextWindow: 200_000,
+    maxOutput,
+    cost: { input, output, cacheRead: input * 0.1, cacheWrite: input * 1.25 },
+    reasoning,
+    input: ["text", "image"],
+  }));
+}

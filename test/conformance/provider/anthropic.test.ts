@@ -1,0 +1,10 @@
+import { createAnthropicProviders } from "../../../plugins/provider-anthropic/src/providers.js";
+import { providerConformance } from "./suite.js";
+
+providerConformance({
+  format: "anthropic",
+  keyEnv: "ANTHROPIC_API_KEY",
+  env: (url) => ({ ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: `${url}/v1` }),
+  create: (env, deps) => createAnthropicProviders({}, (m) => { throw new Error(m); }, { ...deps, env })[0]!,
+  modelId: "claude-sonnet-4-5",
+});
