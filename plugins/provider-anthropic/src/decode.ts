@@ -19,7 +19,7 @@ const Event = z.object({
   index: z.number().int().optional(),
   message: z.object({ usage: Usage.nullish() }).optional(),
   content_block: z
-    .object({ type: z.string(), id: z.string().optional(), name: z.string().optional(), input: z.unknown().optional(), signature: z.string().optional(), data: z.string().optional() })
+    .object({ type: z.string(), text: z.string().optional(), id: z.string().optional(), name: z.string().optional(), input: z.unknown().optional(), signature: z.string().optional(), data: z.string().optional() })
     .optional(),
   delta: z
     .object({ type: z.string().optional(), text: z.string().optional(), thinking: z.string().optional(), signature: z.string().optional(), partial_json: z.string().optional(), stop_reason: z.string().nullish() })
