@@ -16,8 +16,8 @@ export interface ScopeDeps {
   keelHome: string;
   allSettings: Readonly<Record<string, unknown>>;
   runtime(): Runtime | undefined;
-  /** Declared contributions, to warn about undeclared ones. */
-  declared: { tools: string[]; commands: string[]; providers: string[]; modes: string[] };
+  /** Declared contributions, to warn about undeclared ones; undefined for plugins given as objects. */
+  declared?: { tools: string[]; commands: string[]; providers: string[]; modes: string[] };
 }
 
 export interface PluginScope {
@@ -38,8 +38,8 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource }
     }
     disposers.push(dispose);
   };
-  const warnUndeclared = (kind: keyof ScopeDeps["declared"], name: string) => {
-    if (!deps.declared[kind].includes(name)) {
+  const warnUndeclared = (kind: "tools" | "commands" | "providers" | "modes", name: string) => {
+    if (deps.declared && !deps.declared[kind].includes(name)) {
       deps.bus.emit("plugin_warning", { plugin: ref, message: `registered ${kind.slice(0, -1)} "${name}" that its manifest does not list in keel.contributes.${kind}; listings and lazy activation will not know about it.` });
     }
   };

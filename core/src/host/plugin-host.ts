@@ -175,7 +175,7 @@ export class PluginHost {
       settings = parsed.data;
     }
     const c = r.manifest!.contributes;
-    const scope = createScope(r, settings, { ...this.deps, allSettings: this.deps.settings, declared: { tools: c.tools, commands: c.commands, providers: c.providers, modes: c.modes } });
+    const scope = createScope(r, settings, { ...this.deps, allSettings: this.deps.settings, declared: r.inline ? undefined : { tools: c.tools, commands: c.commands, providers: c.providers, modes: c.modes } });
     r.scope = scope;
     try {
       const dispose = await runWithDeadline(this.deps.activationTimeoutMs, undefined, () => definition.activate(scope.api));

@@ -7,14 +7,15 @@ import { emptyUsage, type AssistantMessage, type ModelInfo, type Provider, type 
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 
-export async function streamReply(provider: Provider, request: ProviderRequest, options: StreamOptions, bus: EventBus): Promise<AssistantMessage> {
+/** Streams one reply; with a bus, publishes message_start and message_update (none for side requests). */
+export async function streamReply(provider: Provider, request: ProviderRequest, options: StreamOptions, bus?: EventBus): Promise<AssistantMessage> {
   const { signal } = options;
   let partial: AssistantMessage | undefined;
   let started = false;
   const announce = (message: AssistantMessage) => {
     if (started) return;
     started = true;
-    bus.emit("message_start", { message });
+    bus?.emit("message_start", { message });
   };
   const fail = (stopReason: "error" | "aborted", errorMessage: string): AssistantMessage => {
     const base = partial ? structuredClone(partial) : blank(provider.id, request.model);
@@ -66,7 +67,7 @@ export async function streamReply(provider: Provider, request: ProviderRequest, 
       continue;
     }
     announce(event.partial);
-    bus.emit("message_update", { message: event.partial, delta: event });
+    bus?.emit("message_update", { message: event.partial, delta: event });
   }
   announce(final);
   return final;

@@ -5,13 +5,15 @@
 import { mkdirSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import type { EventSubscriber, ModelInfo, Message, Operations, PluginInfo, Runtime, RunResult, ToolCall, ToolContext, ToolResult, UiRequest, UiResponse, UserContent } from "@keel/extensions-api";
+import { emptyUsage, type AssistantMessage, type EventSubscriber, type ModelInfo, type Message, type Operations, type PluginInfo, type Runtime, type RunResult, type ToolCall, type ToolContext, type ToolResult, type UiRequest, type UiResponse, type UserContent } from "@keel/extensions-api";
 import { EventBus, KERNEL } from "../bus/event-bus.js";
 import { HookBus } from "../hooks/hook-bus.js";
 import { createContributions, type Contributions } from "../host/contributions.js";
 import { discover } from "../host/discover.js";
 import { PluginHost, type InlineCandidate } from "../host/plugin-host.js";
 import { Agent } from "../loop/agent.js";
+import { toModelContext } from "../loop/history.js";
+import { streamReply } from "../loop/stream-reply.js";
 import type { ActiveTool } from "../loop/tool-calls.js";
 import { parseCoreSettings, type CoreSettings } from "../settings/core-settings.js";
 import { loadSettings, type SettingsObject } from "../settings/settings.js";
@@ -218,6 +220,22 @@ export class KeelRuntime implements Runtime {
 
   compact(instructions?: string) {
     return this.agent.compactNow(instructions);
+  }
+
+  async complete(request: { systemPrompt: string; messages: Message[]; model?: ModelInfo; maxTokens?: number; signal?: AbortSignal }): Promise<AssistantMessage> {
+    let target: Target;
+    try {
+      target = request.model ? await resolveTarget({ provider: request.model.provider, model: request.model.id }, this.host, this.contributions, this.hooks) : await this.resolveTarget();
+    } catch (error) {
+      return { role: "assistant", content: [], stopReason: "error", errorMessage: (error as Error).message, usage: emptyUsage(), provider: request.model?.provider ?? "none", model: request.model?.id ?? "none", timestamp: Date.now() };
+    }
+    const { provider, model } = target;
+    const signal = request.signal ?? new AbortController().signal;
+    return streamReply(provider, { model, systemPrompt: request.systemPrompt, messages: toModelContext(request.messages), tools: [], maxTokens: request.maxTokens ?? model.maxOutput, sessionId: this.id }, {
+      signal,
+      onPayload: async (payload, headers) => this.hooks.transform("provider_request", { payload, headers }, { provider: provider.id, model: model.id }, signal),
+      onRetry: (info) => this.bus.emit("retry_start", { ...info, provider: provider.id, model: model.id }),
+    });
   }
 
   async runCommand(line: string): Promise<boolean> {

@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { definePlugin, defineTool, textOf, z, type Message } from "@keel/extensions-api";
+import { createTestKit, type InlinePlugin, type TestKit } from "@keel/extensions-api/testing";
+import { expectValidPairs, filesTool } from "../support/loop-helpers.js";
+
+let kit: TestKit | undefined;
+afterEach(async () => {
+  await kit?.dispose();
+  kit = undefined;
+});
+
+const resultText = (kit: TestKit, i = 0) => textOf(kit.toolResults()[i] as Message);
+
+describe("model mistakes become tool results", () => {
+  it("answers an unknown tool with the list of available tools", async () => {
+    kit = await createTestKit({ inline: [filesTool({})], script: [{ toolCalls: [{ name: "raed", arguments: { path: "x" } }] }, { text: "sorry" }] });
+    const result = await kit.run("go");
+    expect(result.reason).toBe("stop");
+    expect(resultText(kit)).toBe('Unknown tool "raed". Available tools: read.');
+    expect(kit.toolResults()[0]!.isError).toBe(true);
+    expectValidPairs(kit.runtime.messages);
+  });
+
+  it("answers arguments that are not valid JSON with the parse error", async () => {
+    kit = await createTestKit({ inline: [filesTool({})], script: [{ toolCalls: [{ name: "read", arguments: '{"path": "a.txt"' }] }, { text: "retrying" }] });
+    await kit.run("go");
+    expect(resultText(kit)).toMatch(/^The arguments of "read" are not valid JSON \(.+\)\. Nothing was run\. Send the call again with one JSON object matching the tool's parameters\.$/);
+    expectValidPairs(kit.runtime.messages);
+  });
+
+  it("answers arguments that do not match the schema with each problem by path", async () => {
+    kit = await createTestKit({ inline: [filesTool({})], script: [{ toolCalls: [{ name: "read", arguments: { path: 42 } }] }, { text: "ok" }] });
+    await kit.run("go");
+    expect(resultText(kit)).toMatch(/^Invalid arguments for "read": path: .*expected string.*\. Nothing was run\. Fix the arguments and call it again\.$/i);
+  });
+
+  it("answers a JSON value that is not an object", async () => {
+    kit = await createTestKit({ inline: [filesTool({})], script: [{ toolCalls: [{ name: "read", arguments: "[1,2]" }] }, { text: "ok" }] });
+    await kit.run("go");
+    expect(resultText(kit)).toBe('Invalid arguments for "read": expected a JSON object, got an array. Nothing was run. Fix the arguments and call it again.');
+  });
+
+  it("runs nothing when the reply was cut off at the output limit", async () => {
+    let ran = 0;
+    kit = await createTestKit({ inline: [filesTool({ "a.txt": "A" }, () => ran++)], script: [{ toolCalls: [{ name: "read", arguments: { path: "a.txt" } }], stopReason: "length" }, { text: "ok" }] });
+    await kit.run("go");
+    expect(ran).toBe(0);
+    expect(resultText(kit)).toMatch(/stop reason: length.*may be cut off.*Nothing was run/);
+  });
+
+  it("turns a tool that throws into an error result and carries on", async () => {
+    kit = await createTestKit({ inline: [filesTool({})], script: [{ toolCalls: [{ name: "read", arguments: { path: "missing.txt" } }] }, { text: "not there" }] });
+    const result = await kit.run("go");
+    expect(result.reason).toBe("stop");
+    expect(resultText(kit)).toBe("Error: no such file: missing.txt");
+  });
+
+  it("ends the run after three replies in a row with only malformed calls", async () => {
+    const bad = { toolCalls: [{ name: "nope" }] };
+    kit = await createTestKit({ inline: [filesTool({})], script: [bad, bad, bad, { text: "never" }] });
+    const result = await kit.run("go");
+    expect(result.reason).toBe("malformed_limit");
+    expect(result.errorMessage).toMatch(/last 3 replies contained only malformed tool calls/);
+    expect(kit.eventsOf("turn_start")).toHaveLength(3);
+    expectValidPairs(kit.runtime.messages);
+  });
+
+  it("resets the malformed count after a good call", async () => {
+    const bad = { toolCalls: [{ name: "nope" }] };
+    const good = { toolCalls: [{ name: "read", arguments: { path: "a.txt" } }] };
+    kit = await createTestKit({ inline: [filesTool({ "a.txt": "A" })], script: [bad, bad, good, bad, bad, { text: "done" }] });
+    const result = await kit.run("go");
+    expect(result.reason).toBe("stop");
+  });
+
+  it("ends with the provider's error and sends no errored reply back", async () => {
+    kit = await createTestKit({ script: [{ text: "partial", error: "server exploded" }] });
+    const result = await kit.run("go");
+    expect(result).toMatchObject({ reason: "error", errorMessage: "server exploded" });
+  });
+
+  it("stops at maxSteps", async () => {
+    const call = { toolCalls: [{ name: "read", arguments: { path: "a.txt" } }] };
+    kit = await createTestKit({ inline: [filesTool({ "a.txt": "A" })], script: [call, call, call], settings: { loop: { maxSteps: 2 } } });
+    const result = await kit.run("go");
+    expect(result.reason).toBe("max_steps");
+    expect(kit.eventsOf("turn_start")).toHaveLength(2);
+  });
+});
+
+describe("parallel read-only calls", () => {
+  function slowTool(name: string, readOnly: boolean, log: string[], gates: Map<string, () => void>): InlinePlugin {
+    return {
+      name: `test-${name}`,
+      plugin: definePlugin({
+        activate(api) {
+          api.registerTool(
+            defineTool({
+              name,
+              description: name,
+              readOnly,
+              parameters: z.object({ id: z.string() }),
+              async execute({ id }) {
+                log.push(`start ${id}`);
+                await new Promise<void>((resolve) => gates.set(id, resolve));
+                log.push(`end ${id}`);
+                return { content: id };
+              },
+            }),
+          );
+        },
+      }),
+    };
+  }
+
+  it("runs consecutive read-only calls together and returns results in call order", async () => {
+    const log: string[] = [];
+    const gates = new Map<string, () => void>();
+    kit = await createTestKit({
+      inline: [slowTool("look", true, log, gates), slowTool("change", false, log, gates)],
+      script: [{ toolCalls: [{ name: "look", arguments: { id: "a" } }, { name: "look", arguments: { id: "b" } }, { name: "change", arguments: { id: "c" } }] }, { text: "done" }],
+    });
+    // Release b before a, once both have started; c must not start before both finished.
+    kit.runtime.events.on("tool_execution_start", (e) => {
+      if ((e.input as { id: string }).id === "b") queueMicrotask(() => setImmediate(() => (gates.get("b")!(), setImmediate(() => gates.get("a")!()))));
+      if ((e.input as { id: string }).id === "c") setImmediate(() => gates.get("c")!());
+    });
+    await kit.run("go");
+    expect(log).toEqual(["start a", "start b", "end b", "end a", "start c", "end c"]);
+    expect(kit.toolResults().map((r) => textOf(r))).toEqual(["a", "b", "c"]);
+  });
+});
