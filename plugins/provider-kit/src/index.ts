@@ -10,3 +10,4 @@ export * from "./settings.js";
 export * from "./json.js";
 export { streamHttp, type StreamDecoder, type HttpAttempt, type DriverDeps } from "./driver.js";
 export { createHttpProvider, type WireFormat, type HttpProviderDeps } from "./http-provider.js";
+export { openaiModels } from "./openai-models.js";

@@ -96,7 +96,7 @@ export function providerConformance(spec: ConformanceSpec): void {
     it("ends with aborted and keeps the partial text when the signal fires mid-stream", async () => {
       const controller = new AbortController();
       const closedBefore = llm.clientClosed;
-      const run = await play([{ reply: { text: "This reply never finishes because the server hangs." }, fault: { kind: "hang", afterEvents: 4 } }], { signal: controller.signal, abortAfterText: controller });
+      const run = await play([{ reply: { text: "This reply never finishes because the server hangs." }, fault: { kind: "hang", afterEvents: -4 } }], { signal: controller.signal, abortAfterText: controller });
       expect(run.message.stopReason).toBe("aborted");
       expect(textOf(run.message).length).toBeGreaterThan(0);
       await expect.poll(() => llm.clientClosed).toBe(closedBefore + 1);

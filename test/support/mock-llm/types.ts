@@ -24,7 +24,7 @@ export type MockFault =
   | { kind: "malformed"; at?: number }
   /** Leaves out the final event (`[DONE]`, `response.completed`, `message_stop`). */
   | { kind: "truncate" }
-  /** Sends the first `afterEvents` events, then keeps the connection open until the client leaves. */
+  /** Sends the first `afterEvents` events (negative: all but the last -n), then keeps the connection open until the client leaves. */
   | { kind: "hang"; afterEvents: number }
   /** After `afterEvents` events, sends the format's in-stream error event instead of the rest. */
   | { kind: "error_event"; afterEvents: number; message: string; errorType?: string };

@@ -1,0 +1,10 @@
+import { createResponsesProviders } from "../../../plugins/provider-openai-responses/src/providers.js";
+import { providerConformance } from "./suite.js";
+
+providerConformance({
+  format: "openai-responses",
+  keyEnv: "OPENAI_API_KEY",
+  env: (url) => ({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${url}/v1` }),
+  create: (env, deps) => createResponsesProviders({}, (m) => { throw new Error(m); }, { ...deps, env })[0]!,
+  modelId: "gpt-5-mini",
+});
