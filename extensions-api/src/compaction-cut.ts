@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { CompactRequest } from "./compaction.js";
 import type { Message } from "./messages.js";
-import { toolCallsOf } from "./messages.js";
+import { textOf, toolCallsOf } from "./messages.js";
 import type { ModelInfo } from "./provider.js";
 
 export const DEFAULT_KEEP_RECENT_TOKENS = 20_000;
@@ -181,4 +181,31 @@ export function partsToSummarise(request: Pick<CompactRequest, "messages">, cut:
     history: request.messages.slice(cut.start, historyEnd),
     turnPrefix: cut.turnStart === undefined ? [] : request.messages.slice(cut.turnStart, cut.firstKeptIndex),
   };
+}
+
+const RESULT_LIMIT = 2_000;
+
+/**
+ * A conversation as plain text for a model that summarises it: one `[role]: text` block per message, tool
+ * calls with their arguments, tool results cut to 2,000 characters, thinking left out.
+ */
+export function conversationText(messages: readonly Message[]): string {
+  const out: string[] = [];
+  for (const m of messages) {
+    if (m.role === "user") {
+      const who = m.kind === "branch_summary" ? "branch summary" : m.kind === "compaction_summary" ? "earlier summary" : m.kind === "custom" ? "note" : "user";
+      const text = typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "[image]")).join("");
+      out.push(`[${who}]: ${text}`);
+    } else if (m.role === "assistant") {
+      const text = textOf(m).trim();
+      if (text) out.push(`[assistant]: ${text}`);
+      for (const call of toolCallsOf(m)) out.push(`[assistant calls ${call.name}]: ${call.arguments}`);
+      if (m.stopReason === "error" || m.stopReason === "aborted") out.push(`[assistant reply ${m.stopReason}]: ${m.errorMessage ?? ""}`);
+    } else {
+      const text = textOf(m);
+      const cut = text.length > RESULT_LIMIT ? `${text.slice(0, RESULT_LIMIT)}\n[… ${text.length - RESULT_LIMIT} more characters]` : text;
+      out.push(`[${m.isError ? "error from" : "result of"} ${m.toolName}]: ${cut}`);
+    }
+  }
+  return out.join("\n\n");
 }

@@ -2,7 +2,7 @@
  * What compaction-summary sends the model: a system prompt that fixes the summary's structure and says the
  * conversation is data, and user messages that carry the conversation as text.
  */
-import { digestActivity, textOf, toolCallsOf, type Message } from "@keel/extensions-api";
+import { conversationText, digestActivity, type Message } from "@keel/extensions-api";
 
 export const SYSTEM_PROMPT = `You write the record of a coding agent's conversation so the work can continue after older messages are removed.
 
@@ -24,34 +24,6 @@ Answer with only the summary, in this Markdown structure (write "(none)" under a
 
 Be specific and brief: file paths, function names, commands, exact error messages, numbers.`;
 
-const RESULT_LIMIT = 2_000;
-
-/** The messages as plain text, one block per message; long tool results are cut. */
-export function serialiseConversation(messages: readonly Message[]): string {
-  const out: string[] = [];
-  for (const m of messages) {
-    if (m.role === "user") {
-      const who = m.kind === "branch_summary" ? "branch summary" : m.kind === "custom" ? "note" : "user";
-      out.push(`[${who}]: ${textWithImages(m)}`);
-    } else if (m.role === "assistant") {
-      const text = textOf(m).trim();
-      if (text) out.push(`[assistant]: ${text}`);
-      for (const call of toolCallsOf(m)) out.push(`[assistant calls ${call.name}]: ${call.arguments}`);
-      if (m.stopReason === "error" || m.stopReason === "aborted") out.push(`[assistant reply ${m.stopReason}]: ${m.errorMessage ?? ""}`);
-    } else {
-      const text = textOf(m);
-      const cut = text.length > RESULT_LIMIT ? `${text.slice(0, RESULT_LIMIT)}\n[… ${text.length - RESULT_LIMIT} more characters]` : text;
-      out.push(`[${m.isError ? "error from" : "result of"} ${m.toolName}]: ${cut}`);
-    }
-  }
-  return out.join("\n\n");
-}
-
-function textWithImages(m: Message): string {
-  if (typeof m.content === "string") return m.content;
-  return m.content.map((b) => (b.type === "text" ? b.text : b.type === "image" ? "[image]" : "")).join("");
-}
-
 function activityLine(messages: readonly Message[]): string {
   const d = digestActivity(messages);
   const list = (xs: string[]) => (xs.length ? xs.join(", ") : "(none)");
@@ -64,7 +36,7 @@ function focus(instructions: string | undefined): string {
 
 /** The request for the history part: a new summary, or an update of the previous one. */
 export function historyPrompt(history: readonly Message[], previousSummary: string | undefined, instructions?: string): string {
-  const conversation = `<conversation>\n${serialiseConversation(history)}\n</conversation>\n\n${activityLine(history)}`;
+  const conversation = `<conversation>\n${conversationText(history)}\n</conversation>\n\n${activityLine(history)}`;
   if (!previousSummary) return `${conversation}\n\nWrite the summary of this conversation.${focus(instructions)}`;
   return (
     `<previous_summary>\n${previousSummary}\n</previous_summary>\n\n${conversation}\n\n` +
@@ -77,7 +49,7 @@ export function historyPrompt(history: readonly Message[], previousSummary: stri
 /** The request for the start of a turn that was too long to keep whole. */
 export function turnPrefixPrompt(prefix: readonly Message[]): string {
   return (
-    `<conversation>\n${serialiseConversation(prefix)}\n</conversation>\n\n${activityLine(prefix)}\n\n` +
+    `<conversation>\n${conversationText(prefix)}\n</conversation>\n\n${activityLine(prefix)}\n\n` +
     "These are the first messages of the current turn; its later messages are kept verbatim after your text. " +
     "In a few bullet points, say what the user asked in this turn and what has been done in it so far. No headings."
   );
