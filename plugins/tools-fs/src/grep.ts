@@ -1,0 +1,122 @@
+/**
+ * `grep`: lines matching a regular expression (or literal text) under a folder or in one file, honouring
+ * .gitignore, at most 100 matching lines, long lines cut. ripgrep does the work when the backend can run
+ * it; otherwise the same search runs over `ops.list` and `ops.readFile`, with the same results.
+ */
+import { posix } from "node:path";
+import { DEFAULT_MAX_BYTES, defineTool, formatBytes, truncateHead, z } from "@keel/extensions-api";
+import type { Operations, Tool } from "@keel/extensions-api";
+import { decodeText, looksBinary } from "./content-kind.js";
+import { type FileHits, formatHits, GREP_MAX_LINE_CHARS, searchLines, textLines } from "./grep-hits.js";
+import { grepWithRipgrep, type GrepQuery, InvalidPatternError } from "./grep-ripgrep.js";
+import { displayPath, joinDisplay, pathKind, withFsErrors } from "./paths.js";
+import type { Ripgrep } from "./ripgrep.js";
+import { filesUnder } from "./search-files.js";
+
+export const GREP_DEFAULT_LIMIT = 100;
+
+export interface GrepDetails {
+  path: string;
+  matches: number;
+  limitReached: boolean;
+  engine: "ripgrep" | "fallback";
+}
+
+const parameters = z.object({
+  pattern: z.string().min(1).describe("Regular expression to search for (or plain text with literal: true)"),
+  path: z.string().optional().describe("Folder or file to search, relative to the workspace or absolute; the workspace when omitted"),
+  glob: z.string().optional().describe("Only search files matching this glob, e.g. *.ts or src/**/*.test.ts"),
+  ignoreCase: z.boolean().optional().describe("Match regardless of case"),
+  literal: z.boolean().optional().describe("Treat pattern as plain text, not a regular expression"),
+  context: z.number().int().min(0).max(20).optional().describe("Lines of context to show before and after each match"),
+  limit: z.number().int().min(1).optional().describe(`Most matching lines to show (default ${GREP_DEFAULT_LIMIT})`),
+});
+
+function compile(query: GrepQuery): RegExp {
+  const source = query.literal ? query.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : query.pattern;
+  try {
+    return new RegExp(source, query.ignoreCase ? "i" : "");
+  } catch (error) {
+    throw new InvalidPatternError((error as Error).message);
+  }
+}
+
+/** The fallback route: read the listed files in path order until more than `limit` lines matched. */
+async function grepFiles(ops: Operations, folder: string, files: string[], query: GrepQuery, signal: AbortSignal): Promise<FileHits[]> {
+  const regex = compile(query);
+  const found: FileHits[] = [];
+  let matches = 0;
+  for (const file of files) {
+    if (matches > query.limit) break;
+    if (signal.aborted) throw new Error("The search was aborted.");
+    let bytes: Uint8Array;
+    try {
+      bytes = await ops.readFile(folder === "" ? file : posix.join(folder, file));
+    } catch {
+      continue; // unreadable: skipped, as ripgrep skips it
+    }
+    if (looksBinary(bytes)) continue;
+    const hits = searchLines(textLines(decodeText(bytes)), regex, query.context, query.limit + 1 - matches);
+    if (hits.length === 0) continue;
+    matches += hits.filter((hit) => hit.match).length;
+    found.push({ path: file, hits });
+  }
+  return found;
+}
+
+export function grepTool(ripgrep: Ripgrep): Tool<typeof parameters, GrepDetails> {
+  return defineTool({
+    name: "grep",
+    label: "Grep",
+    description:
+      `Searches file contents for a regular expression (or literal text) and shows matching lines as path:line: text. ` +
+      `Skips files ignored by .gitignore and binary files. Shows at most ${GREP_DEFAULT_LIMIT} matching lines; lines over ${GREP_MAX_LINE_CHARS} characters are cut.`,
+    parameters,
+    readOnly: true,
+    async execute(input, ctx) {
+      const target = input.path || ".";
+      const shown = displayPath(ctx.ops.cwd, target);
+      const query: GrepQuery = {
+        pattern: input.pattern,
+        folder: target,
+        glob: input.glob,
+        ignoreCase: input.ignoreCase ?? false,
+        literal: input.literal ?? false,
+        context: input.context ?? 0,
+        limit: input.limit ?? GREP_DEFAULT_LIMIT,
+      };
+      const kind = await pathKind(ctx.ops, target);
+      if (!kind) throw new Error(`Path not found: ${shown}. Check it with ls.`);
+
+      let hits: FileHits[] | undefined;
+      let engine: GrepDetails["engine"] = "fallback";
+      try {
+        if (kind === "file") {
+          hits = await grepFiles(ctx.ops, "", [target], query, ctx.signal);
+        } else {
+          if (await ripgrep.usable(ctx.ops)) hits = await grepWithRipgrep(ripgrep, ctx.ops, query, ctx.signal);
+          if (hits) engine = "ripgrep";
+          else hits = await grepFiles(ctx.ops, target, await withFsErrors(shown, () => filesUnder(ctx.ops, ripgrep, target, query.glob, ctx.signal)), query, ctx.signal);
+        }
+      } catch (error) {
+        if (!(error instanceof InvalidPatternError)) throw error;
+        throw new Error(`Invalid regular expression ${JSON.stringify(input.pattern)}: ${error.message}. Fix the pattern, or pass literal: true to search for the text as it is.`);
+      }
+
+      const named = hits.map((file) => ({ ...file, path: kind === "file" ? shown : joinDisplay(shown, file.path) }));
+      const result = formatHits(named, query.limit, query.context);
+      const details: GrepDetails = { path: shown, matches: result.matches, limitReached: result.limitReached, engine };
+      if (result.matches === 0) {
+        const where = query.glob ? `${shown} (files matching ${query.glob})` : shown;
+        return { content: `No matches for ${JSON.stringify(input.pattern)} in ${where}.`, details };
+      }
+      const cut = truncateHead(result.text, { maxLines: Number.MAX_SAFE_INTEGER, maxBytes: DEFAULT_MAX_BYTES });
+      const notes: string[] = [];
+      if (result.limitReached) notes.push(`${query.limit} matches limit reached. Use limit=${query.limit * 2} for more, or narrow the pattern, path or glob.`);
+      if (cut.truncated) notes.push(`Output cut at ${formatBytes(DEFAULT_MAX_BYTES)}; narrow the search or use less context.`);
+      if (result.linesCut) notes.push(`Some lines were longer than ${GREP_MAX_LINE_CHARS} characters and were cut; use read to see them whole.`);
+      const text = notes.length > 0 ? `${cut.text}\n\n${notes.map((note) => `[${note}]`).join("\n")}` : cut.text;
+      return { content: text, details };
+    },
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * Running ripgrep through the backend. The binary ships inside `@vscode/ripgrep` (no download); it can only
+ * serve a backend whose `spawn` runs this machine's programs on this machine's files (`ops.local`). When it is
+ * switched off, the backend is not local, or the binary cannot run, callers fall back to walking `ops.list`.
+ */
+import type { Operations } from "@keel/extensions-api";
+
+/**
+ * Flags every search passes so ripgrep sees the same files as the fallback walker: hidden files included,
+ * `.git` skipped, `.gitignore` honoured even outside a git repository, and no other ignore sources
+ * (`.ignore`, `.rgignore`, global excludes, `.git/info/exclude`) or user config that the walker would not see.
+ */
+export const COMMON_FLAGS = ["--no-config", "--hidden", "--no-require-git", "--no-ignore-dot", "--no-ignore-global", "--no-ignore-exclude", "--glob", "!.git"];
+
+/** The shell's codes for "not found" and "not executable". */
+const CANNOT_RUN = new Set([126, 127]);
+
+export function shellQuote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+export interface RipgrepRun {
+  /** 0: found something, 1: found nothing, 2: an error (possibly with partial results). */
+  code: number;
+  output: Buffer;
+}
+
+export class Ripgrep {
+  private binary: Promise<string | undefined> | undefined;
+  private broken = false;
+
+  /** `enabled` is the `ripgrep` setting; false always uses the fallback. */
+  constructor(private readonly enabled: boolean) {}
+
+  /** Whether searches on `ops` should try ripgrep. */
+  async usable(ops: Operations): Promise<boolean> {
+    if (!this.enabled || this.broken || ops.local !== true) return false;
+    return (await this.path()) !== undefined;
+  }
+
+  /**
+   * Runs ripgrep with `args` in `cwd` (a path the backend confines). `stderr: "discard"` keeps stdout clean for
+   * parsing; `"only"` returns stderr instead of stdout, to read an error message. Resolves undefined when the
+   * binary cannot run, after which `usable` says false.
+   */
+  async run(ops: Operations, cwd: string, args: string[], signal: AbortSignal, stderr: "discard" | "only" = "discard"): Promise<RipgrepRun | undefined> {
+    const binary = await this.path();
+    if (!binary) return undefined;
+    const redirect = stderr === "discard" ? "2>/dev/null" : "2>&1 >/dev/null";
+    const command = `${[binary, ...args].map(shellQuote).join(" ")} ${redirect}`;
+    const chunks: Uint8Array[] = [];
+    const handle = ops.spawn(command, { cwd, signal, onData: (chunk) => chunks.push(chunk) });
+    const { code } = await handle.exited;
+    if (signal.aborted) throw new Error("The search was aborted.");
+    if (code === null || CANNOT_RUN.has(code)) {
+      this.broken = true;
+      return undefined;
+    }
+    return { code, output: Buffer.concat(chunks) };
+  }
+
+  private path(): Promise<string | undefined> {
+    this.binary ??= import("@vscode/ripgrep").then(
+      (module: { rgPath: string }) => module.rgPath,
+      () => undefined,
+    );
+    return this.binary;
+  }
+}

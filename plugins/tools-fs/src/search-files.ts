@@ -1,0 +1,40 @@
+/**
+ * The files a search covers, sorted by path so results are the same on every backend and every run: from
+ * ripgrep's file listing when it can run, else from the fallback walker. A glob narrows them with picomatch
+ * on both routes.
+ */
+import type { Operations } from "@keel/extensions-api";
+import { globMatcher, ripgrepCanPrefilter } from "./glob.js";
+import { COMMON_FLAGS, type Ripgrep } from "./ripgrep.js";
+import { listFiles } from "./walk.js";
+
+/** Byte order of code units: what ripgrep's `--sort path` and a plain `<` agree on. */
+export function byPath(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Splits ripgrep's NUL-separated path list, dropping the `./` it puts before paths under `.`. */
+export function splitPaths(output: Buffer): string[] {
+  return output
+    .toString("utf8")
+    .split("\0")
+    .filter((path) => path.length > 0)
+    .map((path) => (path.startsWith("./") ? path.slice(2) : path));
+}
+
+/** Folder-relative paths of the files under `folder` that `glob` (if any) matches, sorted. */
+export async function filesUnder(ops: Operations, ripgrep: Ripgrep, folder: string, glob: string | undefined, signal: AbortSignal): Promise<string[]> {
+  let files: string[] | undefined;
+  if (await ripgrep.usable(ops)) {
+    const prefilter = glob && ripgrepCanPrefilter(glob) ? ["--glob", glob.replace(/^\.\//, "")] : [];
+    const run = await ripgrep.run(ops, folder, ["--files", "--null", ...COMMON_FLAGS, ...prefilter, "."], signal);
+    // Code 2 with a listing means some folders could not be read; the rest is still right.
+    if (run && (run.code !== 2 || run.output.length > 0)) files = splitPaths(run.output);
+  }
+  files ??= await listFiles(ops, folder, signal);
+  if (glob) {
+    const matches = globMatcher(glob);
+    files = files.filter(matches);
+  }
+  return files.sort(byPath);
+}

@@ -1,0 +1,40 @@
+/**
+ * `write`: creates or replaces a whole file. The backend writes a temp file and renames it, so a crash never
+ * leaves half a file, and creates missing parent folders.
+ */
+import { defineTool, formatBytes, z } from "@keel/extensions-api";
+import type { Tool } from "@keel/extensions-api";
+import type { FileQueue } from "./file-queue.js";
+import { displayPath, withFsErrors } from "./paths.js";
+
+export interface WriteDetails {
+  path: string;
+  bytes: number;
+  created: boolean;
+}
+
+const parameters = z.object({
+  path: z.string().describe("File to write, relative to the workspace or absolute; missing folders are created"),
+  content: z.string().describe("The complete new content of the file"),
+});
+
+export function writeTool(queue: FileQueue): Tool<typeof parameters, WriteDetails> {
+  return defineTool({
+    name: "write",
+    label: "Write",
+    description: "Creates a file, or replaces all of an existing file's content. Creates missing parent folders. To change part of a file, use edit.",
+    parameters,
+    async execute(input, ctx) {
+      const path = displayPath(ctx.ops.cwd, input.path);
+      const key = await ctx.ops.resolve(input.path, "write");
+      return queue.run(key, async () => {
+        const before = await ctx.ops.stat(input.path);
+        if (before?.kind === "directory") throw new Error(`${path} is a folder; give the path of a file to write.`);
+        await withFsErrors(path, () => ctx.ops.writeFile(input.path, input.content));
+        const bytes = new TextEncoder().encode(input.content).length;
+        const verb = before ? "Replaced" : "Created";
+        return { content: `${verb} ${path} (${formatBytes(bytes)}).`, details: { path, bytes, created: !before } };
+      });
+    },
+  });
+}
