@@ -10,3 +10,5 @@ export { PluginHost } from "./host/plugin-host.js";
 export { Registry } from "./registry/registry.js";
 export { createTestKit } from "./testing/test-kit.js";
 export { main } from "./cli/main.js";
+/** The host's own copy of the contract: the very module every plugin's `@keel/extensions-api` resolves to. */
+export * as hostApi from "@keel/extensions-api";

@@ -105,7 +105,7 @@ async function runMode(runtime: KeelRuntime, opts: Record<string, unknown>, word
   await runtime.host.activateFor(`onMode:${modeName}`);
   const mode = runtime.contributions.modes.get(modeName);
   if (!mode) {
-    const installed = runtime.contributions.modes.list().map((m) => m.name);
+    const installed = runtime.listPlugins().filter((p) => p.state !== "failed" && p.state !== "disabled").flatMap((p) => p.contributes.modes);
     const hint = modeName === "interactive" ? ` Run with -p "<prompt>" to print an answer.` : "";
     err(`keel: no "${modeName}" mode is installed${installed.length ? ` (installed: ${installed.join(", ")})` : ""}.${hint}\n`);
     return 2;
