@@ -120,6 +120,7 @@ export function spawnProcess(command: string, options: SpawnProcessOptions): Pro
   /** Lets output the shell wrote before exiting reach `onData`, without waiting on pipes others hold. */
   function afterDrain(done: () => void): void {
     const stdout = child.stdout as Socket;
+    let timer: NodeJS.Timeout | undefined;
     const finish = () => {
       clearTimeout(timer);
       stdout.off("data", arm);
@@ -129,7 +130,6 @@ export function spawnProcess(command: string, options: SpawnProcessOptions): Pro
     };
     if (outputClosed) return finish();
     const deadline = Date.now() + DRAIN_MAX_MS;
-    let timer: NodeJS.Timeout | undefined;
     function arm() {
       clearTimeout(timer);
       timer = setTimeout(finish, Math.max(0, Math.min(DRAIN_IDLE_MS, deadline - Date.now())));
