@@ -41,6 +41,8 @@ export interface EventPayloads {
   plugin_warning: { plugin?: PluginRef; message: string };
   session_start: { sessionId?: string; cwd: string };
   session_end: { sessionId?: string; cwd: string };
+  /** A message for the user from a command or plugin (`runtime.notify`). */
+  notice: { level: "info" | "warning" | "error"; message: string };
 }
 
 export type EventName = keyof EventPayloads;
@@ -74,4 +76,5 @@ export const EVENTS: { [K in EventName]: string } = {
   plugin_warning: "A notice for the user (a name clash resolved by alias, a degraded plugin).",
   session_start: "A session began.",
   session_end: "A session ended.",
+  notice: "A message for the user from a command or plugin (runtime.notify).",
 };

@@ -98,8 +98,6 @@ export interface HookTypes {
   input: Guard<InputEvent>;
   /** Before compaction: block to keep the full context this time. */
   compact_before: Guard<{ reason: CompactRequest["reason"]; tokensBefore: number }>;
-  /** Whether project-scoped configuration and plugins of `cwd` may be used. */
-  project_trust: Guard<{ cwd: string }>;
   /** The system prompt, built by context plugins in stage order. */
   system_prompt: Transform<string, SystemPromptInfo>;
   /** The messages of one request, on a copy: what the model sees, not what the session keeps. */
@@ -184,7 +182,6 @@ export const HOOKS = {
   tool_call: { kind: "guard", lifetime: "turn", timeoutMs: 30_000, doc: "Before a tool runs: allow, block with a reason the model sees, or rewrite the input." },
   input: { kind: "guard", lifetime: "turn", timeoutMs: 10_000, doc: "A user message (prompt, steering, follow-up) before it enters the history: block or rewrite it." },
   compact_before: { kind: "guard", lifetime: "session", timeoutMs: 10_000, doc: "Before compaction: block to keep the full context this time." },
-  project_trust: { kind: "guard", lifetime: "process", timeoutMs: 60_000, doc: "Whether the project's own configuration and plugins may be used." },
   system_prompt: { kind: "transform", lifetime: "session", timeoutMs: 5_000, doc: "Builds the system prompt; context plugins append their parts." },
   context: { kind: "transform", lifetime: "turn", timeoutMs: 10_000, doc: "The messages of one request, on a copy: what the model sees, not what the session keeps." },
   provider_request: { kind: "transform", lifetime: "turn", timeoutMs: 5_000, doc: "The wire payload and headers, once per HTTP attempt." },

@@ -2,7 +2,27 @@
  * ui-print: the non-interactive modes. `text` (keel -p) prints the final answer; `json` prints every event
  * as one JSON line, for scripts and other programs. Both exit non-zero when the run did not end normally.
  */
-import { definePlugin, type Runtime, type RunResult } from "@keel/extensions-api";
+import { definePlugin, z, type Runtime, type RunResult } from "@keel/extensions-api";
+
+const Settings = z.object({
+  /** Tool activity on stderr in text mode: `auto` when stderr is a terminal. */
+  progress: z.enum(["auto", "always", "never"]).default("auto"),
+}).default({ progress: "auto" });
+
+/** One short line per tool call, like `● read src/math.ts`. */
+function showProgress(runtime: Runtime): void {
+  runtime.events.on("tool_execution_start", (e) => {
+    const input = e.input && typeof e.input === "object" ? (e.input as Record<string, unknown>) : {};
+    const first = Object.values(input).find((v) => typeof v === "string") as string | undefined;
+    const detail = first ? ` ${first.split("\n")[0]!.slice(0, 80)}` : "";
+    process.stderr.write(`● ${e.toolName}${detail}\n`);
+  });
+  runtime.events.on("tool_execution_end", (e) => {
+    if (!e.isError) return;
+    const text = e.result.content.find((c) => c.type === "text");
+    process.stderr.write(`  ✗ ${text && text.type === "text" ? text.text.split("\n")[0] : "failed"}\n`);
+  });
+}
 
 async function runPrompt(runtime: Runtime, prompt: string): Promise<RunResult | "command"> {
   if (prompt.startsWith("/") && (await runtime.runCommand(prompt))) return "command";
@@ -15,12 +35,15 @@ function needPrompt(mode: string): number {
 }
 
 export default definePlugin({
+  settings: Settings,
   activate(api) {
+    const progress = api.settings.progress === "always" || (api.settings.progress === "auto" && process.stderr.isTTY);
     api.registerMode({
       name: "text",
       description: "print the final answer (keel -p)",
       async run(runtime, { prompt }) {
         if (!prompt) return needPrompt("text");
+        if (progress) showProgress(runtime);
         runtime.events.on("notice", (n) => void process.stderr.write(`${n.level === "info" ? "" : `${n.level}: `}${n.message}\n`));
         runtime.events.on("retry_start", (r) => void process.stderr.write(`keel: ${r.provider} ${r.reason}; retry ${r.attempt}/${r.maxAttempts} in ${Math.round(r.delayMs / 100) / 10} s\n`));
         const result = await runPrompt(runtime, prompt);
