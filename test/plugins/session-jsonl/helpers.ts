@@ -1,0 +1,43 @@
+/** Shared pieces of the session store tests: temp homes, recorder options with readable ids, messages. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { emptyUsage, type AssistantMessage, type Message, type ToolResultMessage, type UserMessage } from "@keel/extensions-api";
+import type { RecorderOptions } from "../../../plugins/session-jsonl/src/recorder.js";
+
+export function tempDir(prefix = "keel-sessions-"): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Recorder options whose ids are e1, e2, ... and whose warnings are collected. */
+export function options(cwd = "/work/project", extra: Partial<RecorderOptions> = {}): RecorderOptions & { warnings: string[] } {
+  let n = 0;
+  const warnings: string[] = [];
+  return { cwd, lock: { staleMs: 10_000 }, newId: () => `e${++n}`, warn: (m) => warnings.push(m), warnings, ...extra };
+}
+
+export const user = (text: string): UserMessage => ({ role: "user", content: text, timestamp: 1 });
+
+export function assistant(text: string, calls: { id: string; name: string; args?: object }[] = [], model = "m1"): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [...(text ? [{ type: "text" as const, text }] : []), ...calls.map((c) => ({ type: "toolCall" as const, id: c.id, name: c.name, arguments: JSON.stringify(c.args ?? {}) }))],
+    stopReason: calls.length ? "tool_use" : "stop",
+    usage: emptyUsage(),
+    provider: "scripted",
+    model,
+    timestamp: 1,
+  };
+}
+
+export const toolResult = (id: string, name: string, text: string): ToolResultMessage => ({ role: "toolResult", toolCallId: id, toolName: name, content: [{ type: "text", text }], isError: false, timestamp: 1 });
+
+/** Text of each message, for comparing histories at a glance. */
+export function texts(messages: readonly Message[]): string[] {
+  return messages.map((m) => {
+    if (m.role === "toolResult") return `result:${(m.content[0] as { text: string }).text}`;
+    if (typeof m.content === "string") return m.kind ? `${m.kind}` : m.content;
+    return m.content.map((b) => (b.type === "text" ? b.text : b.type === "toolCall" ? `call:${b.name}` : "")).join("");
+  });
+}
