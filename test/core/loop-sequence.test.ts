@@ -106,7 +106,9 @@ describe("the agent loop's event sequence", () => {
       inline: [waitTool(), filesTool({ "a.txt": "A" })],
       script: [{ toolCalls: [{ name: "wait" }, { name: "read", arguments: { path: "a.txt" } }] }, { text: "never reached" }],
     });
-    kit.runtime.events.on("tool_execution_start", (e) => e.toolName === "wait" && kit!.runtime.abort());
+    kit.runtime.events.on("tool_execution_start", (e) => {
+      if (e.toolName === "wait") kit!.runtime.abort();
+    });
     const result = await kit.run("wait");
     expect(result.reason).toBe("aborted");
     const results = kit.toolResults();
