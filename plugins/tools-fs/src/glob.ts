@@ -10,14 +10,22 @@ export type PathTest = (relativePath: string) => boolean;
 export function globMatcher(pattern: string): PathTest {
   const glob = pattern.startsWith("./") ? pattern.slice(2) : pattern;
   const test = picomatch(glob, { dot: true });
-  if (glob.includes("/")) return test;
+  if (glob.includes("/")) return (relativePath) => test(relativePath);
   return (relativePath) => test(relativePath.slice(relativePath.lastIndexOf("/") + 1));
 }
 
 /**
- * Whether ripgrep's own `--glob` may pre-filter for `pattern`: only when its glob syntax agrees with
- * picomatch's (no extglobs, negation or escapes). The picomatch test still decides every result.
+ * ripgrep flags that narrow its listing to files whose *name* could match `pattern`, so it reads fewer files;
+ * none when that cannot be said safely. A `--glob` would be simpler but overrides .gitignore in ripgrep, so
+ * this defines a file type instead, which matches names only and leaves ignore rules alone. The picomatch
+ * test still decides every result.
  */
-export function ripgrepCanPrefilter(pattern: string): boolean {
-  return !/[()!\\]/.test(pattern);
+export function ripgrepNameFilter(pattern: string): string[] {
+  const glob = pattern.startsWith("./") ? pattern.slice(2) : pattern;
+  const slash = glob.lastIndexOf("/");
+  const name = glob.slice(slash + 1);
+  const braceSpansFolders = glob.indexOf("{") !== -1 && glob.indexOf("{") < slash;
+  // Extglobs, negation, escapes and `:` (the type syntax's separator) read differently in ripgrep; skip them.
+  if (name === "" || name.includes("**") || braceSpansFolders || /[()!\\:]/.test(glob)) return [];
+  return ["--type-add", `keelglob:${name}`, "--type", "keelglob"];
 }

@@ -5,7 +5,7 @@
  */
 import { z } from "@keel/extensions-api";
 import type { Operations } from "@keel/extensions-api";
-import { globMatcher, ripgrepCanPrefilter } from "./glob.js";
+import { globMatcher, ripgrepNameFilter } from "./glob.js";
 import type { FileHits, Hit } from "./grep-hits.js";
 import { COMMON_FLAGS, type Ripgrep } from "./ripgrep.js";
 import { byPath, splitPaths } from "./search-files.js";
@@ -54,7 +54,7 @@ async function explainFailure(ripgrep: Ripgrep, ops: Operations, args: string[],
  * Resolves undefined when ripgrep cannot run, so the caller falls back. Paths are relative to the folder.
  */
 export async function grepWithRipgrep(ripgrep: Ripgrep, ops: Operations, query: GrepQuery, signal: AbortSignal): Promise<FileHits[] | undefined> {
-  const prefilter = query.glob && ripgrepCanPrefilter(query.glob) ? ["--glob", query.glob.replace(/^\.\//, "")] : [];
+  const prefilter = query.glob ? ripgrepNameFilter(query.glob) : [];
   const listArgs = ["--files-with-matches", "--null", ...COMMON_FLAGS, ...prefilter, ...matcherFlags(query), "."];
   const listed = await ripgrep.run(ops, query.folder, listArgs, signal);
   if (!listed) return undefined;

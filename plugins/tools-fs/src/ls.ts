@@ -32,7 +32,9 @@ export const lsTool = defineTool({
     const target = input.path || ".";
     const path = displayPath(ctx.ops.cwd, target);
     const limit = input.limit ?? LS_DEFAULT_LIMIT;
-    if ((await pathKind(ctx.ops, target)) === "file") throw new Error(`${path} is a file, not a folder; use read to see its content.`);
+    const kind = await pathKind(ctx.ops, target);
+    if (!kind) throw new Error(`Folder not found: ${path}. Use ls on a parent folder to see what exists.`);
+    if (kind === "file") throw new Error(`${path} is a file, not a folder; use read to see its content.`);
     const entries = await withFsErrors(path, () => ctx.ops.list(target), "Use ls on a parent folder to see what exists.");
     const names = entries.map((entry) => (entry.kind === "directory" ? `${entry.name}/` : entry.name)).sort(byName);
     if (names.length === 0) return { content: `[${path} is an empty folder]`, details: { path, total: 0, shown: 0 } };

@@ -4,7 +4,7 @@
  * on both routes.
  */
 import type { Operations } from "@keel/extensions-api";
-import { globMatcher, ripgrepCanPrefilter } from "./glob.js";
+import { globMatcher, ripgrepNameFilter } from "./glob.js";
 import { COMMON_FLAGS, type Ripgrep } from "./ripgrep.js";
 import { listFiles } from "./walk.js";
 
@@ -26,7 +26,7 @@ export function splitPaths(output: Buffer): string[] {
 export async function filesUnder(ops: Operations, ripgrep: Ripgrep, folder: string, glob: string | undefined, signal: AbortSignal): Promise<string[]> {
   let files: string[] | undefined;
   if (await ripgrep.usable(ops)) {
-    const prefilter = glob && ripgrepCanPrefilter(glob) ? ["--glob", glob.replace(/^\.\//, "")] : [];
+    const prefilter = glob ? ripgrepNameFilter(glob) : [];
     const run = await ripgrep.run(ops, folder, ["--files", "--null", ...COMMON_FLAGS, ...prefilter, "."], signal);
     // Code 2 with a listing means some folders could not be read; the rest is still right.
     if (run && (run.code !== 2 || run.output.length > 0)) files = splitPaths(run.output);
