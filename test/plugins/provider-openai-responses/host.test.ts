@@ -1,0 +1,3 @@
+import { providerThroughHost } from "../../conformance/provider/host.js";
+
+providerThroughHost({ format: "openai-responses", plugin: "provider-openai-responses", modelId: "gpt-5-mini" });
