@@ -2,7 +2,11 @@
  * Helpers for process tests: liveness read from /proc (zombies count as gone: this container's init does not
  * reap orphans), and output collectors that resolve on what was printed rather than on elapsed time.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ToolContext, ToolResult } from "@keel/extensions-api";
+import { createLocalOps } from "../../../plugins/ops-local/src/local-ops.js";
 
 /** True while `pid` names a process that has not exited (a zombie has). */
 export function isAlive(pid: number): boolean {
@@ -73,4 +77,32 @@ export function outputCollector() {
 /** Pids printed by a command as `pid=<n>` lines. */
 export function printedPids(text: string): number[] {
   return [...text.matchAll(/pid=(\d+)/g)].map((m) => Number(m[1]));
+}
+
+/** A temp workspace and data folder, and a factory of real tool contexts over the local backend. */
+export function localWorkspace() {
+  const root = mkdtempSync(join(tmpdir(), "keel-bash-"));
+  const cwd = join(root, "workspace");
+  const dataDir = join(root, "data");
+  mkdirSync(cwd, { recursive: true });
+  const ops = createLocalOps({ cwd });
+  let calls = 0;
+  return {
+    root,
+    cwd: ops.cwd,
+    dataDir,
+    ops,
+    /** A context for one call; `updates` records progress and `abort` aborts the call. */
+    context() {
+      const controller = new AbortController();
+      const updates: ToolResult[] = [];
+      const ctx: ToolContext = { signal: controller.signal, toolCallId: `call_${++calls}`, cwd: ops.cwd, ops, dataDir, update: (p) => updates.push(p) };
+      return { ctx, updates, abort: () => controller.abort() };
+    },
+  };
+}
+
+/** The text of a tool result. */
+export function textOf(result: ToolResult): string {
+  return typeof result.content === "string" ? result.content : result.content.map((b) => (b.type === "text" ? b.text : "")).join("");
 }

@@ -1,0 +1,10 @@
+/**
+ * Names for log files in the session's data folder: readable, unique, and safe whatever a tool-call id holds.
+ */
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+
+export function logPath(dataDir: string, prefix: string, id: string): string {
+  const safe = id.replace(/[^\w-]/g, "_").slice(0, 64);
+  return join(dataDir, "bash", `${prefix}-${safe}-${randomBytes(3).toString("hex")}.log`);
+}
