@@ -41,6 +41,8 @@ export async function resolveTarget(want: { provider?: string; model?: string },
 
   if (want.provider) {
     await host.activateFor(`onProvider:${want.provider}`);
+    // Providers defined in settings are registered by the plugin serving their API, which may still be lazy.
+    if (!contributions.providers.get(want.provider)) await host.activateFor("onProvider:*");
     const entry = contributions.providers.get(want.provider);
     if (!entry) {
       const known = (await allModels(host, contributions)).map((m) => m.provider);

@@ -1,0 +1,136 @@
+// Provider plugins: SSE parse throughput per wire format (recorded reference streams and one long rendered
+// reply, fed from memory so only parsing and decoding are timed), the added latency from the last byte
+// received to the loop's message_end event (real HTTP, real host), and each provider plugin's load time
+// through the host's loader, against a trivial plugin loaded the same way in the same run.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createJiti } from "jiti";
+import { median, ms, printTable, ratio } from "./lib.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const jiti = createJiti(import.meta.url);
+const FORMATS = [
+  { format: "openai", plugin: "provider-openai", factory: "createOpenAIProviders", model: "gpt-4.1-mini", env: { OPENAI_API_KEY: "bench" } },
+  { format: "openai-responses", plugin: "provider-openai-responses", factory: "createResponsesProviders", model: "gpt-5-mini", env: { OPENAI_API_KEY: "bench" } },
+  { format: "anthropic", plugin: "provider-anthropic", factory: "createAnthropicProviders", model: "claude-sonnet-4-5", env: { ANTHROPIC_API_KEY: "bench" } },
+];
+const { render } = await jiti.import(join(root, "test/support/mock-llm/render.ts"));
+const { startMockLlm } = await jiti.import(join(root, "test/support/mock-llm/server.ts"));
+
+function memoryFetch(chunks) {
+  return async () =>
+    new Response(new ReadableStream({ start(c) { for (const x of chunks) c.enqueue(x); c.close(); } }), { status: 200, headers: { "content-type": "text/event-stream" } });
+}
+
+async function drain(provider, model, signal = new AbortController().signal) {
+  let last;
+  for await (const e of provider.stream({ model, systemPrompt: "", messages: [{ role: "user", content: "hi", timestamp: 0 }], tools: [] }, { signal })) last = e;
+  if (last?.type !== "done") throw new Error(`stream ended with ${last?.type}: ${last?.message?.errorMessage}`);
+}
+
+/** MB/s of SSE bytes through provider.stream, fed from memory in `chunkSize` pieces. */
+async function throughput(f, streams, repeat, chunkSize) {
+  const mod = await jiti.import(join(root, "plugins", f.plugin, "src/providers.ts"));
+  const pieces = streams.map((bytes) => {
+    const out = [];
+    for (let i = 0; i < bytes.length; i += chunkSize) out.push(bytes.subarray(i, i + chunkSize));
+    return out;
+  });
+  const make = (chunks) => mod[f.factory]({}, () => {}, { env: f.env, fetch: memoryFetch(chunks) })[0];
+  const model = make([]).models().find((m) => m.id === f.model);
+  const providers = pieces.map(make);
+  for (const p of providers) await drain(p, model); // warm up
+  let bytes = 0;
+  const start = performance.now();
+  for (let r = 0; r < repeat; r++) for (const [i, p] of providers.entries()) {
+    await drain(p, model);
+    bytes += streams[i].length;
+  }
+  const seconds = (performance.now() - start) / 1000;
+  return bytes / 1e6 / seconds;
+}
+
+const rows = [["format", "recorded streams (MB/s)", "long reply, 16 KB reads (MB/s)", "long reply size"]];
+for (const f of FORMATS) {
+  const dir = join(root, "test/fixtures/streams", f.format);
+  const recorded = readdirSync(dir).filter((n) => n.endsWith(".sse") && !n.startsWith("overloaded")).map((n) => new Uint8Array(readFileSync(join(dir, n))));
+  const text = "The quick brown fox jumps over the lazy dog. ".repeat(20_000);
+  const long = new TextEncoder().encode(render(f.format, { text, chunk: 12 }, f.model, 1).events.join(""));
+  const a = await throughput(f, recorded, 300, 1 << 20);
+  const b = await throughput(f, [long], 3, 16 * 1024);
+  rows.push([f.format, a.toFixed(1), b.toFixed(1), `${(long.length / 1e6).toFixed(1)} MB`]);
+}
+printTable("SSE parse + decode throughput (from memory, no sockets)", rows);
+
+// Latency: last body chunk handed to the provider → message_end event, through the real host over HTTP.
+const realFetch = globalThis.fetch;
+let lastChunkAt = 0;
+globalThis.fetch = async (...args) => {
+  const response = await realFetch(...args);
+  if (!response.body) return response;
+  const reader = response.body.getReader();
+  const body = new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      lastChunkAt = performance.now();
+      controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
+};
+const { createTestKit } = await import("@keel/extensions-api/testing");
+const SAMPLES = Number(process.env.BENCH_RUNS ?? 30);
+const latency = [["format", "last byte → message_end (median)", "p90", "samples"]];
+const llm = await startMockLlm();
+for (const f of FORMATS) {
+  const kit = await createTestKit({ plugins: [join(root, "plugins", f.plugin)], settings: { provider: f.format, model: f.model, providers: { [f.format]: { baseUrl: `${llm.url}/v1`, apiKey: "bench" } } } });
+  const values = [];
+  let endAt = 0;
+  kit.runtime.events.on("message_end", ({ message }) => {
+    if (message.role === "assistant") endAt = performance.now();
+  });
+  for (let i = 0; i < SAMPLES + 3; i++) {
+    llm.push({ reply: { text: "A short answer of a few words.", chunk: 6 } });
+    const result = await kit.run("hi");
+    if (result.reason !== "stop") throw new Error(`${f.format}: ${result.errorMessage}`);
+    if (i >= 3) values.push(endAt - lastChunkAt);
+  }
+  await kit.dispose();
+  values.sort((x, y) => x - y);
+  latency.push([f.format, ms(median(values)), ms(values[Math.floor(values.length * 0.9)]), String(values.length)]);
+}
+await llm.close();
+globalThis.fetch = realFetch;
+printTable("Added latency, last byte received → message_end (real HTTP on 127.0.0.1, real host)", latency);
+
+// Load time: the host's own loader (jiti with its cache) importing each entry, in a fresh process per sample.
+const loaderUrl = new URL("../core/dist/host/loader.js", import.meta.url).href;
+const trivial = mkdtempSync(join(tmpdir(), "keel-bench-trivial-"));
+mkdirSync(join(trivial, "src"));
+writeFileSync(join(trivial, "src/index.ts"), `import { definePlugin } from "@keel/extensions-api";\nexport default definePlugin({ activate() {} });\n`);
+function loadMs(dir) {
+  const script = `const { loadEntry } = await import(${JSON.stringify(loaderUrl)}); await loadEntry(${JSON.stringify(dir)}, "./src/index.ts"); const t = performance.now(); await loadEntry(${JSON.stringify(dir)}, "./src/index.ts#again"); `;
+  // Warm jiti first (the host has it loaded anyway), then time the plugin's own import.
+  const timed = `const { loadEntry } = await import(${JSON.stringify(loaderUrl)}); await loadEntry(${JSON.stringify(trivial)}, "./src/index.ts"); const t = performance.now(); await loadEntry(${JSON.stringify(dir)}, "./src/index.ts"); process.stdout.write(String(performance.now() - t));`;
+  void script;
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", timed], { cwd: root, encoding: "utf8" });
+  if (run.status !== 0) throw new Error(run.stderr);
+  return Number(run.stdout);
+}
+const LOADS = Number(process.env.BENCH_RUNS ?? 10);
+const sample = (dir) => median(Array.from({ length: LOADS }, () => loadMs(dir)));
+const other = mkdtempSync(join(tmpdir(), "keel-bench-trivial2-"));
+mkdirSync(join(other, "src"));
+writeFileSync(join(other, "src/index.ts"), readFileSync(join(trivial, "src/index.ts")));
+const base = sample(other);
+const load = [["plugin", "load (median)", "vs trivial plugin"], ["(trivial plugin)", ms(base), "1.00×"]];
+for (const f of FORMATS) {
+  const v = sample(join(root, "plugins", f.plugin));
+  load.push([f.plugin, ms(v), ratio(v, base)]);
+}
+printTable(`Plugin load time through the host's loader (warm jiti cache, median of ${LOADS} processes)`, load);

@@ -1,0 +1,77 @@
+// Startup: `keel --version` and process start → first provider request, against `node -e 0` measured in the
+// same run; and how the first request moves with 0, 10 and 50 installed lazy plugins.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { medianOf, ms, printTable, ratio, timeProcess } from "./lib.mjs";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const bin = fileURLToPath(new URL("../bin/keel.js", import.meta.url));
+
+const chunk = (delta, finish) => `data: ${JSON.stringify({ id: "b", object: "chat.completion.chunk", created: 0, model: "gpt-4.1-mini", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+
+/** A Chat Completions server that notes when each request arrives. */
+async function startServer() {
+  const arrivals = [];
+  const server = createServer((req, res) => {
+    arrivals.push(performance.now());
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(chunk({ role: "assistant", content: "ok" }, null) + chunk({}, "stop") + "data: [DONE]\n\n");
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}/v1`, arrivals, close: () => server.close() };
+}
+
+function homeWithLazyPlugins(count) {
+  const home = mkdtempSync(join(tmpdir(), "keel-bench-home-"));
+  for (let i = 0; i < count; i++) {
+    const dir = join(home, "plugins", `lazy-${i}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `lazy-${i}`, version: "1.0.0", type: "module", keel: { apiVersion: "^1.0.0", entry: "./index.ts", contributes: { commands: [`/lazy${i}`] } } }));
+    writeFileSync(join(dir, "index.ts"), `import { definePlugin } from "@keel/extensions-api";\nexport default definePlugin({ activate(api) { api.registerCommand({ name: "/lazy${i}", description: "x", run() {} }); } });\n`);
+  }
+  return home;
+}
+
+/** Spawn → first request arrival, in ms. */
+async function firstRequest(server, home) {
+  const start = performance.now();
+  const before = server.arrivals.length;
+  await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, "-p", "hi", "--provider", "openai", "--model", "gpt-4.1-mini"], {
+      stdio: "ignore",
+      cwd: home,
+      env: { ...process.env, KEEL_HOME: home, OPENAI_API_KEY: "bench", OPENAI_BASE_URL: server.url },
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`keel exited ${code}`))));
+  });
+  if (server.arrivals.length === before) throw new Error("keel made no request");
+  return server.arrivals[before] - start;
+}
+
+const server = await startServer();
+try {
+  const homes = { 0: homeWithLazyPlugins(0), 10: homeWithLazyPlugins(10), 50: homeWithLazyPlugins(50) };
+  await firstRequest(server, homes[0]); // warm the jiti cache and the OS file cache
+  const node = await medianOf(RUNS, () => timeProcess(process.execPath, ["-e", "0"]));
+  const version = await medianOf(RUNS, () => timeProcess(process.execPath, [bin, "--version"]));
+  const first = {};
+  for (const n of [0, 10, 50]) first[n] = await medianOf(RUNS, () => firstRequest(server, homes[n]));
+  printTable(`startup (median of ${RUNS})`, [
+    ["measure", "time", "vs node -e 0"],
+    ["node -e 0", ms(node), "1.00×"],
+    ["keel --version", ms(version), ratio(version, node)],
+    ["start → first request", ms(first[0]), ratio(first[0], node)],
+    ["… with 10 lazy plugins", ms(first[10]), `${ratio(first[10], first[0])} of 0 plugins`],
+    ["… with 50 lazy plugins", ms(first[50]), `${ratio(first[50], first[0])} of 0 plugins`],
+  ]);
+} finally {
+  server.close();
+}
