@@ -1,0 +1,36 @@
+/**
+ * large-results: any tool result over the threshold (16 KB of text) is stored whole in the session's results
+ * folder, and the model gets a preview (head and tail) with a handle; the `read_result` tool reads ranges or
+ * matching lines from it. Images pass through untouched.
+ * Settings (`"large-results"` section): thresholdBytes, previewLines, previewBytes.
+ */
+import { definePlugin, STAGE_ENRICH, z } from "@keel/extensions-api";
+import { join } from "node:path";
+import { storeIfLarge } from "./intercept.js";
+import { readResultTool } from "./read-result.js";
+import { ResultStore } from "./store.js";
+
+export const LargeResultsSettingsSchema = z
+  .object({
+    /** Results whose text is larger than this many UTF-8 bytes are stored. */
+    thresholdBytes: z.number().int().positive().default(16 * 1024),
+    /** The preview shows at most this many lines, and `previewBytes`, from each end. */
+    previewLines: z.number().int().positive().default(40),
+    previewBytes: z.number().int().positive().default(3 * 1024),
+  })
+  .prefault({});
+
+export default definePlugin({
+  settings: LargeResultsSettingsSchema,
+  activate(api) {
+    const settings = api.settings;
+    const store = new ResultStore(() => join(api.runtime.dataDir, "results"));
+    const tool = readResultTool(store, settings.thresholdBytes - 1024);
+    api.registerTool(tool);
+    // After the default stage, so transforms that redact or reshape a result see it whole before it is stored.
+    api.hooks.tap("tool_result", { stage: STAGE_ENRICH }, (message) => {
+      if (message.toolName === tool.name) return message; // its output is already sized; storing it would loop
+      return storeIfLarge(message, store, settings);
+    });
+  },
+});
