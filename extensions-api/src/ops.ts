@@ -53,8 +53,8 @@ export class PathAccessError extends Error {
   }
 }
 
-/** The longest path, in UTF-8 bytes, a backend accepts (Linux PATH_MAX). */
-export const MAX_PATH_BYTES = 4096;
+/** The longest path, in UTF-8 bytes, a backend accepts (Linux PATH_MAX, less its terminating NUL). */
+export const MAX_PATH_BYTES = 4095;
 /** The longest single name in a path, in UTF-8 bytes (Linux NAME_MAX). */
 export const MAX_NAME_BYTES = 255;
 

@@ -6,11 +6,18 @@
  */
 import { realpathSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { PathAccessError } from "@keel/extensions-api";
+import { MAX_NAME_BYTES, PathAccessError } from "@keel/extensions-api";
+
+/** write-file-atomic's temp file is the target's name plus `.` and up to ten digits, within NAME_MAX. */
+export const MAX_WRITABLE_NAME_BYTES = MAX_NAME_BYTES - 11;
 
 export async function writeChecked(input: string, real: string, data: string | Uint8Array): Promise<void> {
+  const nameBytes = new TextEncoder().encode(basename(real)).length;
+  if (nameBytes > MAX_WRITABLE_NAME_BYTES) {
+    throw new PathAccessError(input, `its name is ${nameBytes} bytes; files are written through a temp file named after them, so names written may be at most ${MAX_WRITABLE_NAME_BYTES} bytes. Use a shorter name`);
+  }
   const folder = dirname(real);
   await mkdir(folder, { recursive: true });
   await writeFileAtomic(real, data, {
