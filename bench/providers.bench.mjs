@@ -113,24 +113,23 @@ const loaderUrl = new URL("../core/dist/host/loader.js", import.meta.url).href;
 const trivial = mkdtempSync(join(tmpdir(), "keel-bench-trivial-"));
 mkdirSync(join(trivial, "src"));
 writeFileSync(join(trivial, "src/index.ts"), `import { definePlugin } from "@keel/extensions-api";\nexport default definePlugin({ activate() {} });\n`);
+/** ms for the host's loader to import the plugin at `dir`, after jiti itself and a trivial plugin are warm. */
 function loadMs(dir) {
-  const script = `const { loadEntry } = await import(${JSON.stringify(loaderUrl)}); await loadEntry(${JSON.stringify(dir)}, "./src/index.ts"); const t = performance.now(); await loadEntry(${JSON.stringify(dir)}, "./src/index.ts#again"); `;
-  // Warm jiti first (the host has it loaded anyway), then time the plugin's own import.
   const timed = `const { loadEntry } = await import(${JSON.stringify(loaderUrl)}); await loadEntry(${JSON.stringify(trivial)}, "./src/index.ts"); const t = performance.now(); await loadEntry(${JSON.stringify(dir)}, "./src/index.ts"); process.stdout.write(String(performance.now() - t));`;
-  void script;
   const run = spawnSync(process.execPath, ["--input-type=module", "-e", timed], { cwd: root, encoding: "utf8" });
   if (run.status !== 0) throw new Error(run.stderr);
   return Number(run.stdout);
 }
 const LOADS = Number(process.env.BENCH_RUNS ?? 10);
-const sample = (dir) => median(Array.from({ length: LOADS }, () => loadMs(dir)));
 const other = mkdtempSync(join(tmpdir(), "keel-bench-trivial2-"));
 mkdirSync(join(other, "src"));
 writeFileSync(join(other, "src/index.ts"), readFileSync(join(trivial, "src/index.ts")));
-const base = sample(other);
+const targets = [other, ...FORMATS.map((f) => join(root, "plugins", f.plugin))];
+loadMs(targets[1]); // fills jiti's file cache
+// Interleaved, so load on the machine during the run hits every plugin alike.
+const samples = targets.map(() => []);
+for (let i = 0; i < LOADS; i++) targets.forEach((dir, j) => samples[j].push(loadMs(dir)));
+const base = median(samples[0]);
 const load = [["plugin", "load (median)", "vs trivial plugin"], ["(trivial plugin)", ms(base), "1.00×"]];
-for (const f of FORMATS) {
-  const v = sample(join(root, "plugins", f.plugin));
-  load.push([f.plugin, ms(v), ratio(v, base)]);
-}
+FORMATS.forEach((f, j) => load.push([f.plugin, ms(median(samples[j + 1])), ratio(median(samples[j + 1]), base)]));
 printTable(`Plugin load time through the host's loader (warm jiti cache, median of ${LOADS} processes)`, load);

@@ -2,7 +2,6 @@
  * API keys as settings write them: a literal key, `$ENV_NAME`, or `!command` whose standard output is the
  * key (a password manager, a cloud CLI). A command runs once per process; its answer is kept in memory.
  */
-import { execFile } from "node:child_process";
 
 /** A resolved key and where it came from, for error messages (never the key itself). */
 export interface ResolvedKey {
@@ -19,12 +18,13 @@ const COMMAND_TIMEOUT_MS = 15_000;
 function runKeyCommand(command: string): Promise<string> {
   let running = commandCache.get(command);
   if (!running) {
-    running = new Promise<string>((resolve, reject) => {
+    // Imported here: only `!command` keys need child_process, and provider plugins load on every run.
+    running = import("node:child_process").then(({ execFile }) => new Promise<string>((resolve, reject) => {
       execFile("sh", ["-c", command], { timeout: COMMAND_TIMEOUT_MS, maxBuffer: 64 * 1024 }, (error, stdout, stderr) => {
         if (error) return reject(new Error(`${error.killed ? `timed out after ${COMMAND_TIMEOUT_MS / 1000} s` : `exit ${error.code ?? "?"}`}${stderr.trim() ? `: ${stderr.trim().slice(0, 200)}` : ""}`));
         resolve(stdout.trim());
       });
-    });
+    }));
     // A failed command may succeed later (the user unlocks the password manager): do not keep failures.
     running.catch(() => commandCache.delete(command));
     commandCache.set(command, running);

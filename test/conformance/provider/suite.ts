@@ -102,6 +102,17 @@ export function providerConformance(spec: ConformanceSpec): void {
       await expect.poll(() => llm.clientClosed).toBe(closedBefore + 1);
     });
 
+    it("ends with aborted when the signal fires during a retry wait", async () => {
+      const controller = new AbortController();
+      const before = llm.requests.length;
+      llm.push({ status: 503 });
+      const provider = spec.create(spec.env(llm.url), { clock: { ...fakeClock(), sleep: async () => controller.abort() } });
+      const model = provider.models().find((m) => m.id === spec.modelId)!;
+      const run = await collect(provider, request(model), { signal: controller.signal });
+      expect(run.message.stopReason).toBe("aborted");
+      expect(llm.requests.length - before).toBe(1);
+    });
+
     it("retries a 429 after the retry-after seconds and succeeds", async () => {
       const run = await play([{ status: 429, headers: { "retry-after": "2" }, body: { error: { message: "Rate limited", type: "rate_limit_error" } } }, { reply: { text: "ok" } }]);
       expect(run.waits).toEqual([2000]);
