@@ -32,6 +32,8 @@ type Open = { block: number; kind: "text" | "thinking" | "call"; input?: unknown
 
 export function createAnthropicDecoder(b: AssistantMessageBuilder, request: ProviderRequest, label: string): StreamDecoder {
   const blocks = new Map<number, Open>();
+  /** Blocks keel does not show (server tool use, web search results); their deltas are skipped. */
+  const ignored = new Set<number>();
   let stopReason: string | undefined;
   let out: StreamEvent[] = [];
 
@@ -73,9 +75,10 @@ export function createAnthropicDecoder(b: AssistantMessageBuilder, request: Prov
       const input = cb.input && typeof cb.input === "object" && Object.keys(cb.input).length > 0 ? cb.input : undefined;
       blocks.set(index, { block: started.index, kind: "call", input });
     }
-    // Other block types (server tools, web search results) carry nothing keel shows; their deltas are ignored.
+    else ignored.add(index);
   }
   function delta(index: number | undefined, d: NonNullable<z.output<typeof Event>["delta"]>) {
+    if (index !== undefined && ignored.has(index)) return;
     if (index === undefined || !blocks.has(index)) {
       if (d.type === "text_delta" || d.type === "thinking_delta" || d.type === "input_json_delta" || d.type === "signature_delta") get(index, d.type);
       return;
