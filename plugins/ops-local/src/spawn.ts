@@ -6,14 +6,16 @@
  * How descendants are found: every process started here gets a random tag in its environment
  * (`KEEL_PROCESS_TAG`), which children inherit through fork and exec and keep after `setsid` and after their
  * parent dies. At kill time the process table (`/proc`) is read once per pass: members are the tagged processes,
- * the process group while its leader lives, and any descendant (by parent pid) of those. Zombies count as gone,
+ * the process group while its leader lives, and any descendant (by parent pid) of those. Only processes that
+ * started no earlier than the shell are looked at (a descendant cannot be older), which keeps a pass to one
+ * small read per process plus one per young process. Zombies count as gone,
  * since not every init reaps orphans. A process that both clears its environment and detaches from a parent
  * that already exited cannot be found; that is the one escape left, short of cgroups. Without `/proc`
  * (macOS), kill falls back to the process group.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import type { Socket } from "node:net";
 import { delimiter, join } from "node:path";
 import type { ProcessHandle } from "@keel/extensions-api";
@@ -89,6 +91,7 @@ export function spawnProcess(command: string, options: SpawnProcessOptions): Pro
     stdio: [stdinOpen ? "pipe" : "ignore", "pipe", "pipe"],
   });
   const pid = child.pid;
+  const tree: ProcessTree | undefined = pid === undefined ? undefined : { leader: pid, tag, since: startTimeOf(pid) };
   const onData = options.onData ?? (() => {});
   let leaderGone = false;
 
@@ -141,7 +144,7 @@ export function spawnProcess(command: string, options: SpawnProcessOptions): Pro
 
   let killing: Promise<void> | undefined;
   const kill = (graceMs = DEFAULT_GRACE_MS): Promise<void> => {
-    killing ??= terminate(pid, tag, () => leaderGone, graceMs, exited).finally(() => (killing = undefined));
+    killing ??= terminate(tree, () => leaderGone, graceMs, exited).finally(() => (killing = undefined));
     return killing;
   };
 
@@ -166,26 +169,26 @@ export function spawnProcess(command: string, options: SpawnProcessOptions): Pro
   };
 }
 
-async function terminate(pid: number | undefined, tag: string, leaderGone: () => boolean, graceMs: number, exited: Promise<unknown>): Promise<void> {
-  if (pid === undefined) return;
-  const alive = () => !leaderGone() || members(pid, tag, leaderGone()).length > 0;
+async function terminate(tree: ProcessTree | undefined, leaderGone: () => boolean, graceMs: number, exited: Promise<unknown>): Promise<void> {
+  if (tree === undefined) return;
+  const alive = () => !leaderGone() || members(tree, leaderGone()).length > 0;
   if (!alive()) return;
-  signalAll(pid, tag, leaderGone, "SIGTERM");
+  signalAll(tree, leaderGone, "SIGTERM");
   const termDeadline = Date.now() + graceMs;
   while (alive() && Date.now() < termDeadline) await delay(POLL_MS);
   const killDeadline = Date.now() + KILL_WAIT_MS;
   // Each pass KILLs again: a process may have forked between the scan and the signal.
   while (alive() && Date.now() < killDeadline) {
-    signalAll(pid, tag, leaderGone, "SIGKILL");
+    signalAll(tree, leaderGone, "SIGKILL");
     await delay(POLL_MS);
   }
   await Promise.race([exited.catch(() => {}), delay(KILL_WAIT_MS)]);
 }
 
-function signalAll(pid: number, tag: string, leaderGone: () => boolean, signal: NodeJS.Signals): void {
+function signalAll(tree: ProcessTree, leaderGone: () => boolean, signal: NodeJS.Signals): void {
   // The group id stays ours while the leader is unreaped; after that a stranger could reuse the number.
-  if (!leaderGone()) trySignal(-pid, signal);
-  for (const member of members(pid, tag, leaderGone())) trySignal(member, signal);
+  if (!leaderGone()) trySignal(-tree.leader, signal);
+  for (const member of members(tree, leaderGone())) trySignal(member, signal);
 }
 
 function trySignal(target: number, signal: NodeJS.Signals): void {
@@ -196,10 +199,22 @@ function trySignal(target: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** What identifies the processes of one spawn. */
+export interface ProcessTree {
+  /** The shell's pid, which is also its process group id. */
+  leader: number;
+  /** The value of `KEEL_PROCESS_TAG` in their environment. */
+  tag: string;
+  /** The shell's start time in clock ticks since boot; older processes cannot belong to it. */
+  since: number;
+}
+
 interface ProcessEntry {
   pid: number;
   ppid: number;
   pgid: number;
+  /** Whether its environment carries the tag. */
+  tagged: boolean;
 }
 
 const hasProc = existsSync("/proc/self/stat");
@@ -208,14 +223,13 @@ const hasProc = existsSync("/proc/self/stat");
  * Live processes belonging to one spawn: tagged ones, the group while the leader lives, and descendants of
  * either. Without /proc, the group's liveness is all that can be seen.
  */
-export function members(leader: number, tag: string, leaderGone: boolean): number[] {
-  if (!hasProc) return groupAlive(leader) ? [-leader] : [];
-  const marker = Buffer.from(`${PROCESS_TAG_VARIABLE}=${tag}\0`);
-  const entries = liveProcesses();
+export function members(tree: ProcessTree, leaderGone: boolean): number[] {
+  if (!hasProc) return groupAlive(tree.leader) ? [-tree.leader] : [];
+  const entries = liveProcesses(tree);
   const found = new Set<number>();
   for (const entry of entries) {
     if (entry.pid === process.pid) continue;
-    if ((!leaderGone && entry.pgid === leader) || hasMarker(entry.pid, marker)) found.add(entry.pid);
+    if ((!leaderGone && entry.pgid === tree.leader) || entry.tagged) found.add(entry.pid);
   }
   let grew = found.size > 0;
   while (grew) {
@@ -239,23 +253,46 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-function liveProcesses(): ProcessEntry[] {
+/** Live processes no older than the tree's shell. */
+function liveProcesses(tree: ProcessTree): ProcessEntry[] {
+  const marker = Buffer.from(`${PROCESS_TAG_VARIABLE}=${tree.tag}\0`);
   const out: ProcessEntry[] = [];
   for (const name of readdirSync("/proc")) {
     const pid = Number(name);
     if (!Number.isInteger(pid)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, "latin1");
-    } catch {
-      continue; // exited while we looked
-    }
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so parse after the last ")".
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields[0] === "Z" || fields[0] === "X") continue;
-    out.push({ pid, ppid: Number(fields[1]), pgid: Number(fields[2]) });
+    const fields = statFields(pid);
+    if (!fields || fields[0] === "Z" || fields[0] === "X" || Number(fields[STARTTIME_FIELD]) < tree.since) continue;
+    out.push({ pid, ppid: Number(fields[1]), pgid: Number(fields[2]), tagged: hasMarker(pid, marker) });
   }
   return out;
+}
+
+/** Field 22 of /proc/<pid>/stat (`starttime`), counted from the state field (3). */
+const STARTTIME_FIELD = 22 - 3;
+
+/** When `pid` started, in clock ticks since boot; 0 when it cannot be read (then nothing is filtered out). */
+function startTimeOf(pid: number): number {
+  return (hasProc && Number(statFields(pid)?.[STARTTIME_FIELD])) || 0;
+}
+
+const statBuffer = Buffer.alloc(4096);
+
+/**
+ * The fields of /proc/<pid>/stat from the state on, or undefined when the process is gone. One open, one read,
+ * one close: a pass reads this file for every process, so the syscalls readFileSync adds are worth saving.
+ */
+function statFields(pid: number): string[] | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(`/proc/${pid}/stat`, "r");
+    const stat = statBuffer.toString("latin1", 0, readSync(fd, statBuffer, 0, statBuffer.length, 0));
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 function hasMarker(pid: number, marker: Buffer): boolean {

@@ -94,8 +94,8 @@ describe("spawnProcess kill()", () => {
     await out.waitFor("ready");
     const [child] = printedPids(out.text());
     const tag = (await import("node:fs")).readFileSync(`/proc/${child}/environ`, "latin1").match(/KEEL_PROCESS_TAG=(\w+)/)![1]!;
-    expect(members(handle.pid!, tag, false)).toEqual(expect.arrayContaining([handle.pid, child]));
+    expect(members({ leader: handle.pid!, tag, since: 0 }, false)).toEqual(expect.arrayContaining([handle.pid, child]));
     await handle.kill();
-    expect(members(handle.pid!, tag, true)).toEqual([]);
+    expect(members({ leader: handle.pid!, tag, since: 0 }, true)).toEqual([]);
   });
 });

@@ -1,0 +1,76 @@
+// The bash tool's per-call overhead: `bash({ command: "true" })` through the real tool on the real local backend,
+// as a ratio to a bare child_process.spawn of `true` measured in the same run (runs interleaved, medians).
+// Two steps in between show where the time goes: a bare `bash -c true` (the shell's own start-up, which any
+// shell tool pays) and spawnProcess alone (process group, one pipe, exit wait) without the tool around it.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createJiti } from "jiti";
+import { median, ms, printTable, ratio } from "./lib.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const jiti = createJiti(import.meta.url);
+const { createLocalOps } = await jiti.import(join(root, "plugins/ops-local/src/local-ops.ts"));
+const { spawnProcess, findShell } = await jiti.import(join(root, "plugins/ops-local/src/spawn.ts"));
+const { bashTool } = await jiti.import(join(root, "plugins/tool-bash/src/bash-tool.ts"));
+const { BackgroundProcesses } = await jiti.import(join(root, "plugins/tool-bash/src/background.ts"));
+const { BashSettingsSchema } = await jiti.import(join(root, "plugins/tool-bash/src/settings.ts"));
+
+const RUNS = Number(process.env.BASH_BENCH_RUNS ?? 150);
+const WARMUP = 15;
+const dir = mkdtempSync(join(tmpdir(), "keel-bench-bash-"));
+const cwd = join(dir, "workspace");
+mkdirSync(cwd);
+const env = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined));
+const shell = findShell(env.PATH);
+
+function bare(command, args) {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(command, args, { cwd });
+    child.on("error", reject);
+    child.on("close", () => resolve(performance.now() - start));
+  });
+}
+
+async function direct() {
+  const start = performance.now();
+  await spawnProcess("true", { cwd, env }).exited;
+  return performance.now() - start;
+}
+
+const settings = BashSettingsSchema.parse({});
+const tool = bashTool(settings, new BackgroundProcesses(settings));
+const ops = createLocalOps({ cwd });
+let calls = 0;
+async function viaTool() {
+  const ctx = { signal: new AbortController().signal, toolCallId: `bench_${++calls}`, cwd: ops.cwd, ops, dataDir: join(dir, "data"), update() {} };
+  const start = performance.now();
+  const result = await tool.execute({ command: "true" }, ctx);
+  const elapsed = performance.now() - start;
+  if (result.details.exitCode !== 0) throw new Error(`bash true failed: ${result.content}`);
+  return elapsed;
+}
+
+const cases = [
+  ["bare spawn(true)", () => bare("true", [])],
+  [`bare spawn(${shell} -c true)`, () => bare(shell, ["-c", "true"])],
+  ["spawnProcess(true)", direct],
+  ["bash tool: true", viaTool],
+];
+const samples = cases.map(() => []);
+for (let i = 0; i < WARMUP + RUNS; i++) {
+  for (const [k, [, fn]] of cases.entries()) {
+    const t = await fn();
+    if (i >= WARMUP) samples[k].push(t);
+  }
+}
+rmSync(dir, { recursive: true, force: true });
+
+const base = median(samples[0]);
+printTable(`bash per-call overhead (${RUNS} runs each, interleaved, medians)`, [
+  ["case", "median", "vs bare spawn(true)"],
+  ...cases.map(([name], k) => [name, ms(median(samples[k])), ratio(median(samples[k]), base)]),
+]);
