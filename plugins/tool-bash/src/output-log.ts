@@ -51,6 +51,11 @@ export class OutputLog {
     return this.started ? this.totalBytes - this.fileBytes : 0;
   }
 
+  /** Where the log file is (or will be) written. */
+  get path(): string {
+    return this.options.path;
+  }
+
   /** The file's path, once it exists. */
   get filePath(): string | undefined {
     return this.started ? this.options.path : undefined;

@@ -72,9 +72,9 @@ export async function runForeground(command: string, timeoutSeconds: number, set
 
   function finish(output: OutputLog, end: { pid: number | undefined; exitCode: number | null; signal: string | null; stop?: "timeout" | "aborted"; started: number }): ToolResult<BashDetails> {
     const { bytes, start } = output.recent();
-    const planned = showTail(bytes, start > 0, { totalBytes: output.totalBytes, totalLines: output.totalLines });
-    const fullOutputPath = output.finish(planned.truncated);
-    const shown = showTail(bytes, start > 0, { totalBytes: output.totalBytes, totalLines: output.totalLines, fullOutputPath });
+    // The file is written exactly when the output is cut, so the note may name it before it exists.
+    const shown = showTail(bytes, start > 0, { totalBytes: output.totalBytes, totalLines: output.totalLines, fullOutputPath: output.path });
+    const fullOutputPath = output.finish(shown.truncated);
     // The output, a blank line, then what the model should know about it, one bracketed line each.
     const body = shown.text.replace(/\n$/, "");
     const lines: string[] = [];

@@ -3,7 +3,7 @@
  * new output, waits with a timeout, sends input and kills; killAll (the session's end) leaves nothing running.
  */
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { BackgroundProcesses } from "../../../plugins/tool-bash/src/background.js";
 import { bashTool } from "../../../plugins/tool-bash/src/bash-tool.js";
@@ -53,6 +53,15 @@ describe("background processes", () => {
     await processCall({ action: "write", id, input: "\n" });
     await processCall({ action: "wait", id, timeout: 10 });
     expect(await processCall({ action: "read", id })).toMatch(/\(no new output\)$/);
+  });
+
+  it("shows the tail of a lot of new output and names the log file that has all of it", async () => {
+    const { id } = await start("seq 1 10000");
+    const text = await processCall({ action: "wait", id, timeout: 10 });
+    const logPath = background.get(id).logPath;
+    expect(text).toMatch(/^Process 1 \(exited with code 0, pid \d+\): seq 1 10000\n8001\n8002\n/);
+    expect(text.endsWith(`10000\n[Output truncated: showing lines 8001-10000 of 10000 (9.8 KB of 47.7 KB). Full output: ${logPath}]`)).toBe(true);
+    expect(readFileSync(logPath, "utf8").split("\n")).toHaveLength(10001);
   });
 
   it("wait gives up after its timeout and says the process is still running", async () => {
