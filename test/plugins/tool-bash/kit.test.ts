@@ -28,6 +28,27 @@ describe("tool-bash through the host", () => {
     }
   });
 
+  it("stops a running command, and everything it started, when the run is aborted", async () => {
+    const marker = randomBytes(6).toString("hex");
+    const kit = await createTestKit({
+      plugins,
+      script: [{ toolCalls: [{ name: "bash", arguments: { command: `export KEEL_TEST_MARKER=${marker}; sleep 1000 & echo ready; wait` } }] }, { text: "unused" }],
+    });
+    try {
+      kit.runtime.events.on("tool_execution_update", (update) => {
+        if (textOf(update.partial).includes("ready")) kit.runtime.abort();
+      });
+      const run = await kit.run("start and abort");
+      expect(run.reason).toBe("aborted");
+      const [result] = kit.toolResults();
+      expect(result!.isError).toBe(true);
+      expect(textOf(result!)).toContain("ready");
+      expect(processesWithEnv("KEEL_TEST_MARKER", marker)).toEqual([]);
+    } finally {
+      await kit.dispose();
+    }
+  });
+
   it("kills the session's background processes when the session ends", async () => {
     const marker = randomBytes(6).toString("hex");
     const kit = await createTestKit({

@@ -94,6 +94,14 @@ describe("bash pitfalls: each returns within its timeout + 2 s and leaves no pro
     expectNothingLeft(r);
   });
 
+  it("a command that asks the terminal for input fails at once: there is no terminal to wait on", async () => {
+    const r = await run("read -r answer < /dev/tty", 5);
+    expect(r.elapsed).toBeLessThan(2000);
+    expect(r.details.exitCode).not.toBe(0);
+    expect(r.text).toMatch(/\/dev\/tty: No such device or address/);
+    expectNothingLeft(r);
+  });
+
   it("a single 1 MB line: its end is shown within 50 KB and the whole line is in the file", async () => {
     const r = await run("head -c 1048575 /dev/zero | tr '\\0' x; echo END", 10);
     expect(r.elapsed).toBeLessThan(12_000);
