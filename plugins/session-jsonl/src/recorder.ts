@@ -36,6 +36,7 @@ export interface Resumed {
 }
 
 const randomId = () => randomBytes(6).toString("hex");
+const META_INTERVAL_MS = 1_000;
 
 export class SessionRecorder {
   private writer: SessionWriter | undefined;
@@ -45,6 +46,7 @@ export class SessionRecorder {
   private leaf: string | null = null;
   /** The entry each message object of the host's history was recorded as (or rebuilt from). */
   private entryOf = new WeakMap<Message, string>();
+  private metaWrittenAt = 0;
   private readonly newId: () => string;
   private readonly now: () => Date;
 
@@ -182,7 +184,9 @@ export class SessionRecorder {
 
   /** Releases the lock and closes the file. */
   close(): void {
-    this.writer?.close();
+    if (!this.writer) return;
+    if (this.writer.writable) this.noted([], true);
+    this.writer.close();
     this.writer = undefined;
   }
 
@@ -195,14 +199,19 @@ export class SessionRecorder {
       this.options.warn(`session: ${this.readOnlyReason}`);
       return;
     }
-    this.noted(this.pending);
+    this.noted(this.pending, true);
     this.pending = [];
   }
 
-  private noted(entries: readonly Entry[]): void {
+  private noted(entries: readonly Entry[], force = false): void {
     for (const entry of entries) noteEntry(this.meta, entry);
     this.meta.size = this.writer!.size;
-    writeMeta(this.path, this.meta);
+    // The index may lag the file by up to a second: readers scan whatever it does not cover yet.
+    const now = Date.now();
+    if (force || now - this.metaWrittenAt >= META_INTERVAL_MS) {
+      writeMeta(this.path, this.meta);
+      this.metaWrittenAt = now;
+    }
   }
 
   private lose(reason: string): void {

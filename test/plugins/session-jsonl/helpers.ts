@@ -37,7 +37,8 @@ export const toolResult = (id: string, name: string, text: string): ToolResultMe
 export function texts(messages: readonly Message[]): string[] {
   return messages.map((m) => {
     if (m.role === "toolResult") return `result:${(m.content[0] as { text: string }).text}`;
-    if (typeof m.content === "string") return m.kind ? `${m.kind}` : m.content;
+    if (m.role === "user" && m.kind) return m.kind;
+    if (typeof m.content === "string") return m.content;
     return m.content.map((b) => (b.type === "text" ? b.text : b.type === "toolCall" ? `call:${b.name}` : "")).join("");
   });
 }
