@@ -65,7 +65,7 @@ describe("spawnProcess kill()", () => {
     await handle.exited;
     const started = Date.now();
     await handle.kill();
-    expect(Date.now() - started).toBeLessThan(200);
+    expect(Date.now() - started).toBeLessThan(500);
   });
 
   it("kills the tree when the abort signal fires", async () => {
