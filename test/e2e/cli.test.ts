@@ -31,6 +31,12 @@ describe("the keel command", () => {
     expect(run.stderr).toMatch(/The scripted provider needs a script/);
   });
 
+  it("works in the folder --cwd names", async () => {
+    const env = keelEnv({ script: [{ text: "from elsewhere" }] });
+    const run = await runKeel(["-p", "go", ...SCRIPTED, "--cwd", env.cwd], { ...env, cwd: env.home });
+    expect(run).toMatchObject({ code: 0, stdout: "from elsewhere\n" });
+  });
+
   it("prints every event as a JSON line with --mode json", async () => {
     const env = keelEnv({ script: [{ text: "ok" }] });
     const run = await runKeel(["-p", "go", "--mode", "json", ...SCRIPTED], env);
@@ -48,7 +54,7 @@ describe("the keel command", () => {
     const bad = writePlugin(env.cwd, { name: "cli-broken", keel: { activation: ["onStartup"] }, source: "throw new Error('kaboom at import')" });
     const run = await runKeel(["-p", "go", "--plugin", good, "--plugin", bad, "--mode", "json", ...SCRIPTED], env);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/^keel: plugin cli-broken: skipped: its entry .* failed to load: kaboom at import$/m);
+    expect(run.stderr).toMatch(/^keel: plugin cli-broken@1.0.0: skipped: its entry .* failed to load: kaboom at import$/m);
     expect(run.stdout).toContain('"text":"echo: hi"');
   });
 

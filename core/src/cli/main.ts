@@ -46,7 +46,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   const extraSettings = boot.settings.map((s) => parseSettingsArg(s, cwd, settingWarnings)).filter((s) => s !== undefined);
 
   const runtime = await KeelRuntime.create({ cwd, keelHome: keelHomeDir(), distribution, pluginPaths: boot.plugins, safeMode: boot.safeMode, extraSettings }, (rt) => {
-    rt.bus.on("plugin_error", (e) => err(`${distribution.command}: plugin ${e.plugin.name}: ${e.message}\n`));
+    rt.bus.on("plugin_error", (e) => err(`${distribution.command}: plugin ${e.plugin.name}@${e.plugin.version}: ${e.message}\n`));
     rt.bus.on("plugin_warning", (e) => err(`${distribution.command}: ${e.plugin ? `plugin ${e.plugin.name}: ` : ""}${e.message}\n`));
   });
   for (const w of [...settingWarnings, ...runtime.warnings]) err(`${distribution.command}: ${w}\n`);
