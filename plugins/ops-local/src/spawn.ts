@@ -8,10 +8,9 @@
  * parent dies. At kill time the process table (`/proc`) is read once per pass: members are the tagged processes,
  * the process group while its leader lives, and any descendant (by parent pid) of those. Only processes that
  * started no earlier than the shell are looked at (a descendant cannot be older), which keeps a pass to one
- * small read per process plus one per young process. Zombies count as gone,
- * since not every init reaps orphans. A process that both clears its environment and detaches from a parent
- * that already exited cannot be found; that is the one escape left, short of cgroups. Without `/proc`
- * (macOS), kill falls back to the process group.
+ * small read per process plus one per young process. Zombies count as gone, since not every init reaps
+ * orphans. A process that both clears its environment and detaches from a parent that already exited cannot be
+ * found; that is the one escape left, short of cgroups. Without `/proc` (macOS), kill falls back to the group.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
