@@ -4,7 +4,7 @@
  */
 import { AssistantMessageBuilder, type ModelInfo, type StreamEvent, type StreamOptions } from "@keel/extensions-api";
 import { ProviderError, describeHttpError, describeNetworkError, errorDetail, shouldRetry } from "./errors.js";
-import { planRetry, realClock, type Clock, type RetryPolicy } from "./retry.js";
+import { formatMs, planRetry, realClock, type Clock, type RetryPolicy } from "./retry.js";
 import { newSseStats, readSse, type SseEvent, type SseStats } from "./sse.js";
 
 /**
@@ -42,7 +42,7 @@ export interface DriverDeps {
 
 const ABORTED = "Aborted by the user.";
 
-/** Streams one reply; see the module comment. `builder` may carry a pre-set failure (see `failEarly`). */
+/** Streams one reply into `builder`; see the module comment. */
 export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, builder: AssistantMessageBuilder, deps: DriverDeps = {}): AsyncGenerator<StreamEvent> {
   const clock = deps.clock ?? realClock;
   const doFetch = deps.fetch ?? fetch;
@@ -54,17 +54,20 @@ export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, 
     if (signal.aborted) return yield builder.fail("aborted", ABORTED, attempt.model);
     let failure: ProviderError;
     const stats = newSseStats();
+    // A server that goes quiet without closing would hold the run forever; silence is a network failure.
+    const silence = new AbortController();
+    const idle = idleWatch(attempt.retry.idleTimeoutMs, () => silence.abort());
     try {
       let payload = attempt.payload;
       let headers = { ...attempt.headers };
       if (options.onPayload) ({ payload, headers } = await guarded("preparing the request", () => options.onPayload!(payload, headers)));
-      const response = await doFetch(attempt.url, { method: "POST", headers, body: JSON.stringify(payload), signal });
+      const response = await doFetch(attempt.url, { method: "POST", headers, body: JSON.stringify(payload), signal: AbortSignal.any([signal, silence.signal]) });
       const contentType = response.headers.get("content-type") ?? "";
       if (!response.ok || !response.body || contentType.includes("application/json")) {
         failure = await httpFailure(response, attempt);
       } else {
         const decoder = attempt.createDecoder(builder);
-        for await (const event of readSse(response.body, stats)) {
+        for await (const event of readSse(response.body, stats, idle.touch)) {
           for (const out of guarded(`reading a ${JSON.stringify(event.event ?? "data")} event from ${attempt.label}`, () => decoder.push(event))) yield out;
           if (builder.isFinished) return;
         }
@@ -72,7 +75,10 @@ export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, 
       }
     } catch (error) {
       if (signal.aborted) return yield builder.fail("aborted", ABORTED, attempt.model);
-      failure = error instanceof ProviderError ? error : networkFailure(error, attempt.label, stats);
+      if (silence.signal.aborted) failure = silent(attempt, stats);
+      else failure = error instanceof ProviderError ? error : networkFailure(error, attempt.label, stats);
+    } finally {
+      idle.stop();
     }
 
     const reachedUser = builder.message.content.length > 0;
@@ -119,6 +125,22 @@ async function httpFailure(response: Response, attempt: HttpAttempt): Promise<Pr
 function networkFailure(error: unknown, label: string, stats: SseStats): ProviderError {
   const where = stats.bytes > 0 ? `the connection to ${label} broke mid-stream after ${stats.bytes} bytes (${stats.events} events)` : `could not reach ${label}`;
   return new ProviderError(`${where}: ${describeNetworkError(error)}`, { kind: "network", retryable: true });
+}
+
+function silent(attempt: HttpAttempt, stats: SseStats): ProviderError {
+  const when = stats.bytes > 0 ? `mid-stream after ${stats.bytes} bytes` : "after the request was sent";
+  return new ProviderError(`${attempt.label} sent nothing for ${formatMs(attempt.retry.idleTimeoutMs)} ${when} (providers.<id>.retry.idleTimeoutMs)`, { kind: "network", retryable: true });
+}
+
+/** Calls `onIdle` when `touch` has not been called for `ms`. */
+function idleWatch(ms: number, onIdle: () => void): { touch: () => void; stop: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(onIdle, ms);
+  };
+  touch();
+  return { touch, stop: () => clearTimeout(timer) };
 }
 
 function endedEarly(label: string, finalEvent: string, stats: SseStats): string {

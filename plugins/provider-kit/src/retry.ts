@@ -14,6 +14,8 @@ export const RetrySettingsSchema = z
     maxDelayMs: z.number().min(0).default(30_000),
     /** A server asking to wait longer than this fails at once instead of stalling the run. */
     maxWaitMs: z.number().min(0).default(60_000),
+    /** An attempt with no bytes for this long (before the headers or mid-stream) fails as a network error. */
+    idleTimeoutMs: z.number().positive().default(600_000),
   })
   .strict();
 

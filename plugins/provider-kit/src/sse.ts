@@ -26,9 +26,10 @@ export function newSseStats(): SseStats {
 
 /**
  * Yields the events of an SSE byte stream as they complete. An event the stream cut off before its blank
- * line is dropped, as the SSE specification says; the caller notices the missing final event.
+ * line is dropped, as the SSE specification says; the caller notices the missing final event. `onChunk` runs
+ * for every network chunk (idle timers).
  */
-export async function* readSse(body: AsyncIterable<Uint8Array>, stats: SseStats = newSseStats()): AsyncGenerator<SseEvent> {
+export async function* readSse(body: AsyncIterable<Uint8Array>, stats: SseStats = newSseStats(), onChunk?: () => void): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder("utf-8");
   let pending: SseEvent[] = [];
   const parser = createParser({
@@ -50,6 +51,7 @@ export async function* readSse(body: AsyncIterable<Uint8Array>, stats: SseStats 
   };
   for await (const chunk of body) {
     stats.bytes += chunk.byteLength;
+    onChunk?.();
     parser.feed(decoder.decode(chunk, { stream: true }));
     yield* drain();
   }
