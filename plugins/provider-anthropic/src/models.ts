@@ -1,14 +1,15 @@
 /**
  * Built-in Anthropic models. Prices are US dollars per million tokens as Anthropic lists them: cache writes
- * (5-minute) cost 1.25× input, cache reads 0.1×. Settings can add models or override any field.
+ * (5-minute) cost 1.25× input, cache reads 0.1×. Settings can add models or override any field. The first row is the default model
+ * when `--provider anthropic` is given without `--model`.
  */
 import type { ModelInfo } from "@keel/extensions-api";
 
 type Row = [id: string, name: string, maxOutput: number, input: number, output: number, reasoning: boolean];
 
 const ROWS: Row[] = [
-  ["claude-opus-4-5", "Claude Opus 4.5", 64_000, 5, 25, true],
   ["claude-sonnet-4-5", "Claude Sonnet 4.5", 64_000, 3, 15, true],
+  ["claude-opus-4-5", "Claude Opus 4.5", 64_000, 5, 25, true],
   ["claude-haiku-4-5", "Claude Haiku 4.5", 64_000, 1, 5, true],
   ["claude-opus-4-1", "Claude Opus 4.1", 32_000, 15, 75, true],
   ["claude-opus-4-0", "Claude Opus 4", 32_000, 15, 75, true],

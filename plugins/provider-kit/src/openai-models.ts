@@ -1,7 +1,7 @@
 /**
  * OpenAI's models, shared by the Chat Completions and Responses plugins (one table, two APIs). Prices are
  * US dollars per million tokens as OpenAI lists them; `cacheRead` is the cached-input price. Settings can
- * add models or override any field.
+ * add models or override any field. The first row is the default model when no `--model` is given.
  */
 import type { ModelInfo } from "@keel/extensions-api";
 
