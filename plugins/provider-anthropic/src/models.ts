@@ -1,7 +1,7 @@
 /**
  * Built-in Anthropic models. Prices are US dollars per million tokens as Anthropic lists them: cache writes
- * (5-minute) cost 1.25× input, cache reads 0.1×. Settings can add models or override any field. The first row is the default model
- * when `--provider anthropic` is given without `--model`.
+ * (5-minute) cost 1.25× input, cache reads 0.1×. Settings can add models or override any field. The first
+ * row is the default model when `--provider anthropic` is given without `--model`.
  */
 import type { ModelInfo } from "@keel/extensions-api";
 
