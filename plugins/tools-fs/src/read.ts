@@ -20,14 +20,6 @@ export interface ReadDetails {
   mimeType?: string;
 }
 
-const byteLength = (text: string) => new TextEncoder().encode(text).length;
-
-function splitLines(text: string): string[] {
-  const lines = text.split("\n");
-  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
-  return lines;
-}
-
 function imageResult(path: string, bytes: Uint8Array, mimeType: string): ToolResult<ReadDetails> {
   if (bytes.length > MAX_IMAGE_BYTES) {
     throw new Error(`${path} is a ${mimeType} image of ${formatBytes(bytes.length)}; images over ${formatBytes(MAX_IMAGE_BYTES)} cannot be sent to the model. Make a smaller copy and read that.`);
@@ -41,21 +33,48 @@ function imageResult(path: string, bytes: Uint8Array, mimeType: string): ToolRes
   };
 }
 
-export function textResult(path: string, text: string, offset: number | undefined, limit: number | undefined): ToolResult<ReadDetails> {
-  if (text.length === 0) return { content: `[${path} is empty]`, details: { path, totalLines: 0, truncated: false } };
-  const lines = splitLines(text);
-  const total = lines.length;
+/**
+ * Byte offsets where each line starts, found without decoding: a newline byte never occurs inside a multi-byte
+ * UTF-8 character, so a page of a 10 MB file is decoded alone instead of the whole file.
+ */
+function lineStarts(bytes: Uint8Array): number[] {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const starts = [0];
+  for (let at = buffer.indexOf(10); at !== -1; at = buffer.indexOf(10, at + 1)) starts.push(at + 1);
+  // A final newline ends the last line rather than starting an empty one.
+  if (starts.length > 1 && starts[starts.length - 1] === bytes.length) starts.pop();
+  return starts;
+}
+
+/**
+ * The text of lines `from`..`to` (0-based, exclusive), without the last line's newline, decoding at most
+ * `maxBytes` bytes: the caller truncates to fewer anyway, and a 100 MB line need not be decoded to show 50 KB.
+ */
+function decodeLines(bytes: Uint8Array, starts: number[], from: number, to: number, maxBytes: number): string {
+  const end = to < starts.length ? starts[to]! - 1 : bytes.length;
+  const begin = starts[from]!;
+  const text = decodeText(bytes.subarray(begin, Math.min(Math.max(begin, end), begin + maxBytes)));
+  return to >= starts.length && end - begin <= maxBytes && text.endsWith("\n") ? text.slice(0, -1) : text;
+}
+
+export function textResult(path: string, bytes: Uint8Array, offset: number | undefined, limit: number | undefined): ToolResult<ReadDetails> {
+  if (bytes.length === 0) return { content: `[${path} is empty]`, details: { path, totalLines: 0, truncated: false } };
+  const starts = lineStarts(bytes);
+  const total = starts.length;
   const start = (offset ?? 1) - 1;
   if (start >= total) {
     throw new Error(`offset ${offset} is past the end of ${path}, which has ${total} line${total === 1 ? "" : "s"}. Use an offset from 1 to ${total}.`);
   }
   const end = limit === undefined ? total : Math.min(start + limit, total);
-  const cut = truncateHead(lines.slice(start, end).join("\n"), { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES });
+  // Decode just past the caps (a line or a few bytes more), so truncateHead still sees that there is more.
+  const text = decodeLines(bytes, starts, start, Math.min(end, start + DEFAULT_MAX_LINES + 1), DEFAULT_MAX_BYTES + 8);
+  const cut = truncateHead(text, { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES });
   const details: ReadDetails = { path, totalLines: total, firstLine: start + 1, lastLine: end, truncated: cut.truncated };
 
   if (cut.lineCut) {
+    const lineBytes = (start + 1 < total ? starts[start + 1]! - 1 : bytes.length) - starts[start]!;
     const next = start + 2 <= total ? ` Use offset=${start + 2} to continue after it.` : "";
-    const note = `[Line ${start + 1} is ${formatBytes(byteLength(lines[start]!))}, over the ${formatBytes(DEFAULT_MAX_BYTES)} limit; only its start is shown. Use grep to find text inside it.${next}]`;
+    const note = `[Line ${start + 1} is ${formatBytes(lineBytes)}, over the ${formatBytes(DEFAULT_MAX_BYTES)} limit; only its start is shown. Use grep to find text inside it.${next}]`;
     return { content: `${cut.text}\n\n${note}`, details: { ...details, lastLine: start + 1 } };
   }
   if (cut.truncated) {
@@ -87,6 +106,6 @@ export const readTool = defineTool({
     if (looksBinary(bytes)) {
       throw new Error(`${path} is a binary file (${formatBytes(bytes.length)}); read shows text files and png, jpeg, gif or webp images only.`);
     }
-    return textResult(path, decodeText(bytes), input.offset, input.limit);
+    return textResult(path, bytes, input.offset, input.limit);
   },
 });

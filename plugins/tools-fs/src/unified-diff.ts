@@ -1,7 +1,7 @@
 /**
  * A unified diff of one file's change, made with the `diff` package. Only the changed stretch (plus context)
  * is handed to it, with hunk line numbers shifted back, so editing one line of a 10 MB file costs a diff of
- * a few lines.
+ * a few lines rather than of 150,000.
  */
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
 
@@ -16,32 +16,58 @@ export interface FileDiff {
   removed: number;
 }
 
-/** Lines `from`..`to` of `lines` (split on `\n`) as text, with the break after the last one kept if it was there. */
-function slice(lines: string[], from: number, to: number): string {
-  const part = lines.slice(from, to).join("\n");
-  return to < lines.length ? `${part}\n` : part;
+/** Index just after the `count`-th newline before `at`, walking back (0 when there are fewer). */
+function backLines(text: string, at: number, count: number): number {
+  let position = at;
+  for (let i = 0; i <= count; i++) {
+    const newline = text.lastIndexOf("\n", position - 1);
+    if (newline === -1) return 0;
+    position = newline;
+  }
+  return position + 1;
+}
+
+/** Index just after the `count`-th newline from `at` on (the text's length when there are fewer). */
+function forwardLines(text: string, at: number, count: number): number {
+  let position = at;
+  for (let i = 0; i < count; i++) {
+    const newline = text.indexOf("\n", position);
+    if (newline === -1) return text.length;
+    position = newline + 1;
+  }
+  return position;
+}
+
+function countLines(text: string, end: number): number {
+  let lines = 0;
+  for (let at = text.indexOf("\n"); at !== -1 && at < end; at = text.indexOf("\n", at + 1)) lines++;
+  return lines;
 }
 
 export function unifiedDiff(path: string, before: string, after: string): FileDiff {
-  const a = before.split("\n");
-  const b = after.split("\n");
-  let prefix = 0;
-  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
-  let suffix = 0;
-  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  // The first and last characters that differ, then whole lines around them plus the context.
+  const shorter = Math.min(before.length, after.length);
+  let head = 0;
+  while (head < shorter && before.charCodeAt(head) === after.charCodeAt(head)) head++;
+  let tail = 0;
+  while (tail < shorter - head && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
 
-  const from = Math.max(0, prefix - CONTEXT_LINES);
-  const keepAfter = Math.max(0, suffix - CONTEXT_LINES);
-  const patch = structuredPatch(path, path, slice(a, from, a.length - keepAfter), slice(b, from, b.length - keepAfter), undefined, undefined, { context: CONTEXT_LINES });
+  const from = backLines(before, head, CONTEXT_LINES);
+  const beforeEnd = forwardLines(before, before.length - tail, CONTEXT_LINES + 1);
+  const afterEnd = forwardLines(after, after.length - tail, CONTEXT_LINES + 1);
+  const skippedLines = countLines(before, from);
+  const patch = structuredPatch(path, path, before.slice(from, beforeEnd), after.slice(from, afterEnd), undefined, undefined, { context: CONTEXT_LINES });
   let added = 0;
   let removed = 0;
-  for (const hunk of patch.hunks) {
-    hunk.oldStart += from;
-    hunk.newStart += from;
+  let firstChangedLine = skippedLines + 1;
+  for (const [index, hunk] of patch.hunks.entries()) {
+    hunk.oldStart += skippedLines;
+    hunk.newStart += skippedLines;
+    if (index === 0) firstChangedLine = hunk.newStart + hunk.lines.findIndex((line) => !line.startsWith(" "));
     for (const line of hunk.lines) {
       if (line.startsWith("+")) added++;
       else if (line.startsWith("-")) removed++;
     }
   }
-  return { text: formatPatch(patch, FILE_HEADERS_ONLY), firstChangedLine: prefix + 1, added, removed };
+  return { text: formatPatch(patch, FILE_HEADERS_ONLY), firstChangedLine, added, removed };
 }

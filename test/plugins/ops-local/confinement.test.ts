@@ -194,7 +194,9 @@ describe("local backend confinement against swaps after the check", () => {
     await new Promise((resolve) => attacker.stdout!.once("data", resolve));
     const outcomes: string[] = [];
     try {
-      for (let round = 0; round < 100; round++) {
+      // Read until both outcomes were seen (the attacker may be starved on a busy machine), within a bound.
+      const sawBoth = () => outcomes.includes("refused") && outcomes.includes("inside\n");
+      for (let round = 0; round < 2000 && (round < 100 || !sawBoth()); round++) {
         const batch = await Promise.all(
           Array.from({ length: 10 }, () =>
             world.ops.readFile("flip.txt").then(

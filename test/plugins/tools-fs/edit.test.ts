@@ -1,7 +1,7 @@
 import type { Operations } from "@keel/extensions-api";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { callTool, toolContext } from "../../support/workspace.js";
-import { backends, type Env, readText, seed } from "./backends.js";
+import { backends, type Env, readText } from "./backends.js";
 
 const SOURCE = ["function add(a, b) {", "  return a + b;", "}", "", "function sub(a, b) {", "  return a - b;", "}", ""].join("\n");
 
@@ -14,7 +14,7 @@ describe.each(backends)("edit ($name)", (backend) => {
   const edit = (input: unknown) => callTool(env.tools.edit, input, env.ctx);
 
   it("replaces one exact snippet and returns a unified diff", async () => {
-    await seed(env.ops, { "math.js": SOURCE });
+    await env.seed({ "math.js": SOURCE });
     const out = await edit({ path: "math.js", edits: [{ oldText: "return a - b;", newText: "return a - b - 0;" }] });
     expect(out.text).toBe(
       [
@@ -36,7 +36,7 @@ describe.each(backends)("edit ($name)", (backend) => {
   });
 
   it("applies several edits together, each matched against the original text", async () => {
-    await seed(env.ops, { "math.js": SOURCE });
+    await env.seed({ "math.js": SOURCE });
     const out = await edit({
       path: "math.js",
       edits: [
@@ -49,7 +49,7 @@ describe.each(backends)("edit ($name)", (backend) => {
   });
 
   it("says a missing snippet matched 0 times and shows the nearest lines", async () => {
-    await seed(env.ops, { "math.js": SOURCE });
+    await env.seed({ "math.js": SOURCE });
     const out = await edit({ path: "math.js", edits: [{ oldText: "return a * b;", newText: "x" }] });
     expect(out).toEqual({
       isError: true,
@@ -65,13 +65,13 @@ describe.each(backends)("edit ($name)", (backend) => {
   });
 
   it("says when a snippet would match but for whitespace", async () => {
-    await seed(env.ops, { "math.js": SOURCE });
+    await env.seed({ "math.js": SOURCE });
     const out = await edit({ path: "math.js", edits: [{ oldText: "function add(a, b) {\nreturn a + b;", newText: "x" }] });
     expect(out.text).toContain("It would match if whitespace were ignored: copy the exact indentation and line breaks from the file.");
   });
 
   it("refuses a snippet that matches several times, listing where", async () => {
-    await seed(env.ops, { "math.js": SOURCE });
+    await env.seed({ "math.js": SOURCE });
     const out = await edit({ path: "math.js", edits: [{ oldText: "(a, b) {", newText: "(x, y) {" }] });
     expect(out).toEqual({
       isError: true,
@@ -86,7 +86,7 @@ describe.each(backends)("edit ($name)", (backend) => {
   });
 
   it("applies nothing when one of several edits fails, and names that one", async () => {
-    await seed(env.ops, { "math.js": SOURCE });
+    await env.seed({ "math.js": SOURCE });
     const out = await edit({
       path: "math.js",
       edits: [
@@ -100,7 +100,7 @@ describe.each(backends)("edit ($name)", (backend) => {
   });
 
   it("refuses overlapping edits", async () => {
-    await seed(env.ops, { "math.js": SOURCE });
+    await env.seed({ "math.js": SOURCE });
     const out = await edit({
       path: "math.js",
       edits: [
@@ -112,7 +112,7 @@ describe.each(backends)("edit ($name)", (backend) => {
   });
 
   it("refuses an empty oldText and an edit that changes nothing", async () => {
-    await seed(env.ops, { "math.js": SOURCE });
+    await env.seed({ "math.js": SOURCE });
     const out = await edit({
       path: "math.js",
       edits: [
@@ -132,32 +132,32 @@ describe.each(backends)("edit ($name)", (backend) => {
   });
 
   it("refuses to edit a binary file", async () => {
-    await seed(env.ops, { "blob.bin": new Uint8Array([1, 0, 2]) });
+    await env.seed({ "blob.bin": new Uint8Array([1, 0, 2]) });
     expect(await edit({ path: "blob.bin", edits: [{ oldText: "a", newText: "b" }] })).toEqual({ text: "blob.bin is a binary file; edit changes text files only.", isError: true });
   });
 
   it("keeps CRLF line endings when the model quotes text with LF", async () => {
-    await seed(env.ops, { "win.txt": "one\r\ntwo\r\nthree\r\n" });
+    await env.seed({ "win.txt": "one\r\ntwo\r\nthree\r\n" });
     await edit({ path: "win.txt", edits: [{ oldText: "one\ntwo", newText: "one\n2" }] });
     expect(await readText(env.ops, "win.txt")).toBe("one\r\n2\r\nthree\r\n");
   });
 
   it("keeps a byte-order mark", async () => {
-    await seed(env.ops, { "bom.txt": new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode("hello world\n")]) });
+    await env.seed({ "bom.txt": new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode("hello world\n")]) });
     await edit({ path: "bom.txt", edits: [{ oldText: "world", newText: "there" }] });
     expect(Buffer.from(await env.ops.readFile("bom.txt")).toString("utf8")).toBe("\uFEFFhello there\n");
   });
 
   it("serialises parallel edits to one file so none is lost", async () => {
     const lines = Array.from({ length: 20 }, (_, i) => `value_${i} = ${i}`);
-    await seed(env.ops, { "many.txt": `${lines.join("\n")}\n` });
+    await env.seed({ "many.txt": `${lines.join("\n")}\n` });
     const results = await Promise.all(lines.map((line, i) => edit({ path: "many.txt", edits: [{ oldText: line, newText: `value_${i} = changed` }] })));
     expect(results.every((result) => !result.isError)).toBe(true);
     expect(await readText(env.ops, "many.txt")).toBe(`${lines.map((_, i) => `value_${i} = changed`).join("\n")}\n`);
   });
 
   it("keeps a change made to the file between reading it and writing it", async () => {
-    await seed(env.ops, { "live.txt": "header\nbody\n" });
+    await env.seed({ "live.txt": "header\nbody\n" });
     // The backend as it is, except that right after the edit's first read something else appends a line.
     let reads = 0;
     const meddling: Operations = Object.assign(Object.create(env.ops) as Operations, {
@@ -173,7 +173,7 @@ describe.each(backends)("edit ($name)", (backend) => {
   });
 
   it("fails without writing when a change made meanwhile removed the edited text", async () => {
-    await seed(env.ops, { "live.txt": "header\nbody\n" });
+    await env.seed({ "live.txt": "header\nbody\n" });
     let reads = 0;
     const meddling: Operations = Object.assign(Object.create(env.ops) as Operations, {
       async readFile(path: string) {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { callTool } from "../../support/workspace.js";
-import { type Env, searchBackends, seed } from "./backends.js";
+import { type Env, searchBackends } from "./backends.js";
 
 const TREE = {
   "README.md": "",
@@ -18,7 +18,7 @@ describe.each(searchBackends)("find ($name)", (backend) => {
   let env: Env;
   beforeEach(async () => {
     env = backend.setup();
-    await seed(env.ops, TREE);
+    await env.seed(TREE);
   });
   afterEach(() => env.cleanup());
   const find = (input: unknown) => callTool(env.tools.find, input, env.ctx);
@@ -46,7 +46,7 @@ describe.each(searchBackends)("find ($name)", (backend) => {
   });
 
   it("skips what .gitignore files ignore, root and nested, with ! re-including", async () => {
-    await seed(env.ops, {
+    await env.seed({
       ".gitignore": "dist/\n*.log\n!keep.log\n",
       "dist/bundle.js": "",
       "debug.log": "",
@@ -58,14 +58,14 @@ describe.each(searchBackends)("find ($name)", (backend) => {
   });
 
   it("applies .gitignore files above the searched folder", async () => {
-    await seed(env.ops, { ".gitignore": "*.test.ts\n" });
+    await env.seed({ ".gitignore": "*.test.ts\n" });
     expect((await find({ pattern: "*.ts", path: "src" })).text).toBe("src/index.ts\nsrc/util/strings.ts");
   });
 
   it("shows 1000 paths by default and says how many there are", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 1100; i++) files[`many/f${String(i).padStart(4, "0")}.txt`] = "";
-    await seed(env.ops, files);
+    await env.seed(files);
     const out = await find({ pattern: "*.txt" });
     const lines = out.text.split("\n");
     expect(lines[999]).toBe("many/f0999.txt");

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { callTool } from "../../support/workspace.js";
-import { type Env, searchBackends, seed } from "./backends.js";
+import { type Env, searchBackends } from "./backends.js";
 
 const TREE = {
   "src/a.ts": "import x from 'y';\nexport function alpha() {\n  return ALPHA;\n}\n",
@@ -14,7 +14,7 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
   let env: Env;
   beforeEach(async () => {
     env = backend.setup();
-    await seed(env.ops, TREE);
+    await env.seed(TREE);
   });
   afterEach(() => env.cleanup());
   const grep = (input: unknown) => callTool(env.tools.grep, input, env.ctx);
@@ -33,7 +33,7 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
   });
 
   it("treats the pattern as a regular expression, or as plain text when literal", async () => {
-    await seed(env.ops, { "re.txt": "a.b\naxb\nf(x)\n" });
+    await env.seed({ "re.txt": "a.b\naxb\nf(x)\n" });
     expect((await grep({ pattern: "a.b", path: "re.txt" })).text).toBe("re.txt:1: a.b\nre.txt:2: axb");
     expect((await grep({ pattern: "a.b", literal: true, path: "re.txt" })).text).toBe("re.txt:1: a.b");
     expect((await grep({ pattern: "f(x)", literal: true })).text).toBe("re.txt:3: f(x)");
@@ -53,12 +53,12 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
   });
 
   it("skips files .gitignore ignores and binary files", async () => {
-    await seed(env.ops, { ".gitignore": "build/\n", "build/out.js": "alpha\n", "bin/blob": new Uint8Array([...new TextEncoder().encode("alpha"), 0, 1]) });
+    await env.seed({ ".gitignore": "build/\n", "build/out.js": "alpha\n", "bin/blob": new Uint8Array([...new TextEncoder().encode("alpha"), 0, 1]) });
     expect((await grep({ pattern: "alpha", path: "." })).text.split("\n")).toHaveLength(4);
   });
 
   it("shows 100 matching lines by default and says the limit was reached", async () => {
-    await seed(env.ops, { "big.txt": Array.from({ length: 150 }, (_, i) => `hit ${i + 1}`).join("\n") });
+    await env.seed({ "big.txt": Array.from({ length: 150 }, (_, i) => `hit ${i + 1}`).join("\n") });
     const out = await grep({ pattern: "^hit", path: "big.txt" });
     const lines = out.text.split("\n");
     expect(lines[99]).toBe("big.txt:100: hit 100");
@@ -78,7 +78,7 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
   });
 
   it("cuts lines longer than 500 characters and says so", async () => {
-    await seed(env.ops, { "min.js": `var alpha=${"x".repeat(900)};\n` });
+    await env.seed({ "min.js": `var alpha=${"x".repeat(900)};\n` });
     const out = await grep({ pattern: "alpha", path: "min.js" });
     expect(out.text).toBe(
       `min.js:1: var alpha=${"x".repeat(490)}… [line cut at 500 characters]\n\n[Some lines were longer than 500 characters and were cut; use read to see them whole.]`,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { callTool } from "../../support/workspace.js";
-import { backends, type Env, seed } from "./backends.js";
+import { backends, type Env } from "./backends.js";
 
 describe.each(backends)("ls ($name)", (backend) => {
   let env: Env;
@@ -11,19 +11,19 @@ describe.each(backends)("ls ($name)", (backend) => {
   const ls = (input: unknown) => callTool(env.tools.ls, input, env.ctx);
 
   it("lists the workspace sorted by name, folders marked, hidden entries included", async () => {
-    await seed(env.ops, { "b.txt": "", "A.md": "", ".env": "", "src/x.ts": "", "lib/y.ts": "" });
+    await env.seed({ "b.txt": "", "A.md": "", ".env": "", "src/x.ts": "", "lib/y.ts": "" });
     expect(await ls({})).toMatchObject({ text: [".env", "A.md", "b.txt", "lib/", "src/"].join("\n"), isError: false });
   });
 
   it("lists a subfolder", async () => {
-    await seed(env.ops, { "src/a.ts": "", "src/util/b.ts": "" });
+    await env.seed({ "src/a.ts": "", "src/util/b.ts": "" });
     expect((await ls({ path: "src" })).text).toBe("a.ts\nutil/");
   });
 
   it("shows 500 entries by default and says how to see the rest", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 600; i++) files[`f${String(i).padStart(3, "0")}.txt`] = "";
-    await seed(env.ops, files);
+    await env.seed(files);
     const out = await ls({});
     const lines = out.text.split("\n");
     expect(lines[499]).toBe("f499.txt");
@@ -32,7 +32,7 @@ describe.each(backends)("ls ($name)", (backend) => {
   });
 
   it("honours a smaller limit", async () => {
-    await seed(env.ops, { "a": "", "b": "", "c": "" });
+    await env.seed({ "a": "", "b": "", "c": "" });
     expect((await ls({ limit: 2 })).text).toBe("a\nb\n\n[Showing 2 of 3 entries. Use limit=3 to see all, or find to search by name.]");
   });
 
@@ -42,7 +42,7 @@ describe.each(backends)("ls ($name)", (backend) => {
   });
 
   it("says a file is not a folder", async () => {
-    await seed(env.ops, { "a.txt": "x" });
+    await env.seed({ "a.txt": "x" });
     expect(await ls({ path: "a.txt" })).toEqual({ text: "a.txt is a file, not a folder; use read to see its content.", isError: true });
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { callTool } from "../../support/workspace.js";
-import { backends, type Env, seed } from "./backends.js";
+import { backends, type Env } from "./backends.js";
 
 const numbered = (count: number, width = 0) => Array.from({ length: count }, (_, i) => `line ${i + 1}`.padEnd(width, "x")).join("\n") + "\n";
 const PNG_1x1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
@@ -14,18 +14,18 @@ describe.each(backends)("read ($name)", (backend) => {
   const read = (input: unknown) => callTool(env.tools.read, input, env.ctx);
 
   it("returns a small file's lines, with no notes", async () => {
-    await seed(env.ops, { "notes.txt": "alpha\nbeta\n" });
+    await env.seed({ "notes.txt": "alpha\nbeta\n" });
     expect(await read({ path: "notes.txt" })).toMatchObject({ text: "alpha\nbeta", isError: false });
   });
 
   it("shows lines from a 1-based offset up to a limit and names the next offset", async () => {
-    await seed(env.ops, { "a.txt": numbered(10) });
+    await env.seed({ "a.txt": numbered(10) });
     const out = await read({ path: "a.txt", offset: 3, limit: 2 });
     expect(out.text).toBe("line 3\nline 4\n\n[Showing lines 3-4 of 10. Use offset=5 to continue.]");
   });
 
   it("stops at 2000 lines and says which offset continues", async () => {
-    await seed(env.ops, { "long.txt": numbered(2500) });
+    await env.seed({ "long.txt": numbered(2500) });
     const out = await read({ path: "long.txt" });
     const lines = out.text.split("\n");
     expect(lines[1999]).toBe("line 2000");
@@ -33,7 +33,7 @@ describe.each(backends)("read ($name)", (backend) => {
   });
 
   it("stops at 50 KB before 2000 lines when lines are long", async () => {
-    await seed(env.ops, { "wide.txt": numbered(1000, 100) });
+    await env.seed({ "wide.txt": numbered(1000, 100) });
     const out = await read({ path: "wide.txt" });
     // 100-byte lines joined by newlines: 506 fit in 51,200 bytes.
     expect(out.text.endsWith("\n\n[Showing lines 1-506 of 1000 (50.0 KB limit). Use offset=507 to continue.]")).toBe(true);
@@ -41,38 +41,51 @@ describe.each(backends)("read ($name)", (backend) => {
   });
 
   it("reads to the end from an offset without a note", async () => {
-    await seed(env.ops, { "a.txt": numbered(2500) });
+    await env.seed({ "a.txt": numbered(2500) });
     const out = await read({ path: "a.txt", offset: 2001 });
     expect(out.text.startsWith("line 2001\n")).toBe(true);
     expect(out.text.endsWith("line 2500")).toBe(true);
   });
 
   it("cuts a single line longer than 50 KB and says so", async () => {
-    await seed(env.ops, { "min.js": `${"x".repeat(60 * 1024)}\nsecond\n` });
+    await env.seed({ "min.js": `${"x".repeat(60 * 1024)}\nsecond\n` });
     const out = await read({ path: "min.js" });
     expect(out.text.startsWith("x".repeat(50 * 1024) + "\n\n")).toBe(true);
     expect(out.text).toContain("[Line 1 is 60.0 KB, over the 50.0 KB limit; only its start is shown. Use grep to find text inside it. Use offset=2 to continue after it.]");
   });
 
+  it("cuts a long line of multi-byte characters on a character boundary", async () => {
+    await env.seed({ "wide.txt": `${"é".repeat(40_000)}\n` });
+    const out = await read({ path: "wide.txt" });
+    expect(out.text.startsWith(`${"é".repeat(25_600)}\n\n[Line 1 is 78.1 KB`)).toBe(true);
+  });
+
+  it("pages through a file whose lines are each longer than the cap", async () => {
+    await env.seed({ "min.js": `${"a".repeat(60_000)}\n${"b".repeat(60_000)}\n` });
+    const out = await read({ path: "min.js", offset: 2 });
+    expect(out.text.startsWith(`${"b".repeat(51_200)}\n\n[Line 2 is 58.6 KB, over the 50.0 KB limit; only its start is shown.`)).toBe(true);
+    expect(out.text).not.toContain("Use offset=3");
+  });
+
   it("refuses an offset past the end with the file's length", async () => {
-    await seed(env.ops, { "a.txt": "1\n2\n3\n" });
+    await env.seed({ "a.txt": "1\n2\n3\n" });
     expect(await read({ path: "a.txt", offset: 10 })).toEqual({ text: "offset 10 is past the end of a.txt, which has 3 lines. Use an offset from 1 to 3.", isError: true });
   });
 
   it("refuses a zero offset before reading (offsets count from 1)", async () => {
-    await seed(env.ops, { "a.txt": "1\n" });
+    await env.seed({ "a.txt": "1\n" });
     const out = await read({ path: "a.txt", offset: 0 });
     expect(out.isError).toBe(true);
     expect(out.text).toContain("offset");
   });
 
   it("refuses a binary file with its size", async () => {
-    await seed(env.ops, { "data.bin": new Uint8Array(1024).fill(7).fill(0, 10, 11) });
+    await env.seed({ "data.bin": new Uint8Array(1024).fill(7).fill(0, 10, 11) });
     expect(await read({ path: "data.bin" })).toEqual({ text: "data.bin is a binary file (1.0 KB); read shows text files and png, jpeg, gif or webp images only.", isError: true });
   });
 
   it("returns a png as image content", async () => {
-    await seed(env.ops, { "img/dot.png": PNG_1x1 });
+    await env.seed({ "img/dot.png": PNG_1x1 });
     const out = await read({ path: "img/dot.png" });
     expect(out.result?.content).toEqual([
       { type: "text", text: `Image img/dot.png (image/png, ${PNG_1x1.length} B)` },
@@ -95,13 +108,13 @@ describe.each(backends)("read ($name)", (backend) => {
   });
 
   it("accepts an absolute path inside the workspace and shows it relative", async () => {
-    await seed(env.ops, { "src/a.txt": "hi\n" });
+    await env.seed({ "src/a.txt": "hi\n" });
     const out = await read({ path: `${env.ops.cwd}/src/a.txt`, offset: 1, limit: 1 });
     expect(out.details).toMatchObject({ path: "src/a.txt" });
   });
 
   it("says an empty file is empty", async () => {
-    await seed(env.ops, { "empty.txt": "" });
+    await env.seed({ "empty.txt": "" });
     expect((await read({ path: "empty.txt" })).text).toBe("[empty.txt is empty]");
   });
 });

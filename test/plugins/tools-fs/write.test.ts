@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { callTool } from "../../support/workspace.js";
-import { backends, type Env, readText, seed } from "./backends.js";
+import { backends, type Env, readText } from "./backends.js";
 
 describe.each(backends)("write ($name)", (backend) => {
   let env: Env;
@@ -17,7 +17,7 @@ describe.each(backends)("write ($name)", (backend) => {
   });
 
   it("replaces an existing file's whole content", async () => {
-    await seed(env.ops, { "a.txt": "old content that is longer" });
+    await env.seed({ "a.txt": "old content that is longer" });
     expect((await write({ path: "a.txt", content: "new" })).text).toBe("Replaced a.txt (3 B).");
     expect(await readText(env.ops, "a.txt")).toBe("new");
   });
