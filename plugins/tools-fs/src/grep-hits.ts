@@ -64,20 +64,22 @@ export function formatHits(files: FileHits[], limit: number, context: number): F
   let linesCut = false;
   for (const file of files) {
     if (limitReached) break;
-    // Lines to keep in this file: everything up to the last allowed match plus its trailing context.
-    let lastAllowed = Infinity;
+    // Lines to keep in this file: up to the last allowed match plus its trailing context, but not as far as
+    // the first match past the limit.
+    let keepUntil = Infinity;
+    let lastAllowed = 0;
     let seen = 0;
     for (const hit of file.hits) {
       if (!hit.match) continue;
       if (matches + seen === limit) {
         limitReached = true;
+        keepUntil = Math.min(lastAllowed + context, hit.line - 1);
         break;
       }
       seen++;
       lastAllowed = hit.line;
     }
     if (seen === 0) break;
-    const keepUntil = limitReached ? lastAllowed + context : Infinity;
     if (context > 0 && out.length > 0) out.push("--");
     let previous = -1;
     for (const hit of file.hits) {

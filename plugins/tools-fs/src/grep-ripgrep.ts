@@ -1,14 +1,13 @@
 /**
- * The ripgrep route of `grep`, in two passes so the result is the same as the fallback's, whatever order
- * ripgrep's threads finish in: first every file with a match (in parallel, stopping at the first match per
- * file), sorted by path; then the matching lines and context of just the first files, as JSON.
+ * The ripgrep route of `grep`: one ripgrep run with `--sort path` and `--json`, read as it streams and
+ * stopped once more matching lines than the limit have arrived. Sorting makes ripgrep search in path order,
+ * so the results equal the fallback's and a common pattern costs a few files rather than the whole tree.
  */
 import { z } from "@keel/extensions-api";
 import type { Operations } from "@keel/extensions-api";
 import { globMatcher, ripgrepNameFilter } from "./glob.js";
 import type { FileHits, Hit } from "./grep-hits.js";
 import { COMMON_FLAGS, type Ripgrep } from "./ripgrep.js";
-import { byPath, splitPaths } from "./search-files.js";
 
 export interface GrepQuery {
   pattern: string;
@@ -23,10 +22,6 @@ export interface GrepQuery {
 
 export class InvalidPatternError extends Error {}
 
-function matcherFlags(query: GrepQuery): string[] {
-  return [...(query.ignoreCase ? ["--ignore-case"] : []), ...(query.literal ? ["--fixed-strings"] : []), "--crlf", "--regexp", query.pattern];
-}
-
 /** ripgrep's JSON gives text as `{text}` or, when not valid UTF-8, as `{bytes}` in base64. */
 const RgText = z.object({ text: z.string().optional(), bytes: z.string().optional() }).optional();
 const RgEvent = z.object({
@@ -39,8 +34,12 @@ function textOf(value: z.output<typeof RgText>): string {
   return value.text ?? Buffer.from(value.bytes ?? "", "base64").toString("utf8");
 }
 
+function matcherFlags(query: GrepQuery): string[] {
+  return [...(query.ignoreCase ? ["--ignore-case"] : []), ...(query.literal ? ["--fixed-strings"] : []), "--crlf", "--regexp", query.pattern];
+}
+
 async function explainFailure(ripgrep: Ripgrep, ops: Operations, args: string[], query: GrepQuery, signal: AbortSignal): Promise<Error> {
-  const run = await ripgrep.run(ops, query.folder, args, signal, "only");
+  const run = await ripgrep.run(ops, query.folder, args, signal, { stderr: "only" });
   const message = run?.output.toString("utf8").trim() ?? "";
   if (/regex parse error/.test(message)) {
     const detail = message.split("\n").find((line) => line.startsWith("error:"))?.slice("error:".length).trim() ?? message;
@@ -49,38 +48,62 @@ async function explainFailure(ripgrep: Ripgrep, ops: Operations, args: string[],
   return new Error(`grep failed: ${message || "ripgrep exited with an error and said nothing"}`);
 }
 
+/** Collects hits per file from ripgrep's JSON lines as they stream in. */
+class HitCollector {
+  readonly files: FileHits[] = [];
+  matches = 0;
+  private pending = "";
+  private readonly decoder = new TextDecoder();
+  private readonly keep: (path: string) => boolean;
+
+  constructor(glob: string | undefined) {
+    this.keep = glob ? globMatcher(glob) : () => true;
+  }
+
+  push(chunk: Uint8Array): void {
+    const lines = (this.pending + this.decoder.decode(chunk, { stream: true })).split("\n");
+    this.pending = lines.pop() ?? "";
+    for (const line of lines) this.take(line);
+  }
+
+  finish(): void {
+    this.take(this.pending + this.decoder.decode());
+    this.pending = "";
+  }
+
+  private take(line: string): void {
+    if (!line.startsWith("{")) return;
+    const parsed = RgEvent.safeParse(JSON.parse(line));
+    if (!parsed.success || (parsed.data.type !== "match" && parsed.data.type !== "context")) return;
+    const { data, type } = parsed.data;
+    const raw = textOf(data.path);
+    const path = raw.startsWith("./") ? raw.slice(2) : raw;
+    if (!this.keep(path)) return;
+    let file = this.files[this.files.length - 1];
+    if (file?.path !== path) this.files.push((file = { path, hits: [] }));
+    const hit: Hit = { line: data.line_number ?? 0, text: textOf(data.lines).replace(/\r?\n$/, ""), match: type === "match" };
+    file.hits.push(hit);
+    if (hit.match) this.matches++;
+  }
+}
+
 /**
- * Hits for `query`, per file in path order, holding at least `limit + 1` matches when that many exist.
+ * Hits for `query`, per file in path order, holding at least `limit + 1` matching lines when that many exist.
  * Resolves undefined when ripgrep cannot run, so the caller falls back. Paths are relative to the folder.
  */
 export async function grepWithRipgrep(ripgrep: Ripgrep, ops: Operations, query: GrepQuery, signal: AbortSignal): Promise<FileHits[] | undefined> {
-  const prefilter = query.glob ? ripgrepNameFilter(query.glob) : [];
-  const listArgs = ["--files-with-matches", "--null", ...COMMON_FLAGS, ...prefilter, ...matcherFlags(query), "."];
-  const listed = await ripgrep.run(ops, query.folder, listArgs, signal);
-  if (!listed) return undefined;
-  if (listed.code === 2 && listed.output.length === 0) throw await explainFailure(ripgrep, ops, listArgs, query, signal);
-  let files = splitPaths(listed.output);
-  if (query.glob) files = files.filter(globMatcher(query.glob));
-  // Every listed file holds at least one match, so the first limit + 1 of them hold the first limit + 1 matches.
-  files = files.sort(byPath).slice(0, query.limit + 1);
-  if (files.length === 0) return [];
-
   const contextArgs = query.context > 0 ? ["--context", String(query.context)] : [];
-  const searchArgs = ["--json", "--no-config", "--max-count", String(query.limit + 1), ...contextArgs, ...matcherFlags(query), "--", ...files];
-  const searched = await ripgrep.run(ops, query.folder, searchArgs, signal);
-  if (!searched) return undefined;
-
-  const byFile = new Map<string, Hit[]>();
-  for (const line of searched.output.toString("utf8").split("\n")) {
-    if (!line.startsWith("{")) continue;
-    const parsed = RgEvent.safeParse(JSON.parse(line));
-    if (!parsed.success) continue;
-    const event = parsed.data;
-    if (event.type !== "match" && event.type !== "context") continue;
-    const path = textOf(event.data.path);
-    const hits = byFile.get(path) ?? [];
-    hits.push({ line: event.data.line_number ?? 0, text: textOf(event.data.lines).replace(/\r?\n$/, ""), match: event.type === "match" });
-    byFile.set(path, hits);
-  }
-  return files.filter((path) => byFile.has(path)).map((path) => ({ path, hits: byFile.get(path)!.sort((a, b) => a.line - b.line) }));
+  const nameFilter = query.glob ? ripgrepNameFilter(query.glob) : [];
+  const args = ["--json", "--sort", "path", ...COMMON_FLAGS, ...nameFilter, ...contextArgs, ...matcherFlags(query), "."];
+  const collector = new HitCollector(query.glob);
+  const run = await ripgrep.run(ops, query.folder, args, signal, {
+    enough(chunk) {
+      collector.push(chunk);
+      return collector.matches > query.limit;
+    },
+  });
+  if (!run) return undefined;
+  collector.finish();
+  if (run.code === 2 && collector.files.length === 0) throw await explainFailure(ripgrep, ops, args, query, signal);
+  return collector.files;
 }

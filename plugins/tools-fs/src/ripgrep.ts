@@ -3,7 +3,7 @@
  * serve a backend whose `spawn` runs this machine's programs on this machine's files (`ops.local`). When it is
  * switched off, the backend is not local, or the binary cannot run, callers fall back to walking `ops.list`.
  */
-import type { Operations } from "@keel/extensions-api";
+import type { Operations, ProcessHandle } from "@keel/extensions-api";
 
 /**
  * Flags every search passes so ripgrep sees the same files as the fallback walker: hidden files included,
@@ -23,6 +23,15 @@ export interface RipgrepRun {
   /** 0: found something, 1: found nothing, 2: an error (possibly with partial results). */
   code: number;
   output: Buffer;
+  /** `enough` said so and the process was stopped early. */
+  stopped: boolean;
+}
+
+export interface RunOptions {
+  /** `discard` (the default) keeps stdout clean for parsing; `only` returns stderr instead, to read an error. */
+  stderr?: "discard" | "only";
+  /** Called with each piece of output; returning true stops ripgrep, as `head` would. */
+  enough?: (chunk: Uint8Array) => boolean;
 }
 
 export class Ripgrep {
@@ -39,24 +48,35 @@ export class Ripgrep {
   }
 
   /**
-   * Runs ripgrep with `args` in `cwd` (a path the backend confines). `stderr: "discard"` keeps stdout clean for
-   * parsing; `"only"` returns stderr instead of stdout, to read an error message. Resolves undefined when the
-   * binary cannot run, after which `usable` says false.
+   * Runs ripgrep with `args` in `cwd` (a path the backend confines). Resolves undefined when the binary cannot
+   * run, after which `usable` says false.
    */
-  async run(ops: Operations, cwd: string, args: string[], signal: AbortSignal, stderr: "discard" | "only" = "discard"): Promise<RipgrepRun | undefined> {
+  async run(ops: Operations, cwd: string, args: string[], signal: AbortSignal, options: RunOptions = {}): Promise<RipgrepRun | undefined> {
     const binary = await this.path();
     if (!binary) return undefined;
-    const redirect = stderr === "discard" ? "2>/dev/null" : "2>&1 >/dev/null";
+    const redirect = options.stderr === "only" ? "2>&1 >/dev/null" : "2>/dev/null";
     const command = `${[binary, ...args].map(shellQuote).join(" ")} ${redirect}`;
     const chunks: Uint8Array[] = [];
-    const handle = ops.spawn(command, { cwd, signal, onData: (chunk) => chunks.push(chunk) });
+    let stopped = false;
+    const handle: ProcessHandle = ops.spawn(command, {
+      cwd,
+      signal,
+      onData(chunk) {
+        chunks.push(chunk);
+        if (!stopped && options.enough?.(chunk)) {
+          stopped = true;
+          void handle.kill(0);
+        }
+      },
+    });
     const { code } = await handle.exited;
     if (signal.aborted) throw new Error("The search was aborted.");
+    if (stopped) return { code: 0, output: Buffer.concat(chunks), stopped };
     if (code === null || CANNOT_RUN.has(code)) {
       this.broken = true;
       return undefined;
     }
-    return { code, output: Buffer.concat(chunks) };
+    return { code, output: Buffer.concat(chunks), stopped };
   }
 
   private path(): Promise<string | undefined> {

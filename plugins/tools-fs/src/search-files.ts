@@ -8,9 +8,17 @@ import { globMatcher, ripgrepNameFilter } from "./glob.js";
 import { COMMON_FLAGS, type Ripgrep } from "./ripgrep.js";
 import { listFiles } from "./walk.js";
 
-/** Byte order of code units: what ripgrep's `--sort path` and a plain `<` agree on. */
+/**
+ * The order results come in on every route: ripgrep's `--sort path`, which walks each folder's entries sorted
+ * by name, so `a/z.txt` comes before `a.txt` (the folder `a` sorts before the name `a.txt`).
+ */
 export function byPath(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  const x = a.split("/");
+  const y = b.split("/");
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  }
+  return x.length - y.length;
 }
 
 /** Splits ripgrep's NUL-separated path list, dropping the `./` it puts before paths under `.`. */
@@ -34,7 +42,7 @@ export async function filesUnder(ops: Operations, ripgrep: Ripgrep, folder: stri
   files ??= await listFiles(ops, folder, signal);
   if (glob) {
     const matches = globMatcher(glob);
-    files = files.filter(matches);
+    files = files.filter((file) => matches(file));
   }
   return files.sort(byPath);
 }

@@ -37,6 +37,12 @@ describe.each(searchBackends)("find ($name)", (backend) => {
     expect((await find({ pattern: "[RX]*.md" })).text).toBe("README.md");
   });
 
+  it("orders a folder's contents before a file whose name extends the folder's", async () => {
+    await env.seed({ "x/z.md": "", "x.md": "", "x-y.md": "" });
+    expect((await find({ pattern: "x*.md" })).text).toBe("x-y.md\nx.md");
+    expect((await find({ pattern: "**/*.md" })).text).toBe("README.md\nx/z.md\nx-y.md\nx.md");
+  });
+
   it("includes hidden files and folders", async () => {
     expect((await find({ pattern: "*.yml" })).text).toBe(".github/workflows/ci.yml");
   });

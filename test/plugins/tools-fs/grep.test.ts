@@ -73,6 +73,18 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
     );
   });
 
+  it("orders a folder's contents before a file whose name extends the folder's", async () => {
+    await env.seed({ "x/z.txt": "omega\n", "x.txt": "omega\n", "x-y.txt": "omega\n" });
+    expect((await grep({ pattern: "omega" })).text).toBe("x/z.txt:1: omega\nx-y.txt:1: omega\nx.txt:1: omega");
+  });
+
+  it("does not show a match past the limit even inside the last match's context", async () => {
+    await env.seed({ "run.txt": "hit\nhit\nhit\nhit\n" });
+    expect((await grep({ pattern: "hit", path: "run.txt", context: 2, limit: 2 })).text).toBe(
+      "run.txt:1: hit\nrun.txt:2: hit\n\n[2 matches limit reached. Use limit=4 for more, or narrow the pattern, path or glob.]",
+    );
+  });
+
   it("does not claim the limit when exactly that many lines match", async () => {
     expect((await grep({ pattern: "alpha", limit: 4 })).details).toMatchObject({ matches: 4, limitReached: false });
   });
