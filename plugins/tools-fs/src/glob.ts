@@ -29,3 +29,21 @@ export function ripgrepNameFilter(pattern: string): string[] {
   if (name === "" || name.includes("**") || braceSpansFolders || /[()!\\:]/.test(glob)) return [];
   return ["--type-add", `keelglob:${name}`, "--type", "keelglob"];
 }
+
+/** Glob syntax in a path segment; a segment without it names a folder literally. */
+const GLOB_SYNTAX = /[*?[\]{}()!+@\\]/;
+
+/**
+ * The folders a glob starts with literally (`src/lib` for `src/lib/**\/*.ts`, `` for `*.ts`), which a search
+ * can start in instead of walking everything: no other path can match.
+ */
+export function literalFolder(pattern: string): string {
+  const segments = (pattern.startsWith("./") ? pattern.slice(2) : pattern).split("/");
+  segments.pop(); // the last segment names files, not a folder to start in
+  const literal: string[] = [];
+  for (const segment of segments) {
+    if (segment === "" || segment === "." || segment === ".." || GLOB_SYNTAX.test(segment)) break;
+    literal.push(segment);
+  }
+  return literal.join("/");
+}

@@ -3,10 +3,12 @@
  * stopped once more matching lines than the limit have arrived. Sorting makes ripgrep search in path order,
  * so the results equal the fallback's and a common pattern costs a few files rather than the whole tree.
  */
+import { posix } from "node:path";
 import { z } from "@keel/extensions-api";
 import type { Operations } from "@keel/extensions-api";
-import { globMatcher, ripgrepNameFilter } from "./glob.js";
+import { globMatcher, literalFolder, ripgrepNameFilter } from "./glob.js";
 import type { FileHits, Hit } from "./grep-hits.js";
+import { pathKind } from "./paths.js";
 import { COMMON_FLAGS, type Ripgrep } from "./ripgrep.js";
 
 export interface GrepQuery {
@@ -38,8 +40,8 @@ function matcherFlags(query: GrepQuery): string[] {
   return [...(query.ignoreCase ? ["--ignore-case"] : []), ...(query.literal ? ["--fixed-strings"] : []), "--crlf", "--regexp", query.pattern];
 }
 
-async function explainFailure(ripgrep: Ripgrep, ops: Operations, args: string[], query: GrepQuery, signal: AbortSignal): Promise<Error> {
-  const run = await ripgrep.run(ops, query.folder, args, signal, { stderr: "only" });
+async function explainFailure(ripgrep: Ripgrep, ops: Operations, folder: string, args: string[], signal: AbortSignal): Promise<Error> {
+  const run = await ripgrep.run(ops, folder, args, signal, { stderr: "only" });
   const message = run?.output.toString("utf8").trim() ?? "";
   if (/regex parse error/.test(message)) {
     const detail = message.split("\n").find((line) => line.startsWith("error:"))?.slice("error:".length).trim() ?? message;
@@ -56,7 +58,11 @@ class HitCollector {
   private readonly decoder = new TextDecoder();
   private readonly keep: (path: string) => boolean;
 
-  constructor(glob: string | undefined) {
+  /** `prefix`: where ripgrep ran, relative to the folder the paths are reported from. */
+  constructor(
+    glob: string | undefined,
+    private readonly prefix: string,
+  ) {
     this.keep = glob ? globMatcher(glob) : () => true;
   }
 
@@ -73,11 +79,18 @@ class HitCollector {
 
   private take(line: string): void {
     if (!line.startsWith("{")) return;
-    const parsed = RgEvent.safeParse(JSON.parse(line));
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      return; // the last line of a run stopped early, cut short
+    }
+    const parsed = RgEvent.safeParse(json);
     if (!parsed.success || (parsed.data.type !== "match" && parsed.data.type !== "context")) return;
     const { data, type } = parsed.data;
     const raw = textOf(data.path);
-    const path = raw.startsWith("./") ? raw.slice(2) : raw;
+    const relative = raw.startsWith("./") ? raw.slice(2) : raw;
+    const path = this.prefix === "" ? relative : `${this.prefix}/${relative}`;
     if (!this.keep(path)) return;
     let file = this.files[this.files.length - 1];
     if (file?.path !== path) this.files.push((file = { path, hits: [] }));
@@ -95,8 +108,11 @@ export async function grepWithRipgrep(ripgrep: Ripgrep, ops: Operations, query: 
   const contextArgs = query.context > 0 ? ["--context", String(query.context)] : [];
   const nameFilter = query.glob ? ripgrepNameFilter(query.glob) : [];
   const args = ["--json", "--sort", "path", ...COMMON_FLAGS, ...nameFilter, ...contextArgs, ...matcherFlags(query), "."];
-  const collector = new HitCollector(query.glob);
-  const run = await ripgrep.run(ops, query.folder, args, signal, {
+  const prefix = query.glob ? literalFolder(query.glob) : "";
+  const start = prefix === "" ? query.folder : posix.join(query.folder, prefix);
+  if (prefix !== "" && (await pathKind(ops, start)) !== "directory") return [];
+  const collector = new HitCollector(query.glob, prefix);
+  const run = await ripgrep.run(ops, start, args, signal, {
     enough(chunk) {
       collector.push(chunk);
       return collector.matches > query.limit;
@@ -104,6 +120,6 @@ export async function grepWithRipgrep(ripgrep: Ripgrep, ops: Operations, query: 
   });
   if (!run) return undefined;
   collector.finish();
-  if (run.code === 2 && collector.files.length === 0) throw await explainFailure(ripgrep, ops, args, query, signal);
+  if (run.code === 2 && collector.files.length === 0) throw await explainFailure(ripgrep, ops, start, args, signal);
   return collector.files;
 }

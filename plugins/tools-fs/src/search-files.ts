@@ -4,21 +4,25 @@
  * on both routes.
  */
 import type { Operations } from "@keel/extensions-api";
-import { globMatcher, ripgrepNameFilter } from "./glob.js";
+import { posix } from "node:path";
+import { globMatcher, literalFolder, ripgrepNameFilter } from "./glob.js";
+import { pathKind } from "./paths.js";
 import { COMMON_FLAGS, type Ripgrep } from "./ripgrep.js";
 import { listFiles } from "./walk.js";
 
 /**
  * The order results come in on every route: ripgrep's `--sort path`, which walks each folder's entries sorted
- * by name, so `a/z.txt` comes before `a.txt` (the folder `a` sorts before the name `a.txt`).
+ * by name, so `a/z.txt` comes before `a.txt` (the folder `a` sorts before the name `a.txt`). That is string
+ * order with `/` below every other character.
  */
 export function byPath(a: string, b: string): number {
-  const x = a.split("/");
-  const y = b.split("/");
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return (x === 47 ? -1 : x) - (y === 47 ? -1 : y);
   }
-  return x.length - y.length;
+  return a.length - b.length;
 }
 
 /** Splits ripgrep's NUL-separated path list, dropping the `./` it puts before paths under `.`. */
@@ -30,16 +34,23 @@ export function splitPaths(output: Buffer): string[] {
     .map((path) => (path.startsWith("./") ? path.slice(2) : path));
 }
 
-/** Folder-relative paths of the files under `folder` that `glob` (if any) matches, sorted. */
+/**
+ * Folder-relative paths of the files under `folder` that `glob` (if any) matches, sorted. A glob starting
+ * with literal folders (`src/lib/**\/*.ts`) only walks those.
+ */
 export async function filesUnder(ops: Operations, ripgrep: Ripgrep, folder: string, glob: string | undefined, signal: AbortSignal): Promise<string[]> {
+  const prefix = glob ? literalFolder(glob) : "";
+  const start = prefix === "" ? folder : posix.join(folder, prefix);
+  if (prefix !== "" && (await pathKind(ops, start)) !== "directory") return [];
   let files: string[] | undefined;
   if (await ripgrep.usable(ops)) {
-    const prefilter = glob ? ripgrepNameFilter(glob) : [];
-    const run = await ripgrep.run(ops, folder, ["--files", "--null", ...COMMON_FLAGS, ...prefilter, "."], signal);
+    const nameFilter = glob ? ripgrepNameFilter(glob) : [];
+    const run = await ripgrep.run(ops, start, ["--files", "--null", ...COMMON_FLAGS, ...nameFilter, "."], signal);
     // Code 2 with a listing means some folders could not be read; the rest is still right.
     if (run && (run.code !== 2 || run.output.length > 0)) files = splitPaths(run.output);
   }
-  files ??= await listFiles(ops, folder, signal);
+  files ??= await listFiles(ops, start, signal);
+  if (prefix !== "") files = files.map((file) => `${prefix}/${file}`);
   if (glob) {
     const matches = globMatcher(glob);
     files = files.filter((file) => matches(file));

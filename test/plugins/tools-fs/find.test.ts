@@ -32,6 +32,12 @@ describe.each(searchBackends)("find ($name)", (backend) => {
     expect((await find({ pattern: "src/*.ts" })).text).toBe("src/index.ts");
   });
 
+  it("starts in the folders a pattern names literally, and finds nothing when they do not exist", async () => {
+    expect((await find({ pattern: "src/util/*.ts" })).text).toBe("src/util/strings.test.ts\nsrc/util/strings.ts");
+    expect((await find({ pattern: "./src/util/strings.ts" })).text).toBe("src/util/strings.ts");
+    expect((await find({ pattern: "nope/**/*.ts" })).text).toBe('No files match "nope/**/*.ts" in ..');
+  });
+
   it("understands braces and character classes", async () => {
     expect((await find({ pattern: "*.{tsx,js}" })).text).toBe("lib/old.js\nsrc/view.tsx");
     expect((await find({ pattern: "[RX]*.md" })).text).toBe("README.md");

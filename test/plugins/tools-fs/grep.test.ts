@@ -52,6 +52,13 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
     );
   });
 
+  it("searches only under the folders a glob names literally", async () => {
+    expect((await grep({ pattern: "alpha", glob: "lib/*.js", context: 1 })).text).toBe(
+      ["lib/c.js-2- two", "lib/c.js:3: three alpha", "lib/c.js-4- four", "--", "lib/c.js-6- six", "lib/c.js:7: seven alpha", "lib/c.js-8- eight"].join("\n"),
+    );
+    expect((await grep({ pattern: "alpha", glob: "missing/*.js" })).text).toBe('No matches for "alpha" in . (files matching missing/*.js).');
+  });
+
   it("skips files .gitignore ignores and binary files", async () => {
     await env.seed({ ".gitignore": "build/\n", "build/out.js": "alpha\n", "bin/blob": new Uint8Array([...new TextEncoder().encode("alpha"), 0, 1]) });
     expect((await grep({ pattern: "alpha", path: "." })).text.split("\n")).toHaveLength(4);
