@@ -42,8 +42,7 @@ function compile(query: GrepQuery): RegExp {
 }
 
 /** The fallback route: read the listed files in path order until more than `limit` lines matched. */
-async function grepFiles(ops: Operations, folder: string, files: string[], query: GrepQuery, signal: AbortSignal): Promise<FileHits[]> {
-  const regex = compile(query);
+async function grepFiles(ops: Operations, folder: string, files: string[], regex: RegExp, query: GrepQuery, signal: AbortSignal): Promise<FileHits[]> {
   const found: FileHits[] = [];
   let matches = 0;
   for (const file of files) {
@@ -92,11 +91,15 @@ export function grepTool(ripgrep: Ripgrep): Tool<typeof parameters, GrepDetails>
       let engine: GrepDetails["engine"] = "fallback";
       try {
         if (kind === "file") {
-          hits = await grepFiles(ctx.ops, "", [target], query, ctx.signal);
+          hits = await grepFiles(ctx.ops, "", [target], compile(query), query, ctx.signal);
         } else {
           if (await ripgrep.usable(ctx.ops)) hits = await grepWithRipgrep(ripgrep, ctx.ops, query, ctx.signal);
           if (hits) engine = "ripgrep";
-          else hits = await grepFiles(ctx.ops, target, await withFsErrors(shown, () => filesUnder(ctx.ops, ripgrep, target, query.glob, ctx.signal)), query, ctx.signal);
+          else {
+            const regex = compile(query); // before walking, so a bad pattern fails at once
+            const files = await withFsErrors(shown, () => filesUnder(ctx.ops, ripgrep, target, query.glob, ctx.signal));
+            hits = await grepFiles(ctx.ops, target, files, regex, query, ctx.signal);
+          }
         }
       } catch (error) {
         if (!(error instanceof InvalidPatternError)) throw error;

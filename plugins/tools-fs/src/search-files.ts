@@ -36,7 +36,8 @@ export function splitPaths(output: Buffer): string[] {
 
 /**
  * Folder-relative paths of the files under `folder` that `glob` (if any) matches, sorted. A glob starting
- * with literal folders (`src/lib/**\/*.ts`) only walks those.
+ * with literal folders (`src/lib/**\/*.ts`) only walks those, and like a folder named as the path they are
+ * searched even when .gitignore ignores them: the model asked for them by name.
  */
 export async function filesUnder(ops: Operations, ripgrep: Ripgrep, folder: string, glob: string | undefined, signal: AbortSignal): Promise<string[]> {
   const prefix = glob ? literalFolder(glob) : "";

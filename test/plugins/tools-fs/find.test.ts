@@ -69,6 +69,13 @@ describe.each(searchBackends)("find ($name)", (backend) => {
     expect((await find({ pattern: "strings*" })).text).toBe("src/util/strings.ts");
   });
 
+  it("searches an ignored folder that the path or the pattern names explicitly", async () => {
+    await env.seed({ ".gitignore": "dist/\n", "dist/bundle.js": "" });
+    expect((await find({ pattern: "*.js", path: "dist" })).text).toBe("dist/bundle.js");
+    expect((await find({ pattern: "dist/*.js" })).text).toBe("dist/bundle.js");
+    expect((await find({ pattern: "*.js" })).text).toBe("lib/old.js");
+  });
+
   it("applies .gitignore files above the searched folder", async () => {
     await env.seed({ ".gitignore": "*.test.ts\n" });
     expect((await find({ pattern: "*.ts", path: "src" })).text).toBe("src/index.ts\nsrc/util/strings.ts");
