@@ -67,9 +67,20 @@ export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, 
         failure = await httpFailure(response, attempt);
       } else {
         const decoder = attempt.createDecoder(builder);
+        let last: StreamEvent[] | undefined;
         for await (const event of readSse(response.body, stats, idle.touch)) {
-          for (const out of guarded(`reading a ${JSON.stringify(event.event ?? "data")} event from ${attempt.label}`, () => decoder.push(event))) yield out;
-          if (builder.isFinished) return;
+          const events = guarded(`reading a ${JSON.stringify(event.event ?? "data")} event from ${attempt.label}`, () => decoder.push(event));
+          if (builder.isFinished) {
+            last = events;
+            break;
+          }
+          for (const out of events) yield out;
+        }
+        // The body is closed and the timer stopped before the final event: a consumer may stop pulling there.
+        if (last) {
+          idle.stop();
+          for (const out of last) yield out;
+          return;
         }
         throw new ProviderError(endedEarly(attempt.label, decoder.finalEvent, stats), { kind: "stream" });
       }
@@ -138,6 +149,7 @@ function idleWatch(ms: number, onIdle: () => void): { touch: () => void; stop: (
   const touch = () => {
     clearTimeout(timer);
     timer = setTimeout(onIdle, ms);
+    timer.unref();
   };
   touch();
   return { touch, stop: () => clearTimeout(timer) };
