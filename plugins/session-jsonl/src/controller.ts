@@ -63,7 +63,14 @@ export class SessionController {
       this.recorder = SessionRecorder.start(this.dir, runtime.sessionId, this.options);
       return;
     }
-    const resumed = SessionRecorder.resume(path, this.options);
+    let resumed: ReturnType<typeof SessionRecorder.resume>;
+    try {
+      resumed = SessionRecorder.resume(path, this.options);
+    } catch (error) {
+      runtime.notify(`Cannot resume ${path}: ${(error as Error).message}. Starting a new session instead.`, "error");
+      this.recorder = SessionRecorder.start(this.dir, runtime.sessionId, this.options);
+      return;
+    }
     this.recorder = resumed.recorder;
     runtime.replaceMessages(resumed.context.messages);
     runtime.setSessionId(resumed.recorder.sessionId);

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readFileSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { textOf, type Message } from "@keel/extensions-api";
 import { createTestKit, type TestKit, type TestKitOptions } from "@keel/extensions-api/testing";
@@ -114,6 +114,14 @@ describe("session-jsonl in a running keel", () => {
     expect(kit.eventsOf("notice")).toContainEqual({ level: "error", message: expect.stringMatching(/--session no-such-id: no session with that id; run `keel sessions`.*Starting a new session instead\./) });
     await kit.run("hello");
     expect(sessionFiles(kit)).toHaveLength(1);
+  });
+
+  it("refuses a session file written by a newer keel with what to do, and starts a new session", async () => {
+    const path = join(temp.dir, "future.jsonl");
+    writeFileSync(path, `${JSON.stringify({ type: "session", version: 99, id: "future", cwd: "/x", created: "2030-01-01T00:00:00.000Z" })}\n`);
+    const kit = await keel({ script: [{ text: "hi" }], flags: { session: path } });
+    expect(kit.eventsOf("notice")).toContainEqual({ level: "error", message: expect.stringMatching(/written by a newer keel \(session format 99; this one reads up to 1\); update keel to open it\. Starting a new session instead\./) });
+    expect(kit.runtime.sessionId).not.toBe("future");
   });
 });
 
