@@ -12,10 +12,12 @@ beforeAll(() => buildSessionPlugin());
 afterAll(() => temp.cleanup());
 
 const KILLS = 100;
-const CHAINS = 2;
+/** Ten sessions of ten crashes each (files stay a few MB), two sessions at a time. */
+const CHAINS = 10;
+const PARALLEL = 2;
 
 /**
- * One chain of writers on one session file. Each writer appends 40 entries of 2-18 KB as fast as it can and
+ * One chain of writers on one session file. Each writer appends 40 entries of 4-64 KB as fast as it can and
  * is killed with SIGKILL at an arbitrary moment (a pseudo-random 0-24 ms after it is ready), so most kills
  * land in the middle of an append. The timing only varies where the kill lands; no assertion depends on it.
  */
@@ -24,7 +26,7 @@ async function killChain(dir: string, kills: number, seed: number): Promise<{ pa
   let path = "";
   let torn = 0;
   for (let k = 0; k < kills; k++) {
-    const entryBytes = 2_000 + ((seed * 7_919 + k * 104_729) % 16_000);
+    const entryBytes = 4_000 + ((seed * 7_919 + k * 104_729) % 60_000);
     const child = startChild(k === 0 ? ["start", dir, `w${seed}`, String(entryBytes), "40"] : ["resume", path, `w${seed}`, String(entryBytes), "40"]);
     const ready = await child.nextLine();
     expect(ready, child.stderr()).toMatch(/^ready /);
@@ -47,7 +49,11 @@ describe("crashes and contention (real child processes)", () => {
   it(
     `kill -9 of a writer ${KILLS} times mid-append: every acknowledged entry loads and the next append is readable`,
     async () => {
-      const chains = await Promise.all(Array.from({ length: CHAINS }, (_, i) => killChain(join(temp.dir, `chain${i}`), KILLS / CHAINS, i + 1)));
+      const chains: Awaited<ReturnType<typeof killChain>>[] = [];
+      for (let i = 0; i < CHAINS; i += PARALLEL) {
+        const batch = Array.from({ length: PARALLEL }, (_, j) => killChain(join(temp.dir, `chain${i + j}`), KILLS / CHAINS, i + j + 1));
+        chains.push(...(await Promise.all(batch)));
+      }
       for (const { path, acked } of chains) {
         const { recorder } = SessionRecorder.resume(path, options(undefined, { newId: () => "final" }));
         expect(recorder.readOnly).toBeUndefined();
