@@ -130,3 +130,23 @@ describe("parallel read-only calls", () => {
     expect(kit.toolResults().map((r) => textOf(r))).toEqual(["a", "b", "c"]);
   });
 });
+
+describe("tools that break their contract", () => {
+  it("accepts a bare string result and reports a result without content", async () => {
+    const sloppy: InlinePlugin = {
+      name: "sloppy",
+      plugin: definePlugin({
+        activate(api) {
+          api.registerTool({ name: "plain", description: "returns a string", parameters: z.object({}), execute: async () => "just text" as never });
+          api.registerTool({ name: "empty", description: "returns nothing", parameters: z.object({}), execute: async () => undefined as never });
+        },
+      }),
+    };
+    kit = await createTestKit({ inline: [sloppy], script: [{ toolCalls: [{ name: "plain" }, { name: "empty" }] }, { text: "ok" }] });
+    await kit.run("go");
+    expect(kit.toolResults().map((r) => [textOf(r), r.isError])).toEqual([
+      ["just text", false],
+      ['The tool "empty" returned no content (a bug in the tool: execute must resolve { content }).', true],
+    ]);
+  });
+});

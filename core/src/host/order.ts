@@ -2,7 +2,7 @@
  * Activation order from `dependsOn`. A plugin whose dependency is missing, incompatible, failed, or part of a
  * cycle cannot be activated; every other plugin keeps its place.
  */
-import semver from "semver";
+import satisfies from "semver/functions/satisfies.js";
 
 export interface OrderInput {
   name: string;
@@ -24,7 +24,7 @@ export function orderPlugins(plugins: OrderInput[], alreadyFailed: ReadonlySet<s
       const target = byName.get(dep);
       if (!target) failed.set(p.name, `it depends on ${dep} (${range}), which is not installed`);
       else if (alreadyFailed.has(dep)) failed.set(p.name, `it depends on ${dep}, which failed to load`);
-      else if (!semver.satisfies(target.version, range, { includePrerelease: true })) failed.set(p.name, `it needs ${dep} ${range}, but ${target.version} is installed`);
+      else if (!satisfies(target.version, range, { includePrerelease: true })) failed.set(p.name, `it needs ${dep} ${range}, but ${target.version} is installed`);
     }
   }
 

@@ -68,7 +68,9 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource }
     },
     registerProvider(provider) {
       if (typeof provider?.stream !== "function" || typeof provider.models !== "function") throw new Error(`provider "${provider?.id}" needs \`stream\` and \`models\` functions`);
-      warnUndeclared("providers", provider.id);
+      // Providers defined in the shared `providers` settings section are registered by the plugin serving their API.
+      const fromSettings = Object.hasOwn((deps.allSettings.providers as object | undefined) ?? {}, provider.id);
+      if (!fromSettings) warnUndeclared("providers", provider.id);
       track(c.providers.add(provider.id, provider, owner));
     },
     registerCommand(command) {

@@ -4,7 +4,8 @@
  * skipped with a message naming it and saying why; the others, and the agent, carry on. Plugins whose
  * manifest says they are only needed for a command, mode, provider or backend stay unloaded until used.
  */
-import semver from "semver";
+import satisfies from "semver/functions/satisfies.js";
+import validRange from "semver/ranges/valid.js";
 import { API_VERSION, type KeelManifest, type PluginDefinition, type PluginInfo, type PluginRef, type PluginSource, type Runtime } from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
@@ -102,8 +103,8 @@ export class PluginHost {
         continue;
       }
       const range = r.manifest!.apiVersion;
-      if (!semver.validRange(range)) this.fail(r, "manifest", `its keel.apiVersion "${range}" is not a semver range (e.g. "^1.0.0")`);
-      else if (!semver.satisfies(API_VERSION, range, { includePrerelease: true })) this.fail(r, "manifest", `it needs @keel/extensions-api ${range}, but this keel provides ${API_VERSION}; update the plugin or keel`);
+      if (!validRange(range)) this.fail(r, "manifest", `its keel.apiVersion "${range}" is not a semver range (e.g. "^1.0.0")`);
+      else if (!satisfies(API_VERSION, range, { includePrerelease: true })) this.fail(r, "manifest", `it needs @keel/extensions-api ${range}, but this keel provides ${API_VERSION}; update the plugin or keel`);
     }
     const live = this.records.filter((r) => r.state === "lazy");
     const failedNames = new Set(this.records.filter((r) => r.state === "failed").map((r) => r.name));

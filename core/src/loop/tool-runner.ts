@@ -82,9 +82,7 @@ async function runOne(prepared: PreparedCall, deps: ToolRunnerDeps, signal: Abor
   let result: ToolResultMessage;
   try {
     const output = await untilAbortedWithGrace(prepared.tool.tool.execute(input, ctx), signal);
-    result = output === ABANDONED
-      ? textResult(call, "Aborted by the user; the tool did not stop in time and its output was discarded.", true)
-      : { role: "toolResult", toolCallId: call.id, toolName: call.name, content: resultContent(output.content), details: output.details, isError: output.isError === true, timestamp: Date.now() };
+    result = output === ABANDONED ? textResult(call, "Aborted by the user; the tool did not stop in time and its output was discarded.", true) : toResultMessage(call, output);
   } catch (error) {
     const text = signal.aborted ? `Aborted by the user: ${errorText(error)}` : `Error: ${errorText(error)}`;
     result = textResult(call, text, true);
@@ -106,6 +104,16 @@ function untilAbortedWithGrace<T>(work: Promise<T>, signal: AbortSignal): Promis
       signal.removeEventListener("abort", onAbort);
     });
   });
+}
+
+/** Tolerates a tool that returns a bare string; anything else without content is the tool's bug, said plainly. */
+function toResultMessage(call: ToolCall, output: unknown): ToolResultMessage {
+  if (typeof output === "string") return textResult(call, output, false);
+  const result = output as ToolResult | undefined;
+  if (!result || (typeof result.content !== "string" && !Array.isArray(result.content))) {
+    return textResult(call, `The tool "${call.name}" returned no content (a bug in the tool: execute must resolve { content }).`, true);
+  }
+  return { role: "toolResult", toolCallId: call.id, toolName: call.name, content: resultContent(result.content), details: result.details, isError: result.isError === true, timestamp: Date.now() };
 }
 
 function textResult(call: ToolCall, text: string, isError: boolean): ToolResultMessage {

@@ -6,9 +6,9 @@
  */
 import { definePlugin, STAGE_ENRICH, z } from "@keel/extensions-api";
 import { join } from "node:path";
-import { storeIfLarge } from "./intercept.js";
-import { readResultTool } from "./read-result.js";
-import { ResultStore } from "./store.js";
+import { storeIfLarge } from "./intercept.ts";
+import { readResultTool } from "./read-result.ts";
+import { ResultStore } from "./store.ts";
 
 export const LargeResultsSettingsSchema = z
   .object({

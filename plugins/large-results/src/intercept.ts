@@ -3,8 +3,8 @@
  * preview in its place.
  */
 import type { ToolResultMessage } from "@keel/extensions-api";
-import { previewText } from "./preview.js";
-import type { ResultStore } from "./store.js";
+import { previewText } from "./preview.ts";
+import type { ResultStore } from "./store.ts";
 
 export interface InterceptSettings {
   thresholdBytes: number;

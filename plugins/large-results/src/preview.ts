@@ -3,7 +3,7 @@
  * the first and last lines.
  */
 import { formatBytes, truncateHead, truncateTail } from "@keel/extensions-api";
-import { linesOf } from "./store.js";
+import { linesOf } from "./store.ts";
 
 export interface PreviewOptions {
   /** Lines and bytes of the head, and again of the tail. */

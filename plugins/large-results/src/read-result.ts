@@ -3,7 +3,7 @@
  * Its own output stays under the size that would make it a large result again.
  */
 import { cutToBytes, defineTool, formatBytes, truncateHead, z } from "@keel/extensions-api";
-import { linesOf, type ResultStore } from "./store.js";
+import { linesOf, type ResultStore } from "./store.ts";
 
 export const ReadResultParams = z.object({
   handle: z.string().describe('The handle named in the preview, e.g. "res_1a2b3c4d".'),

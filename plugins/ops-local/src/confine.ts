@@ -4,8 +4,8 @@
  */
 import { basename, dirname, join, resolve as resolvePath } from "node:path";
 import { PathAccessError, pathTextProblem } from "@keel/extensions-api";
-import { realPathOf, SymlinkLoopError } from "./real-path.js";
-import type { Root, Roots } from "./roots.js";
+import { realPathOf, SymlinkLoopError } from "./real-path.ts";
+import type { Root, Roots } from "./roots.ts";
 
 export type Access = "read" | "write";
 

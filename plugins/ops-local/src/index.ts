@@ -3,8 +3,8 @@
  * workspace plus the allowed roots configured in settings (`"ops-local": { "allowedRoots": [...] }`).
  */
 import { definePlugin } from "@keel/extensions-api";
-import { createLocalOps } from "./local-ops.js";
-import { LocalOpsSettingsSchema } from "./settings.js";
+import { createLocalOps } from "./local-ops.ts";
+import { LocalOpsSettingsSchema } from "./settings.ts";
 
 export default definePlugin({
   settings: LocalOpsSettingsSchema,

@@ -5,12 +5,12 @@
 import { promises as fs } from "node:fs";
 import type { DirEntry, FileStat, Operations, ProcessHandle, SpawnOptions } from "@keel/extensions-api";
 import { PathAccessError } from "@keel/extensions-api";
-import { Confinement } from "./confine.js";
-import { readChecked } from "./read-checked.js";
-import { Roots } from "./roots.js";
-import type { AllowedRoot } from "./settings.js";
-import { spawnProcess } from "./spawn.js";
-import { writeChecked } from "./write-checked.js";
+import { Confinement } from "./confine.ts";
+import { readChecked } from "./read-checked.ts";
+import { Roots } from "./roots.ts";
+import type { AllowedRoot } from "./settings.ts";
+import { spawnProcess } from "./spawn.ts";
+import { writeChecked } from "./write-checked.ts";
 
 export interface LocalOpsOptions {
   cwd: string;

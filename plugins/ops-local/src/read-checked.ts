@@ -5,7 +5,7 @@
  */
 import { constants, promises as fs } from "node:fs";
 import { PathAccessError } from "@keel/extensions-api";
-import type { Confinement } from "./confine.js";
+import type { Confinement } from "./confine.ts";
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 

@@ -7,7 +7,7 @@ import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { isWithin } from "@keel/extensions-api";
-import type { AllowedRoot } from "./settings.js";
+import type { AllowedRoot } from "./settings.ts";
 
 export interface Root {
   /** As configured, absolute and normalised. */

@@ -3,7 +3,7 @@
  * distribution without touching the disk. Seed it from settings: `"ops-memory": { "files": { "a.txt": "hi" } }`.
  */
 import { definePlugin, z } from "@keel/extensions-api";
-import { createMemoryOps } from "./memory-ops.js";
+import { createMemoryOps } from "./memory-ops.ts";
 
 export default definePlugin({
   settings: z

@@ -5,7 +5,7 @@
  */
 import { z, type AssistantMessageBuilder, type ProviderRequest, type StreamEvent } from "@keel/extensions-api";
 import { ProviderError, overflowError, parseEvent, type SseEvent, type StreamDecoder } from "@keel/provider-kit";
-import { overflowDetail } from "./overflow.js";
+import { overflowDetail } from "./overflow.ts";
 
 const Usage = z.object({
   input_tokens: z.number().nullish(),

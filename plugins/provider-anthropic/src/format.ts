@@ -1,8 +1,8 @@
 /** The Messages API wire format, for `createHttpProvider`. */
 import { overflowError, type WireFormat } from "@keel/provider-kit";
-import { createAnthropicDecoder } from "./decode.js";
-import { overflowDetail } from "./overflow.js";
-import { anthropicPayload } from "./payload.js";
+import { createAnthropicDecoder } from "./decode.ts";
+import { overflowDetail } from "./overflow.ts";
+import { anthropicPayload } from "./payload.ts";
 
 /** The API version keel speaks; sent on every request. */
 export const ANTHROPIC_VERSION = "2023-06-01";

@@ -1,6 +1,6 @@
 /** Anthropic Messages API (and servers that speak it). See README.md for settings. */
 import { definePlugin } from "@keel/extensions-api";
-import { createAnthropicProviders } from "./providers.js";
+import { createAnthropicProviders } from "./providers.ts";
 
 export default definePlugin({
   activate(api) {

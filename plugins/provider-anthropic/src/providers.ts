@@ -1,8 +1,8 @@
 /** The providers this plugin serves: `anthropic` and every settings entry with `"api": "anthropic"`. */
 import type { Provider } from "@keel/extensions-api";
 import { createHttpProvider, providerConfigs, type HttpProviderDeps } from "@keel/provider-kit";
-import { anthropicFormat } from "./format.js";
-import { anthropicModels } from "./models.js";
+import { anthropicFormat } from "./format.ts";
+import { anthropicModels } from "./models.ts";
 
 export const ANTHROPIC = { id: "anthropic", defaultBaseUrl: "https://api.anthropic.com/v1", baseUrlEnv: "ANTHROPIC_BASE_URL", keyEnv: "ANTHROPIC_API_KEY" };
 

@@ -3,9 +3,9 @@
  * end with exactly one `done` or `error` event. Never throws: every failure becomes the final event.
  */
 import { AssistantMessageBuilder, type ModelInfo, type StreamEvent, type StreamOptions } from "@keel/extensions-api";
-import { ProviderError, describeHttpError, describeNetworkError, errorDetail, shouldRetry } from "./errors.js";
-import { formatMs, planRetry, realClock, type Clock, type RetryPolicy } from "./retry.js";
-import { newSseStats, readSse, type SseEvent, type SseStats } from "./sse.js";
+import { ProviderError, describeHttpError, describeNetworkError, errorDetail, shouldRetry } from "./errors.ts";
+import { formatMs, planRetry, realClock, type Clock, type RetryPolicy } from "./retry.ts";
+import { newSseStats, readSse, type SseEvent, type SseStats } from "./sse.ts";
 
 /**
  * A wire format's reading of the event stream. `push` returns the events to yield for one SSE event and

@@ -3,10 +3,10 @@
  * one wire format. The three provider plugins differ only in their `WireFormat`.
  */
 import { AssistantMessageBuilder, type ModelInfo, type Provider, type ProviderRequest, type StreamEvent, type StreamOptions } from "@keel/extensions-api";
-import { streamHttp, type DriverDeps, type StreamDecoder } from "./driver.js";
-import type { ProviderError } from "./errors.js";
-import { resolveKey, type ResolvedKey } from "./keys.js";
-import type { ProviderConfig } from "./settings.js";
+import { streamHttp, type DriverDeps, type StreamDecoder } from "./driver.ts";
+import type { ProviderError } from "./errors.ts";
+import { resolveKey, type ResolvedKey } from "./keys.ts";
+import type { ProviderConfig } from "./settings.ts";
 
 /** What one wire format contributes. */
 export interface WireFormat {

@@ -1,6 +1,6 @@
 /** Reading JSON out of SSE `data:` fields, with errors that quote what arrived. */
 import type { z } from "@keel/extensions-api";
-import { ProviderError } from "./errors.js";
+import { ProviderError } from "./errors.ts";
 
 function shown(data: string): string {
   return JSON.stringify(data.length > 120 ? `${data.slice(0, 120)}… (${data.length} chars)` : data);

@@ -10,7 +10,7 @@
  * ```
  */
 import { z, type ModelInfo } from "@keel/extensions-api";
-import { DEFAULT_RETRY, RetrySettingsSchema, type RetryPolicy } from "./retry.js";
+import { DEFAULT_RETRY, RetrySettingsSchema, type RetryPolicy } from "./retry.ts";
 
 export const ModelSettingsSchema = z
   .object({

@@ -1,7 +1,7 @@
 /** The Responses API wire format, for `createHttpProvider`. */
 import { overflowError, type WireFormat } from "@keel/provider-kit";
-import { createResponsesDecoder } from "./decode.js";
-import { responsesPayload } from "./payload.js";
+import { createResponsesDecoder } from "./decode.ts";
+import { responsesPayload } from "./payload.ts";
 
 const OVERFLOW = /context_length_exceeded|exceeds the context window|maximum context length/i;
 

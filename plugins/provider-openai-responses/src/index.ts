@@ -1,6 +1,6 @@
 /** OpenAI Responses API (`POST /responses`, `store: false`). See README.md for settings. */
 import { definePlugin } from "@keel/extensions-api";
-import { createResponsesProviders } from "./providers.js";
+import { createResponsesProviders } from "./providers.ts";
 
 export default definePlugin({
   activate(api) {

@@ -1,7 +1,7 @@
 /** The providers this plugin serves: `openai-responses` and every settings entry with `"api": "openai-responses"`. */
 import type { Provider } from "@keel/extensions-api";
 import { createHttpProvider, openaiModels, providerConfigs, type HttpProviderDeps } from "@keel/provider-kit";
-import { responsesFormat } from "./format.js";
+import { responsesFormat } from "./format.ts";
 
 /** Same key and base URL variables as the official SDK, shared with the Chat Completions plugin. */
 export const OPENAI_RESPONSES = { id: "openai-responses", defaultBaseUrl: "https://api.openai.com/v1", baseUrlEnv: "OPENAI_BASE_URL", keyEnv: "OPENAI_API_KEY" };

@@ -5,7 +5,7 @@
  */
 import { z, type AssistantMessageBuilder, type ProviderRequest, type StreamEvent } from "@keel/extensions-api";
 import { ProviderError, overflowError, parseEvent, type SseEvent, type StreamDecoder } from "@keel/provider-kit";
-import { overflowDetail } from "./overflow.js";
+import { overflowDetail } from "./overflow.ts";
 
 const ToolCallDelta = z.object({
   index: z.number().int().optional(),

@@ -1,8 +1,8 @@
 /** The Chat Completions wire format, for `createHttpProvider`. */
 import { overflowError, type WireFormat } from "@keel/provider-kit";
-import { createChatDecoder } from "./decode.js";
-import { overflowDetail } from "./overflow.js";
-import { chatPayload } from "./payload.js";
+import { createChatDecoder } from "./decode.ts";
+import { overflowDetail } from "./overflow.ts";
+import { chatPayload } from "./payload.ts";
 
 export const chatFormat: WireFormat = {
   label: "OpenAI",

@@ -3,7 +3,7 @@
  * vLLM, LM Studio, OpenRouter, Groq). See README.md for settings and compatibility flags.
  */
 import { definePlugin } from "@keel/extensions-api";
-import { createOpenAIProviders } from "./providers.js";
+import { createOpenAIProviders } from "./providers.ts";
 
 export default definePlugin({
   activate(api) {

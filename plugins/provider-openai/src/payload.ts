@@ -1,6 +1,6 @@
 /** keel's request → a Chat Completions request body. */
 import type { ImageContent, Message, ModelInfo, ProviderRequest, TextContent } from "@keel/extensions-api";
-import { chatCompat } from "./compat.js";
+import { chatCompat } from "./compat.ts";
 
 type Part = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
 type ChatMessage =

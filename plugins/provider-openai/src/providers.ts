@@ -1,7 +1,7 @@
 /** The providers this plugin serves: `openai` and every settings entry with `"api": "openai"`. */
 import type { Provider } from "@keel/extensions-api";
 import { createHttpProvider, openaiModels, providerConfigs, type HttpProviderDeps } from "@keel/provider-kit";
-import { chatFormat } from "./format.js";
+import { chatFormat } from "./format.ts";
 
 export const OPENAI = { id: "openai", defaultBaseUrl: "https://api.openai.com/v1", baseUrlEnv: "OPENAI_BASE_URL", keyEnv: "OPENAI_API_KEY" };
 

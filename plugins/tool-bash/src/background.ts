@@ -4,10 +4,10 @@
  * waits on, feeds and kills them, and `killAll` runs when the session ends.
  */
 import type { Operations, ProcessHandle } from "@keel/extensions-api";
-import { logPath } from "./log-path.js";
-import { OutputLog } from "./output-log.js";
-import { NON_INTERACTIVE_ENV, type BashSettings } from "./settings.js";
-import { showTail, type ShownOutput } from "./shown-output.js";
+import { logPath } from "./log-path.ts";
+import { OutputLog } from "./output-log.ts";
+import { NON_INTERACTIVE_ENV, type BashSettings } from "./settings.ts";
+import { showTail, type ShownOutput } from "./shown-output.ts";
 
 const TAIL_BYTES = 1024 * 1024;
 

@@ -3,9 +3,9 @@
  * `background: true`, starts it and returns an id for the `process` tool.
  */
 import { defineTool, z, type ToolResult } from "@keel/extensions-api";
-import type { BackgroundProcesses } from "./background.js";
-import { runForeground } from "./run-foreground.js";
-import type { BashSettings } from "./settings.js";
+import type { BackgroundProcesses } from "./background.ts";
+import { runForeground } from "./run-foreground.ts";
+import type { BashSettings } from "./settings.ts";
 
 export const BashParams = z.object({
   command: z.string().min(1, "give the command to run").describe("The command, run by bash in the workspace."),

@@ -5,10 +5,10 @@
  * Settings (`"tool-bash"` section): timeoutSeconds, killGraceMs, maxLogBytes, maxBackground.
  */
 import { definePlugin } from "@keel/extensions-api";
-import { BackgroundProcesses } from "./background.js";
-import { bashTool } from "./bash-tool.js";
-import { processTool } from "./process-tool.js";
-import { BashSettingsSchema } from "./settings.js";
+import { BackgroundProcesses } from "./background.ts";
+import { bashTool } from "./bash-tool.ts";
+import { processTool } from "./process-tool.ts";
+import { BashSettingsSchema } from "./settings.ts";
 
 export default definePlugin({
   settings: BashSettingsSchema,

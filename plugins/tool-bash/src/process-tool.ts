@@ -3,7 +3,7 @@
  * wait for one (with a timeout), send it input, kill it.
  */
 import { defineTool, z, type ToolResult } from "@keel/extensions-api";
-import { status, type BackgroundProcess, type BackgroundProcesses } from "./background.js";
+import { status, type BackgroundProcess, type BackgroundProcesses } from "./background.ts";
 
 export const ProcessParams = z.object({
   action: z.enum(["list", "read", "wait", "write", "kill"]).describe("list: all background processes. read: new output since the last read. wait: until it exits or the timeout passes, then new output. write: send input to its stdin. kill: stop it and everything it started."),

@@ -3,10 +3,10 @@
  * once the shell exits stop whatever it left running, so a call never leaves processes behind.
  */
 import type { ToolContext, ToolResult } from "@keel/extensions-api";
-import { logPath } from "./log-path.js";
-import { OutputLog } from "./output-log.js";
-import { NON_INTERACTIVE_ENV, type BashSettings } from "./settings.js";
-import { showTail } from "./shown-output.js";
+import { logPath } from "./log-path.ts";
+import { OutputLog } from "./output-log.ts";
+import { NON_INTERACTIVE_ENV, type BashSettings } from "./settings.ts";
+import { showTail } from "./shown-output.ts";
 
 /** What a bash result carries besides its text (for UIs and sessions). */
 export interface BashDetails {

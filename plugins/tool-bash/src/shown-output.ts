@@ -3,7 +3,7 @@
  * via `truncateTail`), and a note saying what was cut and where the rest is.
  */
 import { formatBytes, truncateTail } from "@keel/extensions-api";
-import { displayText } from "./display-text.js";
+import { displayText } from "./display-text.ts";
 
 export interface ShownOutput {
   text: string;

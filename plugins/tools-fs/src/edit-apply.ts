@@ -3,7 +3,7 @@
  * overlap, and apply them all at once. When anything is wrong nothing is applied and the error lists every
  * problem, with the count of matches and the nearest lines, so the model can fix all of them in one retry.
  */
-import { closestLines, lineAt } from "./nearest-lines.js";
+import { closestLines, lineAt } from "./nearest-lines.ts";
 
 export interface TextEdit {
   oldText: string;

@@ -5,11 +5,11 @@
  */
 import { defineTool, z } from "@keel/extensions-api";
 import type { Operations, Tool } from "@keel/extensions-api";
-import { decodeText, looksBinary } from "./content-kind.js";
-import { applyEdits, EditError } from "./edit-apply.js";
-import type { FileQueue } from "./file-queue.js";
-import { displayPath, withFsErrors } from "./paths.js";
-import { unifiedDiff } from "./unified-diff.js";
+import { decodeText, looksBinary } from "./content-kind.ts";
+import { applyEdits, EditError } from "./edit-apply.ts";
+import type { FileQueue } from "./file-queue.ts";
+import { displayPath, withFsErrors } from "./paths.ts";
+import { unifiedDiff } from "./unified-diff.ts";
 
 export interface EditDetails {
   path: string;

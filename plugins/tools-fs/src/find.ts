@@ -4,9 +4,9 @@
  */
 import { DEFAULT_MAX_BYTES, defineTool, formatBytes, truncateHead, z } from "@keel/extensions-api";
 import type { Tool } from "@keel/extensions-api";
-import { displayPath, joinDisplay, pathKind, withFsErrors } from "./paths.js";
-import type { Ripgrep } from "./ripgrep.js";
-import { filesUnder } from "./search-files.js";
+import { displayPath, joinDisplay, pathKind, withFsErrors } from "./paths.ts";
+import type { Ripgrep } from "./ripgrep.ts";
+import { filesUnder } from "./search-files.ts";
 
 export const FIND_DEFAULT_LIMIT = 1000;
 

@@ -6,10 +6,10 @@
 import { posix } from "node:path";
 import { z } from "@keel/extensions-api";
 import type { Operations } from "@keel/extensions-api";
-import { globMatcher, literalFolder, ripgrepNameFilter } from "./glob.js";
-import type { FileHits, Hit } from "./grep-hits.js";
-import { pathKind } from "./paths.js";
-import { COMMON_FLAGS, type Ripgrep } from "./ripgrep.js";
+import { globMatcher, literalFolder, ripgrepNameFilter } from "./glob.ts";
+import type { FileHits, Hit } from "./grep-hits.ts";
+import { pathKind } from "./paths.ts";
+import { COMMON_FLAGS, type Ripgrep } from "./ripgrep.ts";
 
 export interface GrepQuery {
   pattern: string;

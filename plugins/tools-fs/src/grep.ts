@@ -6,12 +6,12 @@
 import { posix } from "node:path";
 import { DEFAULT_MAX_BYTES, defineTool, formatBytes, truncateHead, z } from "@keel/extensions-api";
 import type { Operations, Tool } from "@keel/extensions-api";
-import { decodeText, looksBinary } from "./content-kind.js";
-import { type FileHits, formatHits, GREP_MAX_LINE_CHARS, searchLines, textLines } from "./grep-hits.js";
-import { grepWithRipgrep, type GrepQuery, InvalidPatternError } from "./grep-ripgrep.js";
-import { displayPath, joinDisplay, pathKind, withFsErrors } from "./paths.js";
-import type { Ripgrep } from "./ripgrep.js";
-import { filesUnder } from "./search-files.js";
+import { decodeText, looksBinary } from "./content-kind.ts";
+import { type FileHits, formatHits, GREP_MAX_LINE_CHARS, searchLines, textLines } from "./grep-hits.ts";
+import { grepWithRipgrep, type GrepQuery, InvalidPatternError } from "./grep-ripgrep.ts";
+import { displayPath, joinDisplay, pathKind, withFsErrors } from "./paths.ts";
+import type { Ripgrep } from "./ripgrep.ts";
+import { filesUnder } from "./search-files.ts";
 
 export const GREP_DEFAULT_LIMIT = 100;
 

@@ -4,14 +4,14 @@
  * Settings (`"tools-fs"` section): `{ "ripgrep": false }` makes find and grep walk the files themselves.
  */
 import { definePlugin, z } from "@keel/extensions-api";
-import { editTool } from "./edit.js";
-import { FileQueue } from "./file-queue.js";
-import { findTool } from "./find.js";
-import { grepTool } from "./grep.js";
-import { lsTool } from "./ls.js";
-import { readTool } from "./read.js";
-import { Ripgrep } from "./ripgrep.js";
-import { writeTool } from "./write.js";
+import { editTool } from "./edit.ts";
+import { FileQueue } from "./file-queue.ts";
+import { findTool } from "./find.ts";
+import { grepTool } from "./grep.ts";
+import { lsTool } from "./ls.ts";
+import { readTool } from "./read.ts";
+import { Ripgrep } from "./ripgrep.ts";
+import { writeTool } from "./write.ts";
 
 export const ToolsFsSettingsSchema = z
   .object({

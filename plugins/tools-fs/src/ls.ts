@@ -2,7 +2,7 @@
  * `ls`: what is in a folder, sorted by name, folders marked with a trailing `/`, at most 500 entries.
  */
 import { defineTool, DEFAULT_MAX_BYTES, formatBytes, truncateHead, z } from "@keel/extensions-api";
-import { displayPath, pathKind, withFsErrors } from "./paths.js";
+import { displayPath, pathKind, withFsErrors } from "./paths.ts";
 
 export const LS_DEFAULT_LIMIT = 500;
 

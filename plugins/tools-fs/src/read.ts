@@ -4,8 +4,8 @@
  */
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, defineTool, formatBytes, truncateHead, z } from "@keel/extensions-api";
 import type { ToolResult } from "@keel/extensions-api";
-import { decodeText, imageMimeType, looksBinary } from "./content-kind.js";
-import { displayPath, withFsErrors } from "./paths.js";
+import { decodeText, imageMimeType, looksBinary } from "./content-kind.ts";
+import { displayPath, withFsErrors } from "./paths.ts";
 
 /** Larger images are refused: providers reject them (Anthropic's cap is 5 MB). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

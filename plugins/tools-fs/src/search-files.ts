@@ -5,10 +5,10 @@
  */
 import type { Operations } from "@keel/extensions-api";
 import { posix } from "node:path";
-import { globMatcher, literalFolder, ripgrepNameFilter } from "./glob.js";
-import { pathKind } from "./paths.js";
-import { COMMON_FLAGS, type Ripgrep } from "./ripgrep.js";
-import { listFiles } from "./walk.js";
+import { globMatcher, literalFolder, ripgrepNameFilter } from "./glob.ts";
+import { pathKind } from "./paths.ts";
+import { COMMON_FLAGS, type Ripgrep } from "./ripgrep.ts";
+import { listFiles } from "./walk.ts";
 
 /**
  * The order results come in on every route: ripgrep's `--sort path`, which walks each folder's entries sorted

@@ -6,8 +6,8 @@
 import { posix } from "node:path";
 import { isWithin } from "@keel/extensions-api";
 import type { DirEntry, Operations } from "@keel/extensions-api";
-import { decodeText } from "./content-kind.js";
-import { GitignoreRules } from "./gitignore.js";
+import { decodeText } from "./content-kind.ts";
+import { GitignoreRules } from "./gitignore.ts";
 
 async function readGitignore(ops: Operations, folder: string): Promise<string | undefined> {
   try {

@@ -4,8 +4,8 @@
  */
 import { defineTool, formatBytes, z } from "@keel/extensions-api";
 import type { Tool } from "@keel/extensions-api";
-import type { FileQueue } from "./file-queue.js";
-import { displayPath, withFsErrors } from "./paths.js";
+import type { FileQueue } from "./file-queue.ts";
+import { displayPath, withFsErrors } from "./paths.ts";
 
 export interface WriteDetails {
   path: string;
