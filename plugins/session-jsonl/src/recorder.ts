@@ -80,7 +80,7 @@ export class SessionRecorder {
     let readOnlyReason: string | undefined;
     let recorder: SessionRecorder | undefined;
     try {
-      writer = SessionWriter.open(path, { lock: options.lock, fsync: options.fsync, onLost: (reason) => recorder?.lose(reason) });
+      writer = SessionWriter.open(path, { lock: options.lock, fsync: options.fsync, onLost: (reason) => recorder?.lose(`the lock was lost: ${reason}`) });
     } catch (error) {
       if (!(error instanceof SessionLockedError)) throw error;
       readOnlyReason = `${error.message}, so this process opened it read-only: nothing from now on is saved. Close the other keel, or use /fork to continue in a new session file.`;
@@ -165,10 +165,18 @@ export class SessionRecorder {
     const full = { ...entry, id: this.newId(), parentId: this.leaf, timestamp: this.now().toISOString() } as Entry;
     this.leaf = full.id;
     if (this.readOnlyReason) return full;
-    if (this.writer) {
+    if (!this.writer) {
+      this.pending.push(full);
+      return full;
+    }
+    try {
       this.writer.append([full]);
-      this.noted([full]);
-    } else this.pending.push(full);
+    } catch (error) {
+      // A failed write (disk full, file removed) may leave a torn line; the next writer trims it.
+      this.lose(`writing failed: ${(error as Error).message}`);
+      return full;
+    }
+    this.noted([full]);
     return full;
   }
 
@@ -193,7 +201,7 @@ export class SessionRecorder {
   private create(): void {
     if (this.readOnlyReason) return;
     try {
-      this.writer = SessionWriter.create(this.path, this.header, this.pending, { lock: this.options.lock, fsync: this.options.fsync, onLost: (reason) => this.lose(reason) });
+      this.writer = SessionWriter.create(this.path, this.header, this.pending, { lock: this.options.lock, fsync: this.options.fsync, onLost: (reason) => this.lose(`the lock was lost: ${reason}`) });
     } catch (error) {
       this.readOnlyReason = `could not create ${this.path} (${(error as Error).message}); this session is not being saved`;
       this.options.warn(`session: ${this.readOnlyReason}`);
@@ -215,7 +223,8 @@ export class SessionRecorder {
   }
 
   private lose(reason: string): void {
-    this.readOnlyReason = `the lock on ${this.path} was lost (${reason}); nothing from now on is saved. Use /fork to continue in a new session file.`;
+    if (this.readOnlyReason) return;
+    this.readOnlyReason = `${this.path} can no longer be written (${reason}); nothing from now on is saved. Use /fork to continue in a new session file.`;
     this.options.warn(`session: ${this.readOnlyReason}`);
   }
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.js";
@@ -44,6 +44,24 @@ describe("the write lock", () => {
     const { recorder } = SessionRecorder.resume(path, options());
     expect(recorder.readOnly).toBeUndefined();
     recorder.close();
+  });
+
+  it("when lost to another process, stops the writer and says so", async () => {
+    const opts = options(undefined, { lock: { staleMs: 2_000 } });
+    const r = SessionRecorder.start(temp.dir, "lost", opts);
+    r.recordMessage(user("hi"));
+    r.recordMessage(assistant("hello"));
+    // Another process decided the lock was abandoned and took it: the directory is now someone else's.
+    rmSync(`${r.path}.lock`, { recursive: true });
+    mkdirSync(`${r.path}.lock`);
+    // The holder notices at its next refresh (every staleMs / 2).
+    for (let waited = 0; !r.readOnly && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(r.readOnly).toMatch(/can no longer be written \(the lock was lost: .*\); nothing from now on is saved/);
+    expect(opts.warnings.join("\n")).toContain("can no longer be written");
+    const size = readFileSync(r.path).length;
+    r.recordMessage(user("not written"));
+    expect(readFileSync(r.path).length).toBe(size);
+    r.close();
   });
 
   it("is released on close, so the next writer gets it", () => {
