@@ -145,6 +145,19 @@ describe("the session commands", () => {
     expect(loadSession(file!).entries.filter((e) => e.type === "message")).toHaveLength(6);
   });
 
+  it("/tree <id> --summarize keeps a summary of the branch it leaves, written by the session's model", async () => {
+    const kit = await keel({ script: [{ text: "one" }, { text: "tried a rewrite" }, { text: "- tried a rewrite of the parser; it failed" }] });
+    await kit.run("a");
+    await kit.runtime.runCommand("/label start");
+    await kit.run("rewrite the parser");
+    await kit.runtime.runCommand("/tree start --summarize");
+    expect(notices(kit).at(-1)).toMatch(/^Moved to \w+; 3 messages in context \(with a summary of the branch you left\)\.$/);
+    expect(view(kit.runtime.messages)).toEqual(["a", "one", "branch_summary"]);
+    expect(textOf(kit.runtime.messages[2]!)).toContain("- tried a rewrite of the parser; it failed");
+    const [file] = sessionFiles(kit);
+    expect(loadSession(file!).entries.filter((e) => e.type === "branch_summary")).toHaveLength(1);
+  });
+
   it("/fork continues in a new session file that records where it came from", async () => {
     const kit = await keel({ script: [{ text: "one" }, { text: "two" }] });
     await kit.run("a");
