@@ -6,11 +6,12 @@
  *
  *   node bench/sessions.bench.mjs [--fresh]
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { createJiti } from "jiti";
+import { median, ms as fmt, printTable, ratio } from "./lib.mjs";
 
 const jiti = createJiti(import.meta.url);
 const src = (name) => jiti.import(fileURLToPath(new URL(`../plugins/session-jsonl/src/${name}.ts`, import.meta.url)));
@@ -36,11 +37,6 @@ const result = (t) => ({ role: "toolResult", toolCallId: "c", toolName: "read", 
 
 function ms(t0) {
   return performance.now() - t0;
-}
-
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 function time(runs, fn) {
@@ -114,13 +110,15 @@ if (process.argv.includes("--fresh") || !existsSync(WORK) || !dataReady()) {
 const bigPath = join(BIG, readdirSync(BIG).find((f) => f.endsWith(".jsonl")));
 
 const rows = [];
-const row = (name, value, goal) => rows.push({ name, value, goal });
+/** One measurement, its goal if any, and a reference measured in the same run (what it is compared to). */
+const row = (name, value, goal, reference) => rows.push({ name, value, goal, reference });
 
 // Listing: with the index in place, then with every index entry removed (rebuilt from the files).
 const list = time(5, () => {
   if (listSessions(MANY).length !== SESSIONS) throw new Error("listing lost sessions");
 });
-row(`list ${SESSIONS} sessions (${(dirBytes(MANY) / 1e6).toFixed(0)} MB)`, list, GOAL_MS);
+const statAll = time(5, () => readdirSync(MANY).forEach((f) => statSync(join(MANY, f))));
+row(`list ${SESSIONS} sessions (${(dirBytes(MANY) / 1e6).toFixed(0)} MB)`, list, GOAL_MS, { name: "stat every file of the folder", value: statAll });
 for (const f of readdirSync(MANY)) if (f.endsWith(".jsonl")) rmSync(metaPathOf(join(MANY, f)), { force: true });
 row(`list ${SESSIONS} sessions, index missing (rebuilt)`, time(1, () => listSessions(MANY)));
 
@@ -130,7 +128,9 @@ const resumeLatest = time(5, () => {
   if (context.messages.length === 0) throw new Error("resumed nothing");
   recorder.close();
 });
-row(`resume the latest of ${SESSIONS} sessions`, resumeLatest, GOAL_MS);
+const latestBytes = statSync(latestSession(MANY)).size;
+const readLatest = time(5, () => readFileSync(latestSession(MANY)));
+row(`resume the latest of ${SESSIONS} sessions`, resumeLatest, GOAL_MS, { name: `find and read that file raw (${(latestBytes / 1e3).toFixed(0)} KB)`, value: readLatest });
 
 const bigSize = statSync(bigPath).size;
 let bigMessages = 0;
@@ -139,10 +139,11 @@ const resumeBig = time(5, () => {
   bigMessages = context.messages.length;
   recorder.close();
 });
-row(`resume one session of ${BIG_ENTRIES} entries (${(bigSize / 1e6).toFixed(0)} MB; ${bigMessages} messages in context)`, resumeBig, GOAL_MS);
-row(`parse that whole session (/tree, /export)`, time(1, () => loadSession(bigPath)));
+const readBig = time(3, () => readFileSync(bigPath));
+row(`resume one session of ${BIG_ENTRIES} entries (${(bigSize / 1e6).toFixed(0)} MB; ${bigMessages} messages in context)`, resumeBig, GOAL_MS, { name: "read the whole file raw", value: readBig });
+row(`parse that whole session (/tree, /export)`, time(1, () => loadSession(bigPath)), undefined, { name: "read the whole file raw", value: readBig });
 
-// Appends: 2 KB message entries on a fresh session, without and with fdatasync.
+// Appends: 2 KB message entries on a fresh session, without and with fdatasync, against a bare O_APPEND write.
 function appendCost(count, fsync) {
   const dir = join(WORK, `append-${fsync ? "fsync" : "plain"}`);
   rmSync(dir, { recursive: true, force: true });
@@ -157,18 +158,36 @@ function appendCost(count, fsync) {
   rmSync(dir, { recursive: true, force: true });
   return each;
 }
+function rawAppendCost(count) {
+  const file = join(WORK, "raw-append.jsonl");
+  const fd = openSync(file, "a");
+  const line = JSON.stringify({ type: "message", message: assistant(text(2_000, "entry")) }) + "\n";
+  const t0 = performance.now();
+  for (let i = 0; i < count; i++) writeSync(fd, line);
+  const each = ms(t0) / count;
+  closeSync(fd);
+  rmSync(file);
+  return each;
+}
+const raw = rawAppendCost(20_000);
 const plain = appendCost(20_000, false);
 const synced = appendCost(300, true);
 
-console.log("");
-console.log("| measurement | median ms | max ms | goal |");
-console.log("|---|---:|---:|---|");
-for (const r of rows) {
-  const verdict = r.goal === undefined ? "" : r.value.median < r.goal ? `< ${r.goal} ms ✓` : `< ${r.goal} ms ✗`;
-  console.log(`| ${r.name} | ${r.value.median.toFixed(1)} | ${r.value.max.toFixed(1)} | ${verdict} |`);
-}
-console.log(`| append one 2 KB entry | ${(plain * 1000).toFixed(1)} µs | | |`);
-console.log(`| append one 2 KB entry with fsync | ${(synced * 1000).toFixed(1)} µs | | |`);
+const us = (v) => `${(v * 1000).toFixed(1)} µs`;
+printTable("Session store (median of 5; the reference is measured in the same run)", [
+  ["measurement", "median", "max", "goal", "reference", "reference time", "ratio"],
+  ...rows.map((r) => [
+    r.name,
+    fmt(r.value.median),
+    fmt(r.value.max),
+    r.goal === undefined ? "" : `< ${r.goal} ms ${r.value.median < r.goal ? "✓" : "✗"}`,
+    r.reference?.name ?? "",
+    r.reference ? fmt(r.reference.value.median) : "",
+    r.reference ? ratio(r.value.median, r.reference.value.median) : "",
+  ]),
+  ["append one 2 KB entry", us(plain), "", "", "bare O_APPEND write of the same line", us(raw), ratio(plain, raw)],
+  ["append one 2 KB entry with fsync", us(synced), "", "", "bare O_APPEND write of the same line", us(raw), ratio(synced, raw)],
+]);
 console.log(`\ntotal ${(ms(started) / 1000).toFixed(1)} s`);
 const failed = rows.filter((r) => r.goal !== undefined && r.value.median >= r.goal);
 process.exitCode = failed.length ? 1 : 0;
