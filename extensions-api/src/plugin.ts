@@ -84,9 +84,9 @@ export interface Runtime {
    * Asks a model for one reply outside the conversation: no tools, nothing enters the history, no message
    * events. What compaction strategies and branch summaries use. `model` defaults to the session's model.
    * Never throws for a failed request: resolves the assistant message with stop reason `error` or `aborted`
-   * and its `errorMessage`. Optional while hosts catch up; callers must say clearly when it is missing.
+   * and its `errorMessage`.
    */
-  complete?(request: { systemPrompt: string; messages: Message[]; model?: ModelInfo; maxTokens?: number; signal?: AbortSignal }): Promise<AssistantMessage>;
+  complete(request: { systemPrompt: string; messages: Message[]; model?: ModelInfo; maxTokens?: number; signal?: AbortSignal }): Promise<AssistantMessage>;
   /** Runs a `/command args` line. Resolves false when the line names no command. */
   runCommand(line: string): Promise<boolean>;
   /** Asks the user through the active UI; undefined when no UI can ask. */

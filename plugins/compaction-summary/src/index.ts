@@ -25,9 +25,6 @@ export default definePlugin({
       const choice = compactionChoice(api.allSettings, request.model);
       if (choice.strategy !== STRATEGY) return undefined;
       const runtime = api.runtime;
-      if (!runtime.complete) {
-        throw new Error('compaction-summary: this keel host cannot call a model outside the conversation (Runtime.complete is missing); update keel, or set compaction.strategy to "window"');
-      }
       const complete = runtime.complete.bind(runtime);
       return compactWithSummary(request, { keepRecentTokens: choice.keepRecentTokens, complete, model: summaryModel(api, request.model), maxTokens: api.settings.maxTokens });
     });

@@ -9,7 +9,6 @@ Answer with only a few bullet points: what was tried on this branch, what was le
 
 /** Asks the session's model for the summary. Throws a message that says what to do when it cannot. */
 export async function summariseBranch(runtime: Runtime, messages: readonly Message[], signal?: AbortSignal): Promise<string> {
-  if (!runtime.complete) throw new Error("this keel host cannot call a model outside the conversation (Runtime.complete is missing); jump without --summarize");
   const reply = await runtime.complete({
     systemPrompt: SYSTEM_PROMPT,
     messages: [{ role: "user", content: `<conversation>\n${conversationText(messages)}\n</conversation>\n\nWrite the record of this branch.`, timestamp: Date.now() }],
