@@ -18,6 +18,7 @@ export * from "./manifest.js";
 export * from "./stream.js";
 export * from "./scripted.js";
 export * from "./truncate.js";
+export * from "./sleep.js";
 
 /** The version of this contract; plugins declare the range they need in `keel.apiVersion`. */
 export const API_VERSION = "1.0.0";

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { StreamEvent } from "./provider.js";
+import { sleep } from "./sleep.js";
 import { AssistantMessageBuilder } from "./stream.js";
 
 export const ScriptToolCallSchema = z.object({
@@ -41,19 +42,6 @@ function chunks(text: string, size: number): string[] {
   return out;
 }
 
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
-}
-
 /**
  * Streams one scripted turn as a provider would. `callIndex` numbers the tool calls (ids default to
  * `call_<n>`). Ends with `aborted` when the signal fires.
@@ -79,7 +67,7 @@ export async function* playTurn(input: ScriptTurn, signal: AbortSignal, meta: { 
     yield open;
     const body = piece.kind === "call" ? piece.args : piece.text;
     for (const delta of chunks(body, turn.chunkSize)) {
-      await wait(turn.delayMs, signal);
+      await sleep(turn.delayMs, signal);
       if (signal.aborted) return yield aborted();
       yield piece.kind === "call" ? b.appendToolArguments(open.index, delta) : piece.kind === "text" ? b.appendText(open.index, delta) : b.appendThinking(open.index, delta);
     }

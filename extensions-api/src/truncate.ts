@@ -50,8 +50,8 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-/** Keeps the first lines of `text` within the budget. */
-export function truncateHead(text: string, options: TruncateOptions = {}): Truncation {
+/** Keeps whole lines from one end of `text` within the budget; a single over-long line is cut inside. */
+function truncate(text: string, options: TruncateOptions, from: "start" | "end"): Truncation {
   const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const lines = splitLines(text);
@@ -60,10 +60,11 @@ export function truncateHead(text: string, options: TruncateOptions = {}): Trunc
   if (lines.length <= maxLines && totalBytes <= maxBytes) {
     return { ...base, text, truncated: false, keptLines: lines.length, keptBytes: totalBytes, lineCut: false };
   }
+  const ordered = from === "start" ? lines : [...lines].reverse();
   const kept: string[] = [];
   let bytes = 0;
   let truncatedBy: "lines" | "bytes" = "lines";
-  for (const line of lines) {
+  for (const line of ordered) {
     if (kept.length >= maxLines) break;
     const size = byteLength(line) + (kept.length > 0 ? 1 : 0);
     if (bytes + size > maxBytes) {
@@ -74,43 +75,21 @@ export function truncateHead(text: string, options: TruncateOptions = {}): Trunc
     bytes += size;
   }
   if (kept.length === 0 && lines.length > 0) {
-    const cut = cutToBytes(lines[0]!, maxBytes, "start");
+    const cut = cutToBytes(ordered[0]!, maxBytes, from);
     return { ...base, text: cut, truncated: true, truncatedBy: "bytes", keptLines: 0, keptBytes: byteLength(cut), lineCut: true };
   }
-  const out = kept.join("\n");
-  return { ...base, text: out, truncated: true, truncatedBy, keptLines: kept.length, keptBytes: bytes, lineCut: false };
+  if (from === "end") kept.reverse();
+  return { ...base, text: kept.join("\n"), truncated: true, truncatedBy, keptLines: kept.length, keptBytes: bytes, lineCut: false };
 }
 
-/** Keeps the last lines of `text` within the budget. */
+/** Keeps the first lines of `text` within the budget (file reads). */
+export function truncateHead(text: string, options: TruncateOptions = {}): Truncation {
+  return truncate(text, options, "start");
+}
+
+/** Keeps the last lines of `text` within the budget (command output). */
 export function truncateTail(text: string, options: TruncateOptions = {}): Truncation {
-  const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const lines = splitLines(text);
-  const totalBytes = byteLength(text);
-  const base = { totalLines: lines.length, totalBytes };
-  if (lines.length <= maxLines && totalBytes <= maxBytes) {
-    return { ...base, text, truncated: false, keptLines: lines.length, keptBytes: totalBytes, lineCut: false };
-  }
-  const kept: string[] = [];
-  let bytes = 0;
-  let truncatedBy: "lines" | "bytes" = "lines";
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (kept.length >= maxLines) break;
-    const line = lines[i]!;
-    const size = byteLength(line) + (kept.length > 0 ? 1 : 0);
-    if (bytes + size > maxBytes) {
-      truncatedBy = "bytes";
-      break;
-    }
-    kept.unshift(line);
-    bytes += size;
-  }
-  if (kept.length === 0 && lines.length > 0) {
-    const cut = cutToBytes(lines[lines.length - 1]!, maxBytes, "end");
-    return { ...base, text: cut, truncated: true, truncatedBy: "bytes", keptLines: 0, keptBytes: byteLength(cut), lineCut: true };
-  }
-  const out = kept.join("\n");
-  return { ...base, text: out, truncated: true, truncatedBy, keptLines: kept.length, keptBytes: bytes, lineCut: false };
+  return truncate(text, options, "end");
 }
 
 /** Human size for notes: `50.0 KB`. */

@@ -2,7 +2,7 @@
  * When to try again and how long to wait: exponential backoff with jitter, unless the server said how long
  * (`retry-after-ms`, `retry-after` in seconds or as an HTTP date).
  */
-import { z } from "@keel/extensions-api";
+import { sleep, z } from "@keel/extensions-api";
 
 export const RetrySettingsSchema = z
   .object({
@@ -33,17 +33,7 @@ export interface Clock {
 export const realClock: Clock = {
   now: () => Date.now(),
   random: () => Math.random(),
-  sleep: (ms, signal) =>
-    new Promise((resolve) => {
-      if (signal.aborted) return resolve();
-      const timer = setTimeout(done, ms);
-      signal.addEventListener("abort", done, { once: true });
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        resolve();
-      }
-    }),
+  sleep,
 };
 
 /** The wait the server asked for, in ms, or undefined when it gave no usable hint. */
