@@ -1,0 +1,147 @@
+/**
+ * Finding and killing every process one spawn started, through /proc: the tagged processes, the process group
+ * while its leader lives, and descendants of either by parent pid. See spawn.ts for why a tag.
+ */
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+
+export const PROCESS_TAG_VARIABLE = "KEEL_PROCESS_TAG";
+const POLL_MS = 15;
+const KILL_WAIT_MS = 3000;
+
+export async function terminate(tree: ProcessTree | undefined, leaderGone: () => boolean, graceMs: number, exited: Promise<unknown>): Promise<void> {
+  if (tree === undefined) return;
+  const alive = () => !leaderGone() || members(tree, leaderGone()).length > 0;
+  if (!alive()) return;
+  signalAll(tree, leaderGone, "SIGTERM");
+  const termDeadline = Date.now() + graceMs;
+  while (alive() && Date.now() < termDeadline) await delay(POLL_MS);
+  const killDeadline = Date.now() + KILL_WAIT_MS;
+  // Each pass KILLs again: a process may have forked between the scan and the signal.
+  while (alive() && Date.now() < killDeadline) {
+    signalAll(tree, leaderGone, "SIGKILL");
+    await delay(POLL_MS);
+  }
+  await Promise.race([exited.catch(() => {}), delay(KILL_WAIT_MS)]);
+}
+
+function signalAll(tree: ProcessTree, leaderGone: () => boolean, signal: NodeJS.Signals): void {
+  // The group id stays ours while the leader is unreaped; after that a stranger could reuse the number.
+  if (!leaderGone()) trySignal(-tree.leader, signal);
+  for (const member of members(tree, leaderGone())) trySignal(member, signal);
+}
+
+function trySignal(target: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(target, signal);
+  } catch {
+    // ESRCH: already gone. EPERM: not ours to kill; nothing more can be done from here.
+  }
+}
+
+/** What identifies the processes of one spawn. */
+export interface ProcessTree {
+  /** The shell's pid, which is also its process group id. */
+  leader: number;
+  /** The value of `KEEL_PROCESS_TAG` in their environment. */
+  tag: string;
+  /** The shell's start time in clock ticks since boot; older processes cannot belong to it. */
+  since: number;
+}
+
+interface ProcessEntry {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  /** Whether its environment carries the tag. */
+  tagged: boolean;
+}
+
+const hasProc = existsSync("/proc/self/stat");
+
+/**
+ * Live processes belonging to one spawn: tagged ones, the group while the leader lives, and descendants of
+ * either. Without /proc, the group's liveness is all that can be seen.
+ */
+export function members(tree: ProcessTree, leaderGone: boolean): number[] {
+  if (!hasProc) return groupAlive(tree.leader) ? [-tree.leader] : [];
+  const entries = liveProcesses(tree);
+  const found = new Set<number>();
+  for (const entry of entries) {
+    if (entry.pid === process.pid) continue;
+    if ((!leaderGone && entry.pgid === tree.leader) || entry.tagged) found.add(entry.pid);
+  }
+  let grew = found.size > 0;
+  while (grew) {
+    grew = false;
+    for (const entry of entries) {
+      if (!found.has(entry.pid) && found.has(entry.ppid)) {
+        found.add(entry.pid);
+        grew = true;
+      }
+    }
+  }
+  return [...found];
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Live processes no older than the tree's shell. */
+function liveProcesses(tree: ProcessTree): ProcessEntry[] {
+  const marker = Buffer.from(`${PROCESS_TAG_VARIABLE}=${tree.tag}\0`);
+  const out: ProcessEntry[] = [];
+  for (const name of readdirSync("/proc")) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid)) continue;
+    const fields = statFields(pid);
+    if (!fields || fields[0] === "Z" || fields[0] === "X" || Number(fields[STARTTIME_FIELD]) < tree.since) continue;
+    out.push({ pid, ppid: Number(fields[1]), pgid: Number(fields[2]), tagged: hasMarker(pid, marker) });
+  }
+  return out;
+}
+
+/** Field 22 of /proc/<pid>/stat (`starttime`), counted from the state field (3). */
+const STARTTIME_FIELD = 22 - 3;
+
+/** When `pid` started, in clock ticks since boot; 0 when it cannot be read (then nothing is filtered out). */
+export function startTimeOf(pid: number): number {
+  return (hasProc && Number(statFields(pid)?.[STARTTIME_FIELD])) || 0;
+}
+
+const statBuffer = Buffer.alloc(4096);
+
+/**
+ * The fields of /proc/<pid>/stat from the state on, or undefined when the process is gone. One open, one read,
+ * one close: a pass reads this file for every process, so the syscalls readFileSync adds are worth saving.
+ */
+function statFields(pid: number): string[] | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(`/proc/${pid}/stat`, "r");
+    const stat = statBuffer.toString("latin1", 0, readSync(fd, statBuffer, 0, statBuffer.length, 0));
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function hasMarker(pid: number, marker: Buffer): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`).includes(marker);
+  } catch {
+    return false; // gone, or not ours to read
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
