@@ -51,19 +51,21 @@ export function compactionChoice(allSettings: Readonly<Record<string, unknown>>,
   return { strategy: own?.strategy ?? s.strategy, keepRecentTokens: own?.keepRecentTokens ?? s.keepRecentTokens };
 }
 
-/** A rough token count of one message: characters / 4, images at a flat 1,200. */
+/**
+ * A rough token count of one message: UTF-8 bytes / 4, images at a flat 1,200. The one estimator keel uses
+ * (the kernel's compaction threshold and the strategies' cut points).
+ */
 export function estimateTokens(message: Message): number {
-  let chars = 0;
-  if (typeof message.content === "string") chars = message.content.length;
-  else {
-    for (const block of message.content) {
-      if (block.type === "text") chars += block.text.length;
-      else if (block.type === "thinking") chars += block.thinking.length;
-      else if (block.type === "toolCall") chars += block.name.length + block.arguments.length;
-      else if (block.type === "image") chars += 4_800;
-    }
+  if (typeof message.content === "string") return Math.ceil(Buffer.byteLength(message.content) / 4);
+  let bytes = 0;
+  let images = 0;
+  for (const block of message.content) {
+    if (block.type === "text") bytes += Buffer.byteLength(block.text);
+    else if (block.type === "thinking") bytes += Buffer.byteLength(block.thinking);
+    else if (block.type === "toolCall") bytes += block.name.length + Buffer.byteLength(block.arguments);
+    else if (block.type === "image") images++;
   }
-  return Math.ceil(chars / 4);
+  return Math.ceil(bytes / 4) + images * 1_200;
 }
 
 /**
@@ -164,14 +166,6 @@ function fileArgument(json: string): string | undefined {
     if (typeof value === "string" && value.length > 0) return value;
   }
   return undefined;
-}
-
-/**
- * Makes summary text safe to wrap: removes anything that could close or reopen the record wrapper
- * (`</conversation_summary>` and similar tags), so text inside a summary cannot pose as the conversation.
- */
-export function neutralizeSummary(text: string): string {
-  return text.replace(/<\/?\s*(conversation_summary|branch_summary)\s*>/gi, (tag) => tag.replace(/</g, "‹").replace(/>/g, "›"));
 }
 
 /** The messages a strategy summarises for a cut: the history part and, for a split turn, the turn's start. */

@@ -29,8 +29,9 @@ export interface EventPayloads {
   retry_start: RetryInfo & { provider: string; model: string };
   compaction_start: { reason: string; tokensBefore: number };
   /**
-   * Compaction ended. On success `summary` replaced the messages before `firstKeptIndex` (an index into the
-   * history as it was before compaction); the full history stays wherever the session store keeps it.
+   * Compaction ended. On success `summary` replaced the messages before `firstKeptIndex`, an index into the
+   * messages the strategy was given (the model's view of the history: failed replies left out); the history is
+   * now `[summary, ...kept]`. The full history stays wherever the session store keeps it.
    */
   compaction_end: { reason: string; tokensBefore: number; tokensAfter: number; summary?: string; firstKeptIndex?: number; details?: unknown; errorMessage?: string };
   /** A plugin became active. */

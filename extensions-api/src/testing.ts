@@ -40,6 +40,8 @@ export interface TestKitOptions {
   flags?: Record<string, unknown>;
   /** Use this folder as the workspace instead of a new temp one. */
   cwd?: string;
+  /** Use this folder as KEEL_HOME (sessions, user settings, data) instead of a new temp one, e.g. to resume. */
+  keelHome?: string;
 }
 
 export interface RecordedEvent<K extends EventName = EventName> {

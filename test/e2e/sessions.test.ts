@@ -13,10 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => llm.close());
 
-// A short idle timeout: the kernel's streamReply leaves the provider's stream suspended after its final event,
-// and provider-kit's idle timer (10 minutes by default) then keeps the process alive. Remove once that is fixed.
-const QUICK_EXIT = ["--settings", JSON.stringify({ providers: { openai: { retry: { idleTimeoutMs: 1_500 } } } })];
-const model = ["--provider", "openai", "--model", "gpt-4.1-mini", ...QUICK_EXIT];
+const model = ["--provider", "openai", "--model", "gpt-4.1-mini"];
 const openai = () => ({ extraEnv: { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-e2e" } });
 const bodyOf = (n: number) => JSON.stringify(llm.requests[n]!.body);
 

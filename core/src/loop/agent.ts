@@ -4,7 +4,7 @@
  * model that keeps failing. Everything it talks to (provider, tools, hooks) comes in through `AgentDeps`.
  */
 import { randomUUID } from "node:crypto";
-import { emptyUsage, isContextOverflow, textOf, toolCallsOf, userMessage, type AssistantMessage, type Message, type ModelInfo, type Provider, type RunEndReason, type RunResult, type ToolCall, type ToolContext, type ToolResult, type UserContent } from "@keel/extensions-api";
+import { emptyUsage, estimateTokens, isContextOverflow, textOf, toolCallsOf, userMessage, type AssistantMessage, type Message, type ModelInfo, type Provider, type RunEndReason, type RunResult, type ToolCall, type ToolContext, type ToolResult, type UserContent } from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
@@ -13,7 +13,7 @@ import { toModelContext } from "./history.js";
 import { streamReply } from "./stream-reply.js";
 import { toolJsonSchema, type ActiveTool } from "./tool-calls.js";
 import { runToolCalls } from "./tool-runner.js";
-import { estimateBytesTokens, TokenEstimator } from "./token-estimate.js";
+import { TokenEstimator } from "./token-estimate.js";
 
 export interface LoopLimits {
   /** Requests per run; undefined for no limit. */
@@ -235,7 +235,7 @@ export class Agent {
       },
       bus,
     );
-    this.estimator.observe(context, reply, estimateBytesTokens({ role: "user", content: systemPrompt, timestamp: 0 }));
+    this.estimator.observe(context, reply, estimateTokens({ role: "user", content: systemPrompt, timestamp: 0 }));
     return reply;
   }
 }

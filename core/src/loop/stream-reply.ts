@@ -57,6 +57,8 @@ export async function streamReply(provider: Provider, request: ProviderRequest, 
     }
     const event = next.value;
     if (event.type === "done" || event.type === "error") {
+      // Release the provider's resources (body, timers) even if its generator has more to say.
+      void Promise.resolve(iterator.return?.()).catch(() => undefined);
       final = event.message;
       if (final.stopReason === "error" && !final.errorMessage) final.errorMessage = `Provider "${provider.id}" reported an error without a message.`;
       break;

@@ -2,13 +2,7 @@
  * Estimating how full the context is, without a tokenizer: the provider's last reported usage, plus bytes/4
  * for what came after it, scaled by the ratio between reported and estimated tokens seen so far.
  */
-import type { AssistantMessage, Message } from "@keel/extensions-api";
-
-const BYTES_PER_TOKEN = 4;
-
-export function estimateBytesTokens(message: Message): number {
-  return Math.ceil(Buffer.byteLength(JSON.stringify(message.content)) / BYTES_PER_TOKEN);
-}
+import { estimateTokens, type AssistantMessage, type Message } from "@keel/extensions-api";
 
 function reported(message: AssistantMessage): number {
   const u = message.usage;
@@ -24,7 +18,7 @@ export class TokenEstimator {
   observe(context: readonly Message[], reply: AssistantMessage, systemPromptTokens: number): void {
     const actual = reply.usage.input + reply.usage.cacheRead + reply.usage.cacheWrite;
     if (actual <= 0) return;
-    const estimated = context.reduce((sum, m) => sum + estimateBytesTokens(m), systemPromptTokens);
+    const estimated = context.reduce((sum, m) => sum + estimateTokens(m), systemPromptTokens);
     if (estimated <= 0) return;
     this.ratio = Math.min(3, Math.max(0.5, actual / estimated));
   }
@@ -38,11 +32,11 @@ export class TokenEstimator {
       const m = messages[i]!;
       if (m.role === "assistant" && m.timestamp >= this.trustedSince && reported(m) > 0 && m.stopReason !== "error" && m.stopReason !== "aborted") {
         let after = 0;
-        for (let j = i + 1; j < messages.length; j++) after += estimateBytesTokens(messages[j]!);
+        for (let j = i + 1; j < messages.length; j++) after += estimateTokens(messages[j]!);
         return reported(m) + Math.ceil(after * this.ratio);
       }
     }
-    const total = messages.reduce((sum, m) => sum + estimateBytesTokens(m), systemPromptTokens);
+    const total = messages.reduce((sum, m) => sum + estimateTokens(m), systemPromptTokens);
     return Math.ceil(total * this.ratio);
   }
 }

@@ -39,7 +39,7 @@ function scriptedPlugin(script: ScriptTurn[]): InlineCandidate {
 export async function createTestKit(options: TestKitOptions): Promise<TestKit> {
   const root = mkdtempSync(join(tmpdir(), "keel-kit-"));
   const cwd = options.cwd ?? join(root, "workspace");
-  const keelHome = join(root, "home");
+  const keelHome = options.keelHome ?? join(root, "home");
   mkdirSync(cwd, { recursive: true });
   mkdirSync(keelHome, { recursive: true });
   for (const [path, content] of Object.entries(options.files ?? {})) {

@@ -7,7 +7,7 @@
  * session's model) and `maxTokens` for the summary.
  */
 import { compactionChoice, definePlugin, z, type ModelInfo, type PluginAPI } from "@keel/extensions-api";
-import { compactWithSummary } from "./summarise.js";
+import { compactWithSummary } from "./summarise.ts";
 
 export const STRATEGY = "summary";
 

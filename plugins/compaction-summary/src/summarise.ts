@@ -15,7 +15,7 @@ import {
   type Message,
   type ModelInfo,
 } from "@keel/extensions-api";
-import { SYSTEM_PROMPT, historyPrompt, turnPrefixPrompt } from "./prompt.js";
+import { SYSTEM_PROMPT, historyPrompt, turnPrefixPrompt } from "./prompt.ts";
 
 /** Calls a model once; the shape of `Runtime.complete`. */
 export type Complete = (request: { systemPrompt: string; messages: Message[]; model?: ModelInfo; maxTokens?: number; signal?: AbortSignal }) => Promise<AssistantMessage>;

@@ -4,7 +4,7 @@
  * leaves a note of the tools and files the dropped turns used.
  */
 import { compactionChoice, definePlugin } from "@keel/extensions-api";
-import { compactWindow } from "./window.js";
+import { compactWindow } from "./window.ts";
 
 export const STRATEGY = "window";
 

@@ -1,8 +1,8 @@
 /** `keel sessions`: the sessions of this folder (or all folders), most recently used first. */
 import type { CliCommandSpec } from "@keel/extensions-api";
 import { formatBytes } from "@keel/extensions-api";
-import { listSessions, type SessionSummary } from "./meta.js";
-import { sessionDir, sessionDirs } from "./paths.js";
+import { listSessions, type SessionSummary } from "./meta.ts";
+import { sessionDir, sessionDirs } from "./paths.ts";
 
 function when(ms: number): string {
   const d = new Date(ms);

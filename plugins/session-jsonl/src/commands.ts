@@ -1,6 +1,6 @@
 /** The slash commands: /tree, /fork, /label, /name, /export. Each reports through `runtime.notify`. */
 import type { Runtime, SlashCommand } from "@keel/extensions-api";
-import type { SessionController } from "./controller.js";
+import type { SessionController } from "./controller.ts";
 
 function words(args: string): string[] {
   return args.trim().split(/\s+/).filter(Boolean);

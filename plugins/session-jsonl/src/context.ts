@@ -4,7 +4,7 @@
  * where it stopped.
  */
 import { compactionSummaryMessage, type Message, type UserMessage } from "@keel/extensions-api";
-import type { Entry } from "./format.js";
+import type { Entry } from "./format.ts";
 
 /** The messages of a branch and, in parallel, the id of the entry each came from. */
 export interface BranchContext {

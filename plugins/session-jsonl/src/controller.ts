@@ -5,16 +5,16 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { EventPayloads, Message, Runtime } from "@keel/extensions-api";
-import { summariseBranch } from "./branch-summary.js";
-import { branchTo, buildContext } from "./context.js";
-import { toHtml } from "./export-html.js";
-import { toMarkdown } from "./export-markdown.js";
-import { NAME_ENTRY, type Entry } from "./format.js";
-import { loadSession, type LoadedSession } from "./load.js";
-import { freshMeta, latestSession } from "./meta.js";
-import { resolveSessionArg, sessionDir } from "./paths.js";
-import { SessionRecorder, type RecorderOptions } from "./recorder.js";
-import { renderTree, resolveEntry } from "./tree.js";
+import { summariseBranch } from "./branch-summary.ts";
+import { branchTo, buildContext } from "./context.ts";
+import { toHtml } from "./export-html.ts";
+import { toMarkdown } from "./export-markdown.ts";
+import { NAME_ENTRY, type Entry } from "./format.ts";
+import { loadSession, type LoadedSession } from "./load.ts";
+import { freshMeta, latestSession } from "./meta.ts";
+import { resolveSessionArg, sessionDir } from "./paths.ts";
+import { SessionRecorder, type RecorderOptions } from "./recorder.ts";
+import { renderTree, resolveEntry } from "./tree.ts";
 
 export interface ControllerOptions extends Omit<RecorderOptions, "cwd"> {
   keelHome: string;

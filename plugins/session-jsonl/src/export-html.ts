@@ -3,8 +3,8 @@
  * scripts and nothing fetched. Every piece of session text is HTML-escaped.
  */
 import type { Message } from "@keel/extensions-api";
-import type { Entry, Header } from "./format.js";
-import { prettyJson } from "./export-markdown.js";
+import type { Entry, Header } from "./format.ts";
+import { prettyJson } from "./export-markdown.ts";
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");

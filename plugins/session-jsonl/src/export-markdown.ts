@@ -1,6 +1,6 @@
 /** `/export md`: the active branch as a Markdown document. */
 import { textOf, type Message } from "@keel/extensions-api";
-import type { Entry, Header } from "./format.js";
+import type { Entry, Header } from "./format.ts";
 
 /** A code fence longer than any backtick run in `text`, so the content cannot close it. */
 export function fence(text: string, lang = ""): string {

@@ -4,9 +4,9 @@
  * /export, list with `keel sessions`. Settings (`"sessions"` section): `lockStaleMs`, `fsync`.
  */
 import { definePlugin, z } from "@keel/extensions-api";
-import { sessionsCli } from "./cli.js";
-import { sessionCommands } from "./commands.js";
-import { SessionController, startRequest } from "./controller.js";
+import { sessionsCli } from "./cli.ts";
+import { sessionCommands } from "./commands.ts";
+import { SessionController, startRequest } from "./controller.ts";
 
 const SettingsSchema = z
   .object({

@@ -4,8 +4,8 @@
  * so resuming a 100 MB session reads a few hundred kilobytes. Neither ever changes the file: an unreadable
  * line is skipped with a warning, and a torn tail is ignored.
  */
-import { HeaderSchema, EntrySchema, FORMAT_VERSION, migrate, peekIds, type Entry, type Header } from "./format.js";
-import { backwardLines, completeLength, forwardLines, readAt, withFile, type Line } from "./lines.js";
+import { HeaderSchema, EntrySchema, FORMAT_VERSION, migrate, peekIds, type Entry, type Header } from "./format.ts";
+import { backwardLines, completeLength, forwardLines, readAt, withFile, type Line } from "./lines.ts";
 
 export interface LoadedSession {
   path: string;

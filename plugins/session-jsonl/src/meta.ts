@@ -7,9 +7,9 @@
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { textOf } from "@keel/extensions-api";
-import { NAME_ENTRY, type Entry } from "./format.js";
-import { completeLength, forwardLines, withFile } from "./lines.js";
-import { idFromFileName, metaPathOf, sessionFiles } from "./paths.js";
+import { NAME_ENTRY, type Entry } from "./format.ts";
+import { completeLength, forwardLines, withFile } from "./lines.ts";
+import { idFromFileName, metaPathOf, sessionFiles } from "./paths.ts";
 
 export const META_VERSION = 1;
 

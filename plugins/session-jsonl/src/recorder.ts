@@ -8,14 +8,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { EventPayloads, Message } from "@keel/extensions-api";
-import { buildContext, type BranchContext } from "./context.js";
-import { FORMAT_VERSION, type Entry, type Header, type NewEntry } from "./format.js";
-import { loadBranch } from "./load.js";
-import type { LockSettings } from "./lock.js";
-import { SessionLockedError } from "./lock.js";
-import { META_VERSION, freshMeta, noteEntry, writeMeta, type SessionMeta } from "./meta.js";
-import { sessionFileName } from "./paths.js";
-import { SessionWriter } from "./writer.js";
+import { buildContext, type BranchContext } from "./context.ts";
+import { FORMAT_VERSION, type Entry, type Header, type NewEntry } from "./format.ts";
+import { loadBranch } from "./load.ts";
+import type { LockSettings } from "./lock.ts";
+import { SessionLockedError } from "./lock.ts";
+import { META_VERSION, freshMeta, noteEntry, writeMeta, type SessionMeta } from "./meta.ts";
+import { sessionFileName } from "./paths.ts";
+import { SessionWriter } from "./writer.ts";
 
 export interface RecorderOptions {
   cwd: string;

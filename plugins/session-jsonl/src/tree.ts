@@ -4,8 +4,8 @@
  * labels, branch points); `all` shows every entry.
  */
 import { textOf, toolCallsOf } from "@keel/extensions-api";
-import type { Entry } from "./format.js";
-import type { LoadedSession } from "./load.js";
+import type { Entry } from "./format.ts";
+import type { LoadedSession } from "./load.ts";
 
 const PREVIEW = 72;
 

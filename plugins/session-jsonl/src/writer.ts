@@ -5,9 +5,9 @@
  */
 import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { entryLine, headerLine, type Entry, type Header } from "./format.js";
-import { completeLength } from "./lines.js";
-import { acquireLock, type HeldLock, type LockSettings } from "./lock.js";
+import { entryLine, headerLine, type Entry, type Header } from "./format.ts";
+import { completeLength } from "./lines.ts";
+import { acquireLock, type HeldLock, type LockSettings } from "./lock.ts";
 
 export interface WriterOptions {
   lock: LockSettings;
