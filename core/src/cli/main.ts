@@ -10,6 +10,7 @@ import { KeelRuntime, type Distribution } from "../runtime/runtime.js";
 import { readDistribution } from "../runtime/distribution.js";
 import { parseSettingsArg } from "../settings/settings.js";
 import { scanBootArgs } from "./boot-args.js";
+import { trace } from "../trace.js";
 import { addBuiltinCommands } from "./builtin-commands.js";
 
 export interface MainOptions {
@@ -33,6 +34,7 @@ function addFlag(cmd: Command, flag: FlagSpec): void {
 export async function main(argv: string[], options: MainOptions): Promise<number> {
   const out = options.stdout ?? ((t: string) => void process.stdout.write(t));
   const err = options.stderr ?? ((t: string) => void process.stderr.write(t));
+  trace("main");
   const boot = scanBootArgs(argv);
   const cwd = resolve(boot.cwd ?? process.cwd());
   let distribution: Distribution;
@@ -49,6 +51,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     rt.bus.on("plugin_error", (e) => err(`${distribution.command}: plugin ${e.plugin.name}@${e.plugin.version}: ${e.message}\n`));
     rt.bus.on("plugin_warning", (e) => err(`${distribution.command}: ${e.plugin ? `plugin ${e.plugin.name}: ` : ""}${e.message}\n`));
   });
+  trace("runtime ready (startup plugins active)");
   for (const w of [...settingWarnings, ...runtime.warnings]) err(`${distribution.command}: ${w}\n`);
   if (boot.firstWord && runtime.host.waitsFor(`onCliCommand:${boot.firstWord}`)) await runtime.host.activateFor(`onCliCommand:${boot.firstWord}`);
 
@@ -93,7 +96,9 @@ export async function main(argv: string[], options: MainOptions): Promise<number
       exitCode = 1;
     }
   } finally {
+    trace("shutdown");
     await runtime.shutdown();
+    trace("shut down");
   }
   return exitCode;
 }

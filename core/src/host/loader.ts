@@ -3,11 +3,13 @@
  * `@keel/extensions-api` and `zod` to the host's own module objects (jiti `virtualModules`), so a plugin needs
  * no install of its own and `instanceof`, schemas and symbols are the host's.
  */
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import * as extensionsApi from "@keel/extensions-api";
 import * as zod from "zod";
 import type { PluginDefinition } from "@keel/extensions-api";
+import { trace } from "../trace.js";
 
 type Jiti = { import<T>(id: string, options?: { default?: boolean }): Promise<T> };
 let jiti: Jiti | undefined;
@@ -17,23 +19,25 @@ export function jitiCacheDir(): string {
   return process.env.KEEL_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "keel", "jiti");
 }
 
-async function getJiti(): Promise<Jiti> {
+function getJiti(): Jiti {
   if (jiti) return jiti;
-  // Imported on first use: a run whose plugins are all lazy never pays for jiti.
-  const { createJiti } = await import("jiti");
+  // Loaded on first use (a run whose plugins are all lazy never pays for jiti), and through require: jiti is
+  // CommonJS, and importing it as ESM makes Node scan its 190 KB for export names first.
+  const { createJiti } = createRequire(import.meta.url)("jiti") as typeof import("jiti");
   jiti = createJiti(import.meta.url, {
     fsCache: jitiCacheDir(),
     moduleCache: true,
     interopDefault: true,
     virtualModules: { "@keel/extensions-api": extensionsApi, zod, "zod/v4": zod },
   }) as unknown as Jiti;
+  trace("jiti ready");
   return jiti;
 }
 
 /** Imports the entry and checks it is a plugin definition. Throws an error that says what is wrong. */
 export async function loadEntry(dir: string, entry: string): Promise<PluginDefinition<any>> {
   const file = resolve(dir, entry);
-  const loader = await getJiti();
+  const loader = getJiti();
   let mod: unknown;
   try {
     mod = await loader.import(file, { default: true });

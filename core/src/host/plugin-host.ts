@@ -17,6 +17,7 @@ import type { Candidate } from "./discover.js";
 import { loadEntry } from "./loader.js";
 import { activationEvents, readManifest, settingsKeyOf } from "./manifest.js";
 import { orderPlugins } from "./order.js";
+import { trace } from "../trace.js";
 import { createScope, type PluginScope } from "./plugin-api.js";
 
 /** Failures (hook or event handler errors) after which an active plugin is shown as degraded. */
@@ -189,6 +190,7 @@ export class PluginHost {
       return this.fail(r, "activate", /timed out/.test(why) ? `activate() did not finish within ${this.deps.activationTimeoutMs} ms` : `activate() threw: ${why}`);
     }
     r.state = r.failures >= DEGRADED_AFTER ? "degraded" : "active";
+    trace(`activated ${r.name}`);
     this.activated.push(r);
     this.deps.bus.emit("plugin_activated", { plugin: { name: r.name, version: r.version }, ms: performance.now() - started });
     return true;

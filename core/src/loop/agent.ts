@@ -14,6 +14,7 @@ import { streamReply } from "./stream-reply.js";
 import { toolJsonSchema, type ActiveTool } from "./tool-calls.js";
 import { runToolCalls } from "./tool-runner.js";
 import { TokenEstimator } from "./token-estimate.js";
+import { trace } from "../trace.js";
 
 export interface LoopLimits {
   /** Requests per run; undefined for no limit. */
@@ -32,6 +33,8 @@ export interface AgentDeps {
   tools(): ReadonlyMap<string, ActiveTool>;
   systemPrompt(model: ModelInfo, toolNames: string[]): Promise<string>;
   toolContext(call: ToolCall, signal: AbortSignal, update: (partial: ToolResult) => void): ToolContext;
+  /** Resolves when tools can run (the operations backend is up); awaited only before the first tool call. */
+  toolsReady(): Promise<void>;
   sessionId(): string;
   limits: LoopLimits;
   compaction: CompactionSettings;
@@ -167,6 +170,7 @@ export class Agent {
           return { reason: reply.stopReason === "aborted" ? "aborted" : "error", errorMessage: reply.errorMessage };
         }
 
+        if (toolCallsOf(reply).length > 0) await this.deps.toolsReady();
         const outcome = await runToolCalls(reply, { bus, hooks: this.deps.hooks, tools: this.deps.tools(), context: this.deps.toolContext }, signal);
         for (const result of outcome.results) this.push(result, added);
         bus.emit("turn_end", { turn, message: reply, toolResults: outcome.results });
@@ -225,6 +229,7 @@ export class Agent {
     const systemPrompt = await this.deps.systemPrompt(model, [...tools.keys()]);
     const context = await hooks.transform("context", structuredClone(toModelContext(this.history)), { turn, model }, signal);
     const specs = [...tools.values()].map((t) => ({ name: t.name, description: t.tool.description, parameters: toolJsonSchema(t.tool) }));
+    trace(`request ${turn}`);
     const reply = await streamReply(
       provider,
       { model, systemPrompt, messages: context, tools: specs, maxTokens: model.maxOutput, sessionId: this.deps.sessionId() },

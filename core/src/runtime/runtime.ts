@@ -19,6 +19,7 @@ import { parseCoreSettings, type CoreSettings } from "../settings/core-settings.
 import { loadSettings, type SettingsObject } from "../settings/settings.js";
 import { allModels, resolveTarget, type Target } from "./model-resolver.js";
 import { createOps } from "./ops.js";
+import { trace } from "../trace.js";
 
 export interface Distribution {
   name: string;
@@ -61,6 +62,7 @@ export class KeelRuntime implements Runtime {
   private target: Target | undefined;
   private ops: Operations | undefined;
   private opsError: string | undefined;
+  private opsReady: Promise<void> | undefined;
   private id: string = randomUUID();
   private sessionStarted = false;
 
@@ -96,6 +98,7 @@ export class KeelRuntime implements Runtime {
       tools: () => this.activeTools(),
       systemPrompt: (model, toolNames) => this.hooks.transform("system_prompt", this.core.systemPrompt, { cwd: this.cwd, model, toolNames }),
       toolContext: (call, signal, update) => this.toolContext(call, signal, update),
+      toolsReady: () => this.prepareOps(),
       sessionId: () => this.id,
       limits: this.core.loop,
       compaction: this.core.compaction,
@@ -119,6 +122,7 @@ export class KeelRuntime implements Runtime {
     if (this.sessionStarted) return;
     this.sessionStarted = true;
     await this.hooks.lifecycle("session_start", { cwd: this.cwd, sessionId: this.id });
+    trace("session started");
     this.bus.emit("session_start", { cwd: this.cwd, sessionId: this.id });
   }
 
@@ -163,7 +167,8 @@ export class KeelRuntime implements Runtime {
 
   async prompt(content: string | UserContent[]): Promise<RunResult> {
     await this.startSession();
-    await this.prepareOps();
+    // The backend starts while the first request is in flight; tools wait for it, the model does not.
+    void this.prepareOps();
     return this.agent.run(content);
   }
 
@@ -288,14 +293,13 @@ export class KeelRuntime implements Runtime {
     };
   }
 
-  /** Creates the operations backend before a run, so tools get it synchronously. */
-  private async prepareOps(): Promise<void> {
-    if (this.ops) return;
-    try {
-      this.ops = await createOps(this.core.ops, this.cwd, this.host, this.contributions);
-    } catch (error) {
-      this.opsError = (error as Error).message;
-    }
+  /** Creates the operations backend once, so tools get it synchronously. */
+  private prepareOps(): Promise<void> {
+    this.opsReady ??= createOps(this.core.ops, this.cwd, this.host, this.contributions).then(
+      (ops) => void (this.ops = ops),
+      (error: Error) => void (this.opsError = error.message),
+    );
+    return this.opsReady;
   }
 
   private lazyOps(): Operations {

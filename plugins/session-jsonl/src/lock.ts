@@ -7,7 +7,12 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import * as lockfile from "proper-lockfile";
+import { createRequire } from "node:module";
+import type * as ProperLockfile from "proper-lockfile";
+
+// Required on the first lock, not at startup: proper-lockfile pulls in graceful-fs, which patches fs on load.
+let lockfileModule: typeof ProperLockfile | undefined;
+const lockfile = () => (lockfileModule ??= createRequire(import.meta.url)("proper-lockfile") as typeof ProperLockfile);
 
 export interface LockSettings {
   /** A lock not refreshed for this long is considered abandoned. proper-lockfile's minimum is 2,000. */
@@ -65,7 +70,7 @@ export function acquireLock(file: string, settings: LockSettings, onLost: (reaso
   const options = { stale: settings.staleMs, update: Math.floor(settings.staleMs / 2), realpath: false, onCompromised: (e: Error) => onLost(e.message) };
   let unlock: () => void;
   try {
-    unlock = lockfile.lockSync(file, options);
+    unlock = lockfile().lockSync(file, options);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
     const owner = readOwner(file);
@@ -73,7 +78,7 @@ export function acquireLock(file: string, settings: LockSettings, onLost: (reaso
     // The holder died on this machine: mark its lock expired and let proper-lockfile take it over.
     try {
       utimesSync(`${file}.lock`, 0, 0);
-      unlock = lockfile.lockSync(file, options);
+      unlock = lockfile().lockSync(file, options);
     } catch (retryError) {
       if ((retryError as NodeJS.ErrnoException).code === "ELOCKED") throw new SessionLockedError(file, readOwner(file));
       throw retryError;

@@ -60,7 +60,7 @@ export function editTool(queue: FileQueue): Tool<typeof parameters, EditDetails>
         let bytes = await readText(ctx.ops, input.path, path);
         let before = decodeText(bytes);
         let after = applyEdits(before, input.edits, path);
-        let diff = unifiedDiff(path, before, after);
+        let diff = await unifiedDiff(path, before, after);
 
         const now = await readText(ctx.ops, input.path, path);
         if (!sameBytes(now, bytes)) {
@@ -72,7 +72,7 @@ export function editTool(queue: FileQueue): Tool<typeof parameters, EditDetails>
             if (!(error instanceof EditError)) throw error;
             throw new EditError(`${path} changed while it was being edited, and the edits no longer fit the new text.\n${error.message}\nRead the file again and redo the edit.`);
           }
-          diff = unifiedDiff(path, before, after);
+          diff = await unifiedDiff(path, before, after);
         }
         await withFsErrors(path, () => ctx.ops.writeFile(input.path, hasBom(bytes) ? BOM + after : after));
         const summary = `Edited ${path}: ${input.edits.length} edit${input.edits.length === 1 ? "" : "s"}, +${diff.added} -${diff.removed} lines.`;

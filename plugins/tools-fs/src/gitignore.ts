@@ -2,8 +2,12 @@
  * `.gitignore` rules as git applies them: each file's rules are relative to its folder, deeper files override
  * shallower ones, and `!pattern` re-includes. Used by the fallback walker; ripgrep reads the same files itself.
  */
-import ignore from "ignore";
-import type { Ignore } from "ignore";
+import { createRequire } from "node:module";
+import type { Ignore, default as IgnoreFactory } from "ignore";
+
+// Required when the first .gitignore is read, not at startup.
+let ignoreModule: typeof IgnoreFactory | undefined;
+const ignore = (options: Parameters<typeof IgnoreFactory>[0]) => (ignoreModule ??= createRequire(import.meta.url)("ignore") as typeof IgnoreFactory)(options);
 
 interface Frame {
   /** Folder of the .gitignore, relative to the rules' root ("" for the root). */

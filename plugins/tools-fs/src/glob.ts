@@ -3,7 +3,12 @@
  * file's name at any depth (`*.ts`); one with `/` matches the path relative to the searched folder
  * (`src/**\/*.ts`). Hidden files match like any other.
  */
-import picomatch from "picomatch";
+import { createRequire } from "node:module";
+import type Picomatch from "picomatch";
+
+// Required on the first search, not at startup.
+let picomatchModule: typeof Picomatch | undefined;
+const picomatch = (...args: Parameters<typeof Picomatch>) => (picomatchModule ??= createRequire(import.meta.url)("picomatch") as typeof Picomatch)(...args);
 
 export type PathTest = (relativePath: string) => boolean;
 

@@ -3,7 +3,8 @@
  * is handed to it, with hunk line numbers shifted back, so editing one line of a 10 MB file costs a diff of
  * a few lines rather than of 150,000.
  */
-import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
+// Loaded on the first edit, not at startup: the package is ~30 ms of module loading a read-only session never needs.
+let diffModule: Promise<typeof import("diff")> | undefined;
 
 const CONTEXT_LINES = 3;
 
@@ -44,7 +45,8 @@ function countLines(text: string, end: number): number {
   return lines;
 }
 
-export function unifiedDiff(path: string, before: string, after: string): FileDiff {
+export async function unifiedDiff(path: string, before: string, after: string): Promise<FileDiff> {
+  const { FILE_HEADERS_ONLY, formatPatch, structuredPatch } = await (diffModule ??= import("diff"));
   // The first and last characters that differ, then whole lines around them plus the context.
   const shorter = Math.min(before.length, after.length);
   let head = 0;
