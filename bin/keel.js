@@ -10,6 +10,6 @@ const packageJson = fileURLToPath(new URL("../package.json", import.meta.url));
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   process.stdout.write(`${JSON.parse(readFileSync(packageJson, "utf8")).version}\n`);
 } else {
-  const { launch } = await import("@keel/core/launch");
-  process.exitCode = await launch(args, { distributionFile: packageJson });
+  const { exitAfterFlush, launch } = await import("@keel/core/launch");
+  exitAfterFlush(await launch(args, { distributionFile: packageJson }));
 }

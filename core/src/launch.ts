@@ -55,3 +55,11 @@ export async function launch(argv: string[], options: MainOptions): Promise<numb
   if (cache && (!cachedData || script.cachedDataRejected)) writeCache(cache, script.createCachedData());
   return code;
 }
+
+/**
+ * Exits once stdout and stderr have flushed. A CLI must not wait for what the run left open: an HTTP client's
+ * keep-alive socket to the provider would otherwise hold the process for seconds after the answer.
+ */
+export function exitAfterFlush(code: number): void {
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+}
