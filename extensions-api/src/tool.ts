@@ -51,6 +51,28 @@ export function defineTool<TParams extends z.ZodType, TDetails = unknown>(tool: 
   return tool;
 }
 
+/** What a tool is without its implementation: everything the model needs to call it. */
+export type ToolDeclaration<TParams extends z.ZodType = z.ZodType, TDetails = unknown> = Omit<Tool<TParams, TDetails>, "execute">;
+
+/**
+ * A tool whose implementation is imported on its first call, so `activate()` costs only the schema:
+ * `lazyTool(spec, () => import("./read.ts").then((m) => m.readTool))`. A failing import becomes the call's error.
+ */
+export function lazyTool<TParams extends z.ZodType, TDetails = unknown>(spec: ToolDeclaration<TParams, TDetails>, load: () => Promise<Tool<TParams, TDetails>>): Tool<TParams, TDetails> {
+  let loaded: Promise<Tool<TParams, TDetails>> | undefined;
+  return {
+    ...spec,
+    async execute(input, ctx) {
+      // A failed import is not remembered: the next call tries again.
+      loaded ??= load().catch((error: unknown) => {
+        loaded = undefined;
+        throw error;
+      });
+      return (await loaded).execute(input, ctx);
+    },
+  };
+}
+
 /** Normalises a tool result's content to blocks. */
 export function resultContent(content: ToolResult["content"]): (TextContent | ImageContent)[] {
   return typeof content === "string" ? [{ type: "text", text: content }] : content;

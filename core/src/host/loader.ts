@@ -5,10 +5,11 @@
  */
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import * as extensionsApi from "@keel/extensions-api";
 import * as zod from "zod";
 import type { PluginDefinition } from "@keel/extensions-api";
+import { requireWithCodeCache } from "../code-cache.js";
 import { trace } from "../trace.js";
 
 type Jiti = { import<T>(id: string, options?: { default?: boolean }): Promise<T> };
@@ -22,8 +23,13 @@ export function jitiCacheDir(): string {
 function getJiti(): Jiti {
   if (jiti) return jiti;
   // Loaded on first use (a run whose plugins are all lazy never pays for jiti), and through require: jiti is
-  // CommonJS, and importing it as ESM makes Node scan its 190 KB for export names first.
-  const { createJiti } = createRequire(import.meta.url)("jiti") as typeof import("jiti");
+  // CommonJS, and importing it as ESM makes Node scan its 190 KB for export names first. Its 190 KB core is
+  // compiled through the code cache and registered, so jiti's own entry finds it already loaded.
+  const require = createRequire(import.meta.url);
+  const entry = require.resolve("jiti");
+  const core = requireWithCodeCache(join(dirname(entry), "..", "dist", "jiti.cjs"));
+  const { createJiti } = require(entry) as typeof import("jiti");
+  core.saveCache();
   jiti = createJiti(import.meta.url, {
     fsCache: jitiCacheDir(),
     moduleCache: true,

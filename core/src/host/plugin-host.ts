@@ -170,6 +170,7 @@ export class PluginHost {
     } catch (error) {
       return this.fail(r, "load", errorText(error));
     }
+    trace(`loaded ${r.name}`);
     let settings: unknown = this.deps.settings[r.settingsKey];
     if (definition.settings) {
       const parsed = definition.settings.safeParse(settings);

@@ -167,8 +167,14 @@ export class KeelRuntime implements Runtime {
 
   async prompt(content: string | UserContent[]): Promise<RunResult> {
     await this.startSession();
-    // The backend starts while the first request is in flight; tools wait for it, the model does not.
-    void this.prepareOps();
+    // The backend starts once the model has begun to answer, so it never delays the request; tools wait for it.
+    if (!this.opsReady) {
+      const off = this.bus.on("message_start", ({ message }) => {
+        if (message.role !== "assistant") return;
+        off();
+        void this.prepareOps();
+      });
+    }
     return this.agent.run(content);
   }
 

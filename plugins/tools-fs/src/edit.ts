@@ -3,13 +3,14 @@
  * or not at all; the file is read again just before writing, and when something else changed it meanwhile
  * the edits are applied to that newer text instead, so the other change is kept. Calls on one file queue up.
  */
-import { defineTool, z } from "@keel/extensions-api";
+import { defineTool } from "@keel/extensions-api";
 import type { Operations, Tool } from "@keel/extensions-api";
 import { decodeText, looksBinary } from "./content-kind.ts";
 import { applyEdits, EditError } from "./edit-apply.ts";
 import type { FileQueue } from "./file-queue.ts";
 import { displayPath, withFsErrors } from "./paths.ts";
 import { unifiedDiff } from "./unified-diff.ts";
+import { editDeclaration } from "./declarations.ts";
 
 export interface EditDetails {
   path: string;
@@ -19,18 +20,6 @@ export interface EditDetails {
   removed: number;
 }
 
-const parameters = z.object({
-  path: z.string().describe("File to edit, relative to the workspace or absolute"),
-  edits: z
-    .array(
-      z.object({
-        oldText: z.string().describe("Text to replace, copied exactly from the file (whitespace included); must occur exactly once"),
-        newText: z.string().describe("Text to put in its place"),
-      }),
-    )
-    .min(1)
-    .describe("Replacements, all matched against the file as it is now and applied together"),
-});
 
 const BOM = "\uFEFF";
 const hasBom = (bytes: Uint8Array) => bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
@@ -45,14 +34,9 @@ async function readText(ops: Operations, input: string, path: string): Promise<U
   return bytes;
 }
 
-export function editTool(queue: FileQueue): Tool<typeof parameters, EditDetails> {
+export function editTool(queue: FileQueue): Tool<typeof editDeclaration.parameters, EditDetails> {
   return defineTool({
-    name: "edit",
-    label: "Edit",
-    description:
-      "Edits a file by exact replacement. Each oldText must match exactly once in the file (copy it from read, whitespace included); " +
-      "all edits apply together or none do. Returns a unified diff. To create a file or replace all of it, use write.",
-    parameters,
+    ...editDeclaration,
     async execute(input, ctx) {
       const path = displayPath(ctx.ops.cwd, input.path);
       const key = await ctx.ops.resolve(input.path, "write");

@@ -2,13 +2,13 @@
  * `find`: files whose name or path matches a glob, under a folder, honouring .gitignore, sorted by path, at
  * most 1000. ripgrep lists the files when the backend can run it; otherwise `ops.list` does.
  */
-import { DEFAULT_MAX_BYTES, defineTool, formatBytes, truncateHead, z } from "@keel/extensions-api";
+import { DEFAULT_MAX_BYTES, defineTool, formatBytes, truncateHead } from "@keel/extensions-api";
 import type { Tool } from "@keel/extensions-api";
 import { displayPath, joinDisplay, pathKind, withFsErrors } from "./paths.ts";
 import type { Ripgrep } from "./ripgrep.ts";
 import { filesUnder } from "./search-files.ts";
+import { FIND_DEFAULT_LIMIT, findDeclaration } from "./declarations.ts";
 
-export const FIND_DEFAULT_LIMIT = 1000;
 
 export interface FindDetails {
   path: string;
@@ -16,21 +16,10 @@ export interface FindDetails {
   shown: number;
 }
 
-const parameters = z.object({
-  pattern: z.string().min(1).describe("Glob: without / it matches file names at any depth (*.ts); with / it matches paths under the folder (src/**/*.test.ts)"),
-  path: z.string().optional().describe("Folder to search, relative to the workspace or absolute; the workspace when omitted"),
-  limit: z.number().int().min(1).optional().describe(`Most paths to show (default ${FIND_DEFAULT_LIMIT})`),
-});
 
-export function findTool(ripgrep: Ripgrep): Tool<typeof parameters, FindDetails> {
+export function findTool(ripgrep: Ripgrep): Tool<typeof findDeclaration.parameters, FindDetails> {
   return defineTool({
-    name: "find",
-    label: "Find",
-    description:
-      "Finds files by glob pattern, sorted by path, hidden files included, skipping what .gitignore ignores and the .git folder. " +
-      `Shows at most ${FIND_DEFAULT_LIMIT} paths.`,
-    parameters,
-    readOnly: true,
+    ...findDeclaration,
     async execute(input, ctx) {
       const target = input.path || ".";
       const shown = displayPath(ctx.ops.cwd, target);

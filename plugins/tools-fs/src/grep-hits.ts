@@ -3,9 +3,7 @@
  * are shown: `path:line: text` for matches, `path-line- text` for context, `--` between separate stretches,
  * long lines cut, at most `limit` matching lines.
  */
-
-/** Lines longer than this are cut; minified files would otherwise flood the output. */
-export const GREP_MAX_LINE_CHARS = 500;
+import { GREP_MAX_LINE_CHARS } from "./declarations.ts";
 
 export interface Hit {
   /** 1-based. */

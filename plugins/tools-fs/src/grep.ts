@@ -4,16 +4,16 @@
  * it; otherwise the same search runs over `ops.list` and `ops.readFile`, with the same results.
  */
 import { posix } from "node:path";
-import { DEFAULT_MAX_BYTES, defineTool, formatBytes, truncateHead, z } from "@keel/extensions-api";
+import { DEFAULT_MAX_BYTES, defineTool, formatBytes, truncateHead } from "@keel/extensions-api";
 import type { Operations, Tool } from "@keel/extensions-api";
 import { decodeText, looksBinary } from "./content-kind.ts";
-import { type FileHits, formatHits, GREP_MAX_LINE_CHARS, searchLines, textLines } from "./grep-hits.ts";
+import { type FileHits, formatHits, searchLines, textLines } from "./grep-hits.ts";
 import { grepWithRipgrep, type GrepQuery, InvalidPatternError } from "./grep-ripgrep.ts";
 import { displayPath, joinDisplay, pathKind, withFsErrors } from "./paths.ts";
 import type { Ripgrep } from "./ripgrep.ts";
 import { filesUnder } from "./search-files.ts";
+import { GREP_DEFAULT_LIMIT, GREP_MAX_LINE_CHARS, grepDeclaration } from "./declarations.ts";
 
-export const GREP_DEFAULT_LIMIT = 100;
 
 export interface GrepDetails {
   path: string;
@@ -22,15 +22,6 @@ export interface GrepDetails {
   engine: "ripgrep" | "fallback";
 }
 
-const parameters = z.object({
-  pattern: z.string().min(1).describe("Regular expression to search for (or plain text with literal: true)"),
-  path: z.string().optional().describe("Folder or file to search, relative to the workspace or absolute; the workspace when omitted"),
-  glob: z.string().optional().describe("Only search files matching this glob, e.g. *.ts or src/**/*.test.ts"),
-  ignoreCase: z.boolean().optional().describe("Match regardless of case"),
-  literal: z.boolean().optional().describe("Treat pattern as plain text, not a regular expression"),
-  context: z.number().int().min(0).max(20).optional().describe("Lines of context to show before and after each match"),
-  limit: z.number().int().min(1).optional().describe(`Most matching lines to show (default ${GREP_DEFAULT_LIMIT})`),
-});
 
 function compile(query: GrepQuery): RegExp {
   const source = query.literal ? query.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : query.pattern;
@@ -63,15 +54,9 @@ async function grepFiles(ops: Operations, folder: string, files: string[], regex
   return found;
 }
 
-export function grepTool(ripgrep: Ripgrep): Tool<typeof parameters, GrepDetails> {
+export function grepTool(ripgrep: Ripgrep): Tool<typeof grepDeclaration.parameters, GrepDetails> {
   return defineTool({
-    name: "grep",
-    label: "Grep",
-    description:
-      `Searches file contents for a regular expression (or literal text) and shows matching lines as path:line: text. ` +
-      `Skips files ignored by .gitignore and binary files. Shows at most ${GREP_DEFAULT_LIMIT} matching lines; lines over ${GREP_MAX_LINE_CHARS} characters are cut.`,
-    parameters,
-    readOnly: true,
+    ...grepDeclaration,
     async execute(input, ctx) {
       const target = input.path || ".";
       const shown = displayPath(ctx.ops.cwd, target);

@@ -1,17 +1,13 @@
 /**
  * tools-fs: the file tools — read, write, edit, ls, find, grep. They reach files only through `ctx.ops`, so
  * they work on any operations backend; find and grep use ripgrep when the backend is the local machine.
+ * `activate()` registers their declarations only; each tool's module is imported on its first call.
  * Settings (`"tools-fs"` section): `{ "ripgrep": false }` makes find and grep walk the files themselves.
  */
-import { definePlugin, z } from "@keel/extensions-api";
-import { editTool } from "./edit.ts";
+import { definePlugin, lazyTool, z } from "@keel/extensions-api";
+import { editDeclaration, findDeclaration, grepDeclaration, lsDeclaration, readDeclaration, writeDeclaration } from "./declarations.ts";
 import { FileQueue } from "./file-queue.ts";
-import { findTool } from "./find.ts";
-import { grepTool } from "./grep.ts";
-import { lsTool } from "./ls.ts";
-import { readTool } from "./read.ts";
 import { Ripgrep } from "./ripgrep.ts";
-import { writeTool } from "./write.ts";
 
 export const ToolsFsSettingsSchema = z
   .object({
@@ -24,7 +20,14 @@ export const ToolsFsSettingsSchema = z
 export function createFileTools(options: { ripgrep: boolean }) {
   const queue = new FileQueue();
   const ripgrep = new Ripgrep(options.ripgrep);
-  return { read: readTool, write: writeTool(queue), edit: editTool(queue), ls: lsTool, find: findTool(ripgrep), grep: grepTool(ripgrep) };
+  return {
+    read: lazyTool(readDeclaration, async () => (await import("./read.ts")).readTool),
+    write: lazyTool(writeDeclaration, async () => (await import("./write.ts")).writeTool(queue)),
+    edit: lazyTool(editDeclaration, async () => (await import("./edit.ts")).editTool(queue)),
+    ls: lazyTool(lsDeclaration, async () => (await import("./ls.ts")).lsTool),
+    find: lazyTool(findDeclaration, async () => (await import("./find.ts")).findTool(ripgrep)),
+    grep: lazyTool(grepDeclaration, async () => (await import("./grep.ts")).grepTool(ripgrep)),
+  };
 }
 
 export default definePlugin({

@@ -1,10 +1,10 @@
 /**
  * `ls`: what is in a folder, sorted by name, folders marked with a trailing `/`, at most 500 entries.
  */
-import { defineTool, DEFAULT_MAX_BYTES, formatBytes, truncateHead, z } from "@keel/extensions-api";
+import { defineTool, DEFAULT_MAX_BYTES, formatBytes, truncateHead } from "@keel/extensions-api";
 import { displayPath, pathKind, withFsErrors } from "./paths.ts";
+import { LS_DEFAULT_LIMIT, lsDeclaration } from "./declarations.ts";
 
-export const LS_DEFAULT_LIMIT = 500;
 
 export interface LsDetails {
   path: string;
@@ -20,14 +20,7 @@ function byName(a: string, b: string): number {
 }
 
 export const lsTool = defineTool({
-  name: "ls",
-  label: "List",
-  description: `Lists a folder's entries sorted by name, folders marked with a trailing /, hidden ones included. Shows at most ${LS_DEFAULT_LIMIT} entries unless limit says otherwise.`,
-  parameters: z.object({
-    path: z.string().optional().describe("Folder to list, relative to the workspace or absolute; the workspace when omitted"),
-    limit: z.number().int().min(1).optional().describe(`Most entries to show (default ${LS_DEFAULT_LIMIT})`),
-  }),
-  readOnly: true,
+  ...lsDeclaration,
   async execute(input, ctx) {
     const target = input.path || ".";
     const path = displayPath(ctx.ops.cwd, target);

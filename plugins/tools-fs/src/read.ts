@@ -2,10 +2,11 @@
  * `read`: a file's text from a line onward, within 2000 lines or 50 KB, saying where to continue; images as
  * image content; other binary files refused.
  */
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, defineTool, formatBytes, truncateHead, z } from "@keel/extensions-api";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, defineTool, formatBytes, truncateHead } from "@keel/extensions-api";
 import type { ToolResult } from "@keel/extensions-api";
 import { decodeText, imageMimeType, looksBinary } from "./content-kind.ts";
 import { displayPath, withFsErrors } from "./paths.ts";
+import { readDeclaration } from "./declarations.ts";
 
 /** Larger images are refused: providers reject them (Anthropic's cap is 5 MB). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -87,17 +88,7 @@ export function textResult(path: string, bytes: Uint8Array, offset: number | und
 }
 
 export const readTool = defineTool({
-  name: "read",
-  label: "Read",
-  description:
-    `Reads a text file, or shows an image (png, jpeg, gif, webp). Shows at most ${DEFAULT_MAX_LINES} lines or ` +
-    `${DEFAULT_MAX_BYTES / 1024} KB at a time and says which offset continues; use offset and limit to page through large files.`,
-  parameters: z.object({
-    path: z.string().describe("File to read, relative to the workspace or absolute"),
-    offset: z.number().int().min(1).optional().describe("First line to show, counting from 1"),
-    limit: z.number().int().min(1).optional().describe("How many lines to show at most"),
-  }),
-  readOnly: true,
+  ...readDeclaration,
   async execute(input, ctx) {
     const path = displayPath(ctx.ops.cwd, input.path);
     const bytes = await withFsErrors(path, () => ctx.ops.readFile(input.path));

@@ -2,10 +2,11 @@
  * `write`: creates or replaces a whole file. The backend writes a temp file and renames it, so a crash never
  * leaves half a file, and creates missing parent folders.
  */
-import { defineTool, formatBytes, z } from "@keel/extensions-api";
+import { defineTool, formatBytes } from "@keel/extensions-api";
 import type { Tool } from "@keel/extensions-api";
 import type { FileQueue } from "./file-queue.ts";
 import { displayPath, withFsErrors } from "./paths.ts";
+import { writeDeclaration } from "./declarations.ts";
 
 export interface WriteDetails {
   path: string;
@@ -13,17 +14,10 @@ export interface WriteDetails {
   created: boolean;
 }
 
-const parameters = z.object({
-  path: z.string().describe("File to write, relative to the workspace or absolute; missing folders are created"),
-  content: z.string().describe("The complete new content of the file"),
-});
 
-export function writeTool(queue: FileQueue): Tool<typeof parameters, WriteDetails> {
+export function writeTool(queue: FileQueue): Tool<typeof writeDeclaration.parameters, WriteDetails> {
   return defineTool({
-    name: "write",
-    label: "Write",
-    description: "Creates a file, or replaces all of an existing file's content. Creates missing parent folders. To change part of a file, use edit.",
-    parameters,
+    ...writeDeclaration,
     async execute(input, ctx) {
       const path = displayPath(ctx.ops.cwd, input.path);
       const key = await ctx.ops.resolve(input.path, "write");
