@@ -6,9 +6,9 @@
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire, Module } from "node:module";
-import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
+import { keelCacheDir } from "./cache-dir.js";
 
 export interface CachedModule {
   exports: unknown;
@@ -16,15 +16,11 @@ export interface CachedModule {
   saveCache(): void;
 }
 
-function cacheDir(): string {
-  return join(process.env.KEEL_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "keel"), "v8");
-}
-
 /** Requires `file` (CommonJS) through the code cache, and registers it so later `require`s get the same module. */
 export function requireWithCodeCache(file: string): CachedModule {
   const { size, mtimeMs } = statSync(file);
   const stem = basename(file).replace(/\W/g, "_");
-  const cache = process.env.KEEL_NO_CODE_CACHE ? undefined : join(cacheDir(), `${stem}-${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}.bin`);
+  const cache = process.env.KEEL_NO_CODE_CACHE ? undefined : join(keelCacheDir(), "v8", `${stem}-${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}.bin`);
   let cachedData: Buffer | undefined;
   try {
     if (cache) cachedData = readFileSync(cache);

@@ -4,21 +4,16 @@
  * no install of its own and `instanceof`, schemas and symbols are the host's.
  */
 import { createRequire } from "node:module";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import * as extensionsApi from "@keel/extensions-api";
 import * as zod from "zod";
 import type { PluginDefinition } from "@keel/extensions-api";
+import { keelCacheDir } from "../cache-dir.js";
 import { requireWithCodeCache } from "../code-cache.js";
 import { trace } from "../trace.js";
 
 type Jiti = { import<T>(id: string, options?: { default?: boolean }): Promise<T> };
 let jiti: Jiti | undefined;
-
-/** A stable cache folder, so transforms are reused across runs and across temp KEEL_HOMEs. */
-export function jitiCacheDir(): string {
-  return process.env.KEEL_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "keel", "jiti");
-}
 
 function getJiti(): Jiti {
   if (jiti) return jiti;
@@ -31,7 +26,8 @@ function getJiti(): Jiti {
   const { createJiti } = require(entry) as typeof import("jiti");
   core.saveCache();
   jiti = createJiti(import.meta.url, {
-    fsCache: jitiCacheDir(),
+    // A stable folder, so transforms are reused across runs and across temporary KEEL_HOMEs.
+    fsCache: join(keelCacheDir(), "jiti"),
     moduleCache: true,
     interopDefault: true,
     virtualModules: { "@keel/extensions-api": extensionsApi, zod, "zod/v4": zod },

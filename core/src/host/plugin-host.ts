@@ -4,6 +4,7 @@
  * skipped with a message naming it and saying why; the others, and the agent, carry on. Plugins whose
  * manifest says they are only needed for a command, mode, provider or backend stay unloaded until used.
  */
+import { join } from "node:path";
 import satisfies from "semver/functions/satisfies.js";
 import validRange from "semver/ranges/valid.js";
 import { API_VERSION, type KeelManifest, type PluginDefinition, type PluginInfo, type PluginRef, type PluginSource, type Runtime } from "@keel/extensions-api";
@@ -15,8 +16,10 @@ import { describeIssues } from "../settings/core-settings.js";
 import type { Contributions } from "./contributions.js";
 import type { Candidate } from "./discover.js";
 import { loadEntry } from "./loader.js";
-import { activationEvents, readManifest, settingsKeyOf } from "./manifest.js";
+import { activationEvents, settingsKeyOf } from "./manifest.js";
+import { ManifestCache } from "./manifest-cache.js";
 import { orderPlugins } from "./order.js";
+import { keelCacheDir } from "../cache-dir.js";
 import { trace } from "../trace.js";
 import { createScope, type PluginScope } from "./plugin-api.js";
 
@@ -58,6 +61,17 @@ export interface HostDeps {
   runtime(): Runtime | undefined;
 }
 
+/** Plugins mostly share a handful of ranges; semver parses each range once. */
+const apiFit = new Map<string, "yes" | "no" | "invalid">();
+function apiFits(range: string): "yes" | "no" | "invalid" {
+  let fit = apiFit.get(range);
+  if (!fit) {
+    fit = !validRange(range) ? "invalid" : satisfies(API_VERSION, range, { includePrerelease: true }) ? "yes" : "no";
+    apiFit.set(range, fit);
+  }
+  return fit;
+}
+
 export class PluginHost {
   private readonly records: PluginRecord[] = [];
   private readonly activated: PluginRecord[] = [];
@@ -68,8 +82,9 @@ export class PluginHost {
 
   /** Reads every candidate's manifest and decides what can be activated. Runs no plugin code. */
   register(candidates: Candidate[], inline: InlineCandidate[] = []): void {
+    const manifests = new ManifestCache(join(keelCacheDir(), "manifests.json"));
     for (const candidate of candidates) {
-      const read = readManifest(candidate.dir);
+      const read = manifests.read(candidate.dir);
       if (!read.ok) {
         this.add({ name: read.name, version: "?", dir: candidate.dir, source: candidate.source, settingsKey: "", events: [], state: "failed", reason: read.error });
         continue;
@@ -85,6 +100,7 @@ export class PluginHost {
       const manifest = { apiVersion: "^1.0.0", entry: "(inline)", contributes: { tools: [], commands: [], providers: [], modes: [], hooks: [], flags: [], cliCommands: [], ops: [] }, dependsOn: {}, capabilities: [], ...p.manifest } as KeelManifest;
       this.add({ name: p.name, version: p.version, dir: "(inline)", source: "cli", manifest, settingsKey: manifest.settingsKey ?? p.name.replace(/^@[^/]+\//, ""), events: manifest.activation ?? ["onStartup"], state: "lazy", inline: p.definition });
     }
+    manifests.save();
     this.check();
   }
 
@@ -104,8 +120,9 @@ export class PluginHost {
         continue;
       }
       const range = r.manifest!.apiVersion;
-      if (!validRange(range)) this.fail(r, "manifest", `its keel.apiVersion "${range}" is not a semver range (e.g. "^1.0.0")`);
-      else if (!satisfies(API_VERSION, range, { includePrerelease: true })) this.fail(r, "manifest", `it needs @keel/extensions-api ${range}, but this keel provides ${API_VERSION}; update the plugin or keel`);
+      const fit = apiFits(range);
+      if (fit === "invalid") this.fail(r, "manifest", `its keel.apiVersion "${range}" is not a semver range (e.g. "^1.0.0")`);
+      else if (fit === "no") this.fail(r, "manifest", `it needs @keel/extensions-api ${range}, but this keel provides ${API_VERSION}; update the plugin or keel`);
     }
     const live = this.records.filter((r) => r.state === "lazy");
     const failedNames = new Set(this.records.filter((r) => r.state === "failed").map((r) => r.name));
