@@ -1,0 +1,53 @@
+import { readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ManifestCache } from "../../core/src/host/manifest-cache.js";
+import { tempDir, writePlugin } from "../support/plugin-fixtures.js";
+
+describe("the manifest cache", () => {
+  it("serves an unchanged manifest from the cache and re-reads one that changed", () => {
+    const root = tempDir();
+    const cacheFile = join(root, "cache", "manifests.json");
+    const dir = writePlugin(root, { name: "cached", keel: { contributes: { commands: ["/one"] } } });
+
+    const first = new ManifestCache(cacheFile);
+    expect(first.read(dir)).toMatchObject({ ok: true, pkg: { keel: { contributes: { commands: ["/one"] } } } });
+    first.save();
+    expect(JSON.parse(readFileSync(cacheFile, "utf8")).entries[join(dir, "package.json")]).toBeDefined();
+
+    // Same size and mtime: the cache answers without reading the file (here, a same-length edit whose mtime
+    // was put back, which only a deliberate utimes can do).
+    const path = join(dir, "package.json");
+    const original = readFileSync(path, "utf8");
+    const fixed = new Date(1_000_000);
+    utimesSync(path, fixed, fixed);
+    const primed = new ManifestCache(cacheFile);
+    primed.read(dir);
+    primed.save();
+    writeFileSync(path, original.replace('"/one"', '"/two"'));
+    utimesSync(path, fixed, fixed);
+    expect(new ManifestCache(cacheFile).read(dir)).toMatchObject({ ok: true, pkg: { keel: { contributes: { commands: ["/one"] } } } });
+
+    // An edit that changes size or mtime is seen on the next start.
+    writeFileSync(path, original.replace('"/one"', '"/three-and-more"'));
+    expect(new ManifestCache(cacheFile).read(dir)).toMatchObject({ ok: true, pkg: { keel: { contributes: { commands: ["/three-and-more"] } } } });
+  });
+
+  it("never caches an invalid manifest, so its error shows on every start", () => {
+    const root = tempDir();
+    const cacheFile = join(root, "manifests.json");
+    const dir = writePlugin(root, { name: "broken", keel: { apiVersion: 7 } });
+    const cache = new ManifestCache(cacheFile);
+    expect(cache.read(dir).ok).toBe(false);
+    cache.save();
+    expect(new ManifestCache(cacheFile).read(dir).ok).toBe(false);
+  });
+
+  it("starts empty from a cache file that is not JSON", () => {
+    const root = tempDir();
+    const cacheFile = join(root, "manifests.json");
+    writeFileSync(cacheFile, "{ torn");
+    const dir = writePlugin(root, { name: "fine" });
+    expect(new ManifestCache(cacheFile).read(dir).ok).toBe(true);
+  });
+});
