@@ -115,12 +115,20 @@ async function runMode(runtime: KeelRuntime, opts: Record<string, unknown>, word
     err(`keel: no "${modeName}" mode is installed${installed.length ? ` (installed: ${installed.join(", ")})` : ""}.${hint}\n`);
     return 2;
   }
-  const onSignal = () => (runtime.isRunning ? runtime.abort() : process.exit(130));
-  process.on("SIGINT", onSignal);
+  // Ctrl-C aborts the run (a second one, or one while idle, exits). TERM aborts and shuts down cleanly, so
+  // plugins still stop what they started (background processes, locks) before the process goes.
+  const onInterrupt = () => (runtime.isRunning ? runtime.abort() : process.exit(130));
+  const onTerminate = () => {
+    runtime.abort();
+    void runtime.shutdown().finally(() => process.exit(143));
+  };
+  process.on("SIGINT", onInterrupt);
+  process.on("SIGTERM", onTerminate);
   try {
     return await mode.item.run(runtime, { prompt });
   } finally {
-    process.off("SIGINT", onSignal);
+    process.off("SIGINT", onInterrupt);
+    process.off("SIGTERM", onTerminate);
   }
 }
 

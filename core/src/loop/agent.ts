@@ -91,10 +91,6 @@ export class Agent {
     return this.idle;
   }
 
-  estimateTokens(): number {
-    return this.estimator.estimate(toModelContext(this.history));
-  }
-
   /** Compacts on request (`/compact`), outside a run. */
   async compactNow(instructions?: string): Promise<{ tokensBefore: number; tokensAfter: number } | undefined> {
     if (this.isRunning) throw new Error("Cannot compact while a run is going; wait for it to end.");

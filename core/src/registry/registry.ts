@@ -52,11 +52,6 @@ export class Registry<T> {
     return [...this.resolve().values()];
   }
 
-  /** Every contribution under its declared name, for conflict listings. */
-  declaredBy(declared: string): Entry<T>[] {
-    return this.list().filter((e) => e.declared === declared);
-  }
-
   private resolve(): Map<string, Entry<T>> {
     if (this.resolved) return this.resolved;
     const byName = new Map<string, typeof this.items>();
