@@ -46,6 +46,8 @@ describe("the keel command", () => {
     expect(types).toContain("agent_start");
     expect(types).toContain("message_update");
     expect(types.at(-2)).toBe("agent_end");
+    const update = JSON.parse(run.stdout.split("\n").find((line) => line.includes('"message_update"'))!);
+    expect(update).toEqual({ type: "message_update", delta: { type: "text_start", index: 0 } });
   });
 
   it("loads --plugin folders, reports a broken one by name, and still runs", async () => {

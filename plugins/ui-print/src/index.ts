@@ -2,7 +2,7 @@
  * ui-print: the non-interactive modes. `text` (keel -p) prints the final answer; `json` prints every event
  * as one JSON line, for scripts and other programs. Both exit non-zero when the run did not end normally.
  */
-import { definePlugin, z, type Runtime, type RunResult } from "@keel/extensions-api";
+import { definePlugin, z, type EventPayloads, type Runtime, type RunResult } from "@keel/extensions-api";
 
 const Settings = z.object({
   /** Tool activity on stderr in text mode: `auto` when stderr is a terminal. */
@@ -27,6 +27,16 @@ function showProgress(runtime: Runtime): void {
 async function runPrompt(runtime: Runtime, prompt: string): Promise<RunResult | "command"> {
   if (prompt.startsWith("/") && (await runtime.runCommand(prompt))) return "command";
   return runtime.prompt(prompt);
+}
+
+/**
+ * One event as a JSON object. A message_update carries only its delta: repeating the partial message on every
+ * delta would make the output grow with the square of the reply; message_end carries the whole message.
+ */
+function jsonLine(type: string, payload: object): object {
+  if (type !== "message_update") return { type, ...payload };
+  const { partial: _partial, ...delta } = (payload as EventPayloads["message_update"]).delta;
+  return { type, delta };
 }
 
 function needPrompt(mode: string): number {
@@ -60,7 +70,7 @@ export default definePlugin({
       description: "print every event as one JSON line",
       async run(runtime, { prompt }) {
         if (!prompt) return needPrompt("json");
-        runtime.events.onAny((type, payload) => void process.stdout.write(`${JSON.stringify({ type, ...payload })}\n`));
+        runtime.events.onAny((type, payload) => void process.stdout.write(`${JSON.stringify(jsonLine(type, payload))}\n`));
         const result = await runPrompt(runtime, prompt);
         return result === "command" || result.reason === "stop" ? 0 : 1;
       },
