@@ -34,6 +34,8 @@ export interface EventPayloads {
    * now `[summary, ...kept]`. The full history stays wherever the session store keeps it.
    */
   compaction_end: { reason: string; tokensBefore: number; tokensAfter: number; summary?: string; firstKeptIndex?: number; details?: unknown; errorMessage?: string };
+  /** A guard blocked something: a tool call, a user message, a compaction. `by` names the guard. */
+  guard_blocked: { hook: string; by: string; reason: string; subject: unknown };
   /** A plugin became active. */
   plugin_activated: { plugin: PluginRef; ms: number };
   /** A plugin failed (loading, activating, in a hook or event handler). */
@@ -72,6 +74,7 @@ export const EVENTS: { [K in EventName]: string } = {
   retry_start: "A provider will retry a failed request after `delayMs`.",
   compaction_start: "Compaction begins.",
   compaction_end: "Compaction ended; tokens before and after.",
+  guard_blocked: "A guard hook blocked a tool call, a user message or a compaction (audit logs, UIs, tests).",
   plugin_activated: "A plugin's activate() finished.",
   plugin_error: "A plugin failed: loading, activating, or in a hook or event handler.",
   plugin_warning: "A notice for the user (a name clash resolved by alias, a degraded plugin).",

@@ -56,7 +56,7 @@ export interface TestKit {
   /** Every event, in order. */
   readonly events: RecordedEvent[];
   eventNames(): EventName[];
-  /** Events of one kind. */
+  /** Events of one kind; `eventsOf("guard_blocked")` lists the guards' decisions to block. */
   eventsOf<K extends EventName>(name: K): EventPayloads[K][];
   run(prompt: string): Promise<RunResult>;
   toolResults(): ToolResultMessage[];

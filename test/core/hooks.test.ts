@@ -143,6 +143,7 @@ describe("hooks inside a run", () => {
     const result = await kit.run("read the secret");
     expect(ran).toBe(0);
     expect(textOf(kit.toolResults()[0]!)).toBe("Blocked by no-secrets: secrets stay closed");
+    expect(kit.eventsOf("guard_blocked")).toEqual([{ hook: "tool_call", by: "no-secrets", reason: "secrets stay closed", subject: expect.objectContaining({ toolName: "read", input: { path: "secret.txt" } }) }]);
     expect(result.reason).toBe("stop");
   });
 

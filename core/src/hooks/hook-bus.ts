@@ -39,7 +39,10 @@ export class HookBus {
   private readonly taps = new Map<HookName, TapRecord[]>();
   private readonly compiled = new Map<HookName, any>();
 
-  constructor(private readonly onFailure: (failure: HookFailure) => void) {}
+  constructor(
+    private readonly onFailure: (failure: HookFailure) => void,
+    private readonly onBlocked: (hook: HookName, by: string, reason: string, subject: unknown) => void = () => undefined,
+  ) {}
 
   /** A registrar bound to one plugin, for `api.hooks`. */
   registrarFor(owner: PluginRef, track: (dispose: () => void) => void): HookRegistrar {
@@ -85,7 +88,10 @@ export class HookBus {
     if (!this.has(hook)) return { blocked: false, event };
     const state: GuardState = { event: { ...(event as object) } as Record<string, unknown>, signal };
     const result = (await this.compile(hook).promise(state)) as { reason: string; by: string } | undefined;
-    if (result) return { blocked: true, reason: result.reason, by: result.by };
+    if (result) {
+      this.onBlocked(hook, result.by, result.reason, state.event);
+      return { blocked: true, reason: result.reason, by: result.by };
+    }
     return { blocked: false, event: state.event as HookInput<K> };
   }
 

@@ -74,7 +74,10 @@ export class KeelRuntime implements Runtime {
     this.settings = loaded.merged;
     this.warnings = loaded.warnings;
     this.core = parseCoreSettings(this.settings, this.warnings);
-    this.hooks = new HookBus((f) => this.bus.emit("plugin_error", { plugin: f.owner, phase: `hook ${f.hook}`, message: f.message }));
+    this.hooks = new HookBus(
+      (f) => this.bus.emit("plugin_error", { plugin: f.owner, phase: `hook ${f.hook}`, message: f.message }),
+      (hook, by, reason, subject) => this.bus.emit("guard_blocked", { hook, by, reason, subject }),
+    );
     this.contributions = createContributions(
       () => this.core.prefer,
       (message, owner) => this.bus.emit("plugin_warning", { plugin: { name: owner.name, version: owner.version }, message }),
