@@ -11,7 +11,11 @@ const KILL_WAIT_MS = 3000;
 export async function terminate(tree: ProcessTree | undefined, leaderGone: () => boolean, graceMs: number, exited: Promise<unknown>): Promise<void> {
   if (tree === undefined) return;
   const alive = () => !leaderGone() || members(tree, leaderGone()).length > 0;
-  if (!alive()) return;
+  // A process caught in the middle of exec shows an empty environment, so one scan can miss it: look twice.
+  if (!alive()) {
+    await delay(POLL_MS);
+    if (!alive()) return;
+  }
   signalAll(tree, leaderGone, "SIGTERM");
   const termDeadline = Date.now() + graceMs;
   while (alive() && Date.now() < termDeadline) await delay(POLL_MS);
