@@ -16,16 +16,19 @@ const chunk = (delta, finish) => `data: ${JSON.stringify({ id: "b", object: "cha
 /** A Chat Completions server that notes when each request arrives. */
 async function startServer() {
   const arrivals = [];
+  const bodies = [];
   const server = createServer((req, res) => {
     arrivals.push(performance.now());
-    req.resume();
+    let bytes = 0;
+    req.on("data", (chunk) => (bytes += chunk.length));
     req.on("end", () => {
+      bodies.push(bytes);
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.end(chunk({ role: "assistant", content: "ok" }, null) + chunk({}, "stop") + "data: [DONE]\n\n");
     });
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${server.address().port}/v1`, arrivals, close: () => server.close() };
+  return { url: `http://127.0.0.1:${server.address().port}/v1`, arrivals, bodies, close: () => server.close() };
 }
 
 function homeWithLazyPlugins(count) {
@@ -79,6 +82,8 @@ try {
     ["… with 10 lazy plugins", ms(first[10]), `${ratio(first[10], first[0])} of 0 plugins`],
     ["… with 50 lazy plugins", ms(first[50]), `${ratio(first[50], first[0])} of 0 plugins`],
   ]);
+  const body = server.bodies[0];
+  console.log(`\nFirst request body (system prompt, tool schemas, the prompt): ${body} bytes ≈ ${Math.round(body / 4)} tokens.`);
 } finally {
   server.close();
 }
