@@ -43,7 +43,7 @@ export const KeelManifestSchema = z
     activation: z.array(ActivationEventSchema).optional(),
     /** Other plugins (package names) that must be active first, with semver ranges. */
     dependsOn: z.record(z.string(), z.string()).default({}),
-    /** The key of this plugin's section in settings.json; defaults to the package name without scope. */
+    /** The key of this plugin's section in settings.json; defaults to the package name without scope and `keel-plugin-`/`plugin-` prefix. */
     settingsKey: z.string().optional(),
     /** What the plugin may do, shown at install time: `fs:read`, `fs:write`, `exec`, `net:host`, `env:NAME`. */
     capabilities: z.array(z.string()).default([]),

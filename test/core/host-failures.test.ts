@@ -132,4 +132,15 @@ describe("a plugin that fails is skipped with a reason, and the agent still runs
     await kit.run("go");
     expect(kit.toolResults()[0]!.content[0]).toEqual({ type: "text", text: "hello!" });
   });
+
+  it("finds a plugin's settings under its name without scope and plugin- prefix when it declares no key", async () => {
+    const source = `import { definePlugin, defineTool, z } from "@keel/extensions-api";
+      export default definePlugin({ settings: z.object({ word: z.string() }), activate(api) {
+        api.registerTool(defineTool({ name: "say", description: "s", parameters: z.object({}), async execute() { return { content: api.settings.word }; } }));
+      } });`;
+    const dir = writePlugin(tempDir(), { name: "@acme/keel-plugin-sayer", keel: { contributes: { tools: ["say"] } }, source });
+    kit = await createTestKit({ plugins: [dir], settings: { sayer: { word: "found" } }, script: [{ toolCalls: [{ name: "say" }] }, { text: "ok" }] });
+    await kit.run("go");
+    expect(kit.toolResults()[0]!.content[0]).toEqual({ type: "text", text: "found" });
+  });
 });

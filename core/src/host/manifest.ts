@@ -45,7 +45,10 @@ export function activationEvents(manifest: KeelManifest): string[] {
   return lazy.length > 0 ? lazy : ["onStartup"];
 }
 
-/** The section of settings.json that belongs to a plugin. */
-export function settingsKeyOf(pkg: PluginPackage): string {
-  return pkg.keel.settingsKey ?? pkg.name.replace(/^@[^/]+\//, "");
+/**
+ * The section of settings.json that belongs to a plugin: `keel.settingsKey`, else the package name without
+ * its scope and a `keel-plugin-` / `plugin-` prefix (`@acme/keel-plugin-notify` → `notify`).
+ */
+export function settingsKeyOf(pkg: Pick<PluginPackage, "name"> & { keel: { settingsKey?: string } }): string {
+  return pkg.keel.settingsKey ?? pkg.name.replace(/^@[^/]+\//, "").replace(/^(keel-)?plugin-/, "");
 }

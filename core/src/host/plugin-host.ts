@@ -98,7 +98,7 @@ export class PluginHost {
     }
     for (const p of inline) {
       const manifest = { apiVersion: "^1.0.0", entry: "(inline)", contributes: { tools: [], commands: [], providers: [], modes: [], hooks: [], flags: [], cliCommands: [], ops: [] }, dependsOn: {}, capabilities: [], ...p.manifest } as KeelManifest;
-      this.add({ name: p.name, version: p.version, dir: "(inline)", source: "cli", manifest, settingsKey: manifest.settingsKey ?? p.name.replace(/^@[^/]+\//, ""), events: manifest.activation ?? ["onStartup"], state: "lazy", inline: p.definition });
+      this.add({ name: p.name, version: p.version, dir: "(inline)", source: "cli", manifest, settingsKey: settingsKeyOf({ name: p.name, keel: manifest }), events: manifest.activation ?? ["onStartup"], state: "lazy", inline: p.definition });
     }
     manifests.save();
     this.check();
