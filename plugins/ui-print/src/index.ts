@@ -9,7 +9,7 @@ const Settings = z.object({
   progress: z.enum(["auto", "always", "never"]).default("auto"),
 }).default({ progress: "auto" });
 
-/** One short line per tool call, like `● read src/math.ts`. */
+/** One short line per tool call (`● read src/math.ts`) and the first line of its result. */
 function showProgress(runtime: Runtime): void {
   runtime.events.on("tool_execution_start", (e) => {
     const input = e.input && typeof e.input === "object" ? (e.input as Record<string, unknown>) : {};
@@ -18,9 +18,10 @@ function showProgress(runtime: Runtime): void {
     process.stderr.write(`● ${e.toolName}${detail}\n`);
   });
   runtime.events.on("tool_execution_end", (e) => {
-    if (!e.isError) return;
     const text = e.result.content.find((c) => c.type === "text");
-    process.stderr.write(`  ✗ ${text && text.type === "text" ? text.text.split("\n")[0] : "failed"}\n`);
+    const first = text && text.type === "text" ? (text.text.split("\n").find((line) => line.trim() !== "") ?? "") : "";
+    const shown = first.length > 100 ? `${first.slice(0, 99)}…` : first;
+    process.stderr.write(e.isError ? `  ✗ ${shown || "failed"}\n` : shown ? `  ⎿ ${shown}\n` : "");
   });
 }
 
