@@ -41,5 +41,6 @@ describe("a coding task end to end (the README demo)", () => {
     expect(demo.status, demo.stderr).toBe(0);
     expect(demo.stdout).toContain("Fixed: add() in math.js now returns a + b");
     expect(demo.stdout).toContain("return a + b;");
+    expect(demo.stderr).toContain("● bash node math.test.js\n  ⎿ PASS add(2, 3) = 5\n");
   });
 });
