@@ -14,7 +14,7 @@ const files = readdirSync(dir)
 let failed = 0;
 for (const file of files) {
   console.log(`\n# ${file}`);
-  const run = spawnSync(process.execPath, [`${dir}/${file}`], { stdio: "inherit" });
+  const run = spawnSync(process.execPath, ["--expose-gc", `${dir}/${file}`], { stdio: "inherit" });
   if (run.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

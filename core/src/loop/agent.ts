@@ -72,6 +72,7 @@ export class Agent {
 
   replaceMessages(messages: Message[]): void {
     if (this.isRunning) throw new Error("Cannot replace the history while a run is going; abort it or wait for it to end.");
+    for (const message of messages) deepFreeze(message);
     this.history = [...messages];
   }
 
@@ -128,6 +129,9 @@ export class Agent {
   }
 
   private push(message: Message, added: Message[], announced = false): void {
+    // History is shared by reference with every provider, observer and store; frozen, a plugin that tries to
+    // change it fails at once instead of silently rewriting the conversation.
+    deepFreeze(message);
     if (!announced) this.deps.bus.emit("message_start", { message });
     this.history.push(message);
     added.push(message);
@@ -223,7 +227,9 @@ export class Agent {
     const { bus, hooks } = this.deps;
     const tools = this.deps.tools();
     const systemPrompt = await this.deps.systemPrompt(model, [...tools.keys()]);
-    const context = await hooks.transform("context", structuredClone(toModelContext(this.history)), { turn, model }, signal);
+    // Context handlers get a copy they may change freely; without any, the view itself is sent (nothing mutates it).
+    const view = toModelContext(this.history);
+    const context = hooks.has("context") ? await hooks.transform("context", structuredClone(view), { turn, model }, signal) : view;
     const specs = [...tools.values()].map((t) => ({ name: t.name, description: t.tool.description, parameters: toolJsonSchema(t.tool) }));
     trace(`request ${turn}`);
     const reply = await streamReply(
@@ -239,6 +245,12 @@ export class Agent {
     this.estimator.observe(context, reply, estimateTokens({ role: "user", content: systemPrompt, timestamp: 0 }));
     return reply;
   }
+}
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const child of Object.values(value)) deepFreeze(child);
 }
 
 function failedReply(errorMessage: string): AssistantMessage {

@@ -31,9 +31,11 @@ export async function streamReply(provider: Provider, request: ProviderRequest, 
     return message;
   }
 
+  let onAbort: (() => void) | undefined;
   const aborted = new Promise<"aborted">((resolve) => {
-    if (signal.aborted) resolve("aborted");
-    else signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+    onAbort = () => resolve("aborted");
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
   });
 
   let final: AssistantMessage | undefined;
@@ -71,6 +73,8 @@ export async function streamReply(provider: Provider, request: ProviderRequest, 
     announce(event.partial);
     bus?.emit("message_update", { message: event.partial, delta: event });
   }
+  // The run's signal outlives this request: leave no listener behind on it.
+  signal.removeEventListener("abort", onAbort!);
   announce(final);
   return final;
 }

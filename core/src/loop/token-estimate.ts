@@ -11,6 +11,17 @@ function reported(message: AssistantMessage): number {
 
 export class TokenEstimator {
   private ratio = 1;
+  /** Messages never change once in the history, so each is measured once (estimates run every turn). */
+  private readonly sizes = new WeakMap<Message, number>();
+
+  private size(message: Message): number {
+    let tokens = this.sizes.get(message);
+    if (tokens === undefined) {
+      tokens = estimateTokens(message);
+      this.sizes.set(message, tokens);
+    }
+    return tokens;
+  }
   /** Usage reported before this time counts no more (it measured a context that compaction replaced). */
   private trustedSince = 0;
 
@@ -18,7 +29,7 @@ export class TokenEstimator {
   observe(context: readonly Message[], reply: AssistantMessage, systemPromptTokens: number): void {
     const actual = reply.usage.input + reply.usage.cacheRead + reply.usage.cacheWrite;
     if (actual <= 0) return;
-    const estimated = context.reduce((sum, m) => sum + estimateTokens(m), systemPromptTokens);
+    const estimated = context.reduce((sum, m) => sum + this.size(m), systemPromptTokens);
     if (estimated <= 0) return;
     this.ratio = Math.min(3, Math.max(0.5, actual / estimated));
   }
@@ -32,11 +43,11 @@ export class TokenEstimator {
       const m = messages[i]!;
       if (m.role === "assistant" && m.timestamp >= this.trustedSince && reported(m) > 0 && m.stopReason !== "error" && m.stopReason !== "aborted") {
         let after = 0;
-        for (let j = i + 1; j < messages.length; j++) after += estimateTokens(messages[j]!);
+        for (let j = i + 1; j < messages.length; j++) after += this.size(messages[j]!);
         return reported(m) + Math.ceil(after * this.ratio);
       }
     }
-    const total = messages.reduce((sum, m) => sum + estimateTokens(m), systemPromptTokens);
+    const total = messages.reduce((sum, m) => sum + this.size(m), systemPromptTokens);
     return Math.ceil(total * this.ratio);
   }
 }
