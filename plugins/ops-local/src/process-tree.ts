@@ -11,8 +11,10 @@ const KILL_WAIT_MS = 3000;
 export async function terminate(tree: ProcessTree | undefined, leaderGone: () => boolean, graceMs: number, exited: Promise<unknown>): Promise<void> {
   if (tree === undefined) return;
   const alive = () => !leaderGone() || members(tree, leaderGone()).length > 0;
-  // A process caught in the middle of exec shows an empty environment, so one scan can miss it: look twice.
+  // A process caught in the middle of exec shows an empty environment, so a scan can miss it: when a young
+  // process showed none, look once more before deciding nothing is left.
   if (!alive()) {
+    if (!unsettled(tree)) return;
     await delay(POLL_MS);
     if (!alive()) return;
   }
@@ -56,11 +58,16 @@ interface ProcessEntry {
   pid: number;
   ppid: number;
   pgid: number;
-  /** Whether its environment carries the tag. */
-  tagged: boolean;
+  /** Whether its environment carries the tag; undefined when the environment read empty (mid-exec). */
+  tagged: boolean | undefined;
 }
 
 const hasProc = existsSync("/proc/self/stat");
+
+/** Whether some process no older than the tree showed no environment (it may be one of ours, mid-exec). */
+function unsettled(tree: ProcessTree): boolean {
+  return hasProc && liveProcesses(tree).some((entry) => entry.tagged === undefined && entry.pid !== process.pid);
+}
 
 /**
  * Live processes belonging to one spawn: tagged ones, the group while the leader lives, and descendants of
@@ -138,9 +145,10 @@ function statFields(pid: number): string[] | undefined {
   }
 }
 
-function hasMarker(pid: number, marker: Buffer): boolean {
+function hasMarker(pid: number, marker: Buffer): boolean | undefined {
   try {
-    return readFileSync(`/proc/${pid}/environ`).includes(marker);
+    const environ = readFileSync(`/proc/${pid}/environ`);
+    return environ.length === 0 ? undefined : environ.includes(marker);
   } catch {
     return false; // gone, or not ours to read
   }
