@@ -95,10 +95,18 @@ describe("the keel command", () => {
     expect(help.stdout).toContain("--shout");
   });
 
-  it("explains that no interactive mode is installed when run without a prompt", async () => {
+  it("chats line by line without -p: answers stream to stdout, unknown commands are explained, /exit ends", async () => {
+    const env = keelEnv({ script: [{ text: "First answer." }, { text: "Second answer." }] });
+    const run = await runKeel([...SCRIPTED], env, { input: "hello\n/nope\nagain\n/exit\nnever sent\n" });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("First answer.\nSecond answer.\n");
+    expect(run.stderr).toMatch(/^Unknown command \/nope\. Commands: .*\/compact.*, \/exit\.$/m);
+  });
+
+  it("says which modes exist when asked for one that does not", async () => {
     const env = keelEnv();
-    const run = await runKeel([], env);
+    const run = await runKeel(["--mode", "tui", "hi"], env);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/no "interactive" mode is installed \(installed: text, json\)\. Run with -p "<prompt>"/);
+    expect(run.stderr).toMatch(/no "tui" mode is installed \(installed: text, json, interactive\)/);
   });
 });

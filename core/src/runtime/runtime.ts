@@ -224,8 +224,14 @@ export class KeelRuntime implements Runtime {
     return this.contributions.tools.list().map((e) => ({ name: e.name, description: e.item.description, plugin: e.owner.name }));
   }
 
+  /** Active commands, and those of plugins still waiting to be loaded (the first use loads them). */
   listCommands() {
-    return this.contributions.commands.list().map((e) => ({ name: e.name, description: e.item.description, plugin: e.owner.name }));
+    const active = this.contributions.commands.list().map((e) => ({ name: e.name, description: e.item.description, plugin: e.owner.name }));
+    const waiting = this.host
+      .list()
+      .filter((p) => p.state === "lazy")
+      .flatMap((p) => p.contributes.commands.filter((name) => !active.some((c) => c.name === name)).map((name) => ({ name, description: `(from ${p.name}, loaded on first use)`, plugin: p.name })));
+    return [...active, ...waiting];
   }
 
   listPlugins(): PluginInfo[] {

@@ -1,29 +1,16 @@
 /**
- * ui-print: the non-interactive modes. `text` (keel -p) prints the final answer; `json` prints every event
- * as one JSON line, for scripts and other programs. Both exit non-zero when the run did not end normally.
+ * ui-print: line-based modes. `text` (keel -p) prints the final answer; `json` prints every event as one JSON
+ * line, for scripts and other programs; both exit non-zero when the run did not end normally. `interactive`
+ * (plain `keel`) is a line-by-line chat for terminals and pipes alike.
  */
 import { definePlugin, z, type EventPayloads, type Runtime, type RunResult } from "@keel/extensions-api";
+import { chatMode } from "./chat-mode.ts";
+import { showProgress } from "./progress.ts";
 
 const Settings = z.object({
   /** Tool activity on stderr in text mode: `auto` when stderr is a terminal. */
   progress: z.enum(["auto", "always", "never"]).default("auto"),
 }).default({ progress: "auto" });
-
-/** One short line per tool call (`● read src/math.ts`) and the first line of its result. */
-function showProgress(runtime: Runtime): void {
-  runtime.events.on("tool_execution_start", (e) => {
-    const input = e.input && typeof e.input === "object" ? (e.input as Record<string, unknown>) : {};
-    const first = Object.values(input).find((v) => typeof v === "string") as string | undefined;
-    const detail = first ? ` ${first.split("\n")[0]!.slice(0, 80)}` : "";
-    process.stderr.write(`● ${e.toolName}${detail}\n`);
-  });
-  runtime.events.on("tool_execution_end", (e) => {
-    const text = e.result.content.find((c) => c.type === "text");
-    const first = text && text.type === "text" ? (text.text.split("\n").find((line) => line.trim() !== "") ?? "") : "";
-    const shown = first.length > 100 ? `${first.slice(0, 99)}…` : first;
-    process.stderr.write(e.isError ? `  ✗ ${shown || "failed"}\n` : shown ? `  ⎿ ${shown}\n` : "");
-  });
-}
 
 async function runPrompt(runtime: Runtime, prompt: string): Promise<RunResult | "command"> {
   if (prompt.startsWith("/") && (await runtime.runCommand(prompt))) return "command";
@@ -76,5 +63,6 @@ export default definePlugin({
         return result === "command" || result.reason === "stop" ? 0 : 1;
       },
     });
+    api.registerMode(chatMode);
   },
 });
