@@ -7,16 +7,20 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } 
 export const PROCESS_TAG_VARIABLE = "KEEL_PROCESS_TAG";
 const POLL_MS = 15;
 const KILL_WAIT_MS = 3000;
+const SETTLE_TRIES = 6;
 
 export async function terminate(tree: ProcessTree | undefined, leaderGone: () => boolean, graceMs: number, exited: Promise<unknown>): Promise<void> {
   if (tree === undefined) return;
   const alive = () => !leaderGone() || members(tree, leaderGone()).length > 0;
-  // A process caught in the middle of exec shows an empty environment, so a scan can miss it: when a young
-  // process showed none, look once more before deciding nothing is left.
-  if (!alive()) {
-    if (!unsettled(tree)) return;
+  // A process caught in the middle of exec shows an empty environment, so a scan can miss it: while a young
+  // process shows none, look again (a few times: a chain like setsid → sh → sleep execs more than once).
+  // Both answers must come from the same scan, or the process can finish its exec in between.
+  for (let tries = 0; ; tries++) {
+    if (!leaderGone()) break;
+    const scan = scanTree(tree, true);
+    if (scan.members.length > 0) break;
+    if (tries >= SETTLE_TRIES || !scan.unsettled) return;
     await delay(POLL_MS);
-    if (!alive()) return;
   }
   signalAll(tree, leaderGone, "SIGTERM");
   const termDeadline = Date.now() + graceMs;
@@ -58,28 +62,35 @@ interface ProcessEntry {
   pid: number;
   ppid: number;
   pgid: number;
+  /** Session id: the spawned shell leads its own session, so its descendants share it until they call setsid. */
+  sid: number;
   /** Whether its environment carries the tag; undefined when the environment read empty (mid-exec). */
   tagged: boolean | undefined;
 }
 
 const hasProc = existsSync("/proc/self/stat");
 
-/** Whether some process no older than the tree showed no environment (it may be one of ours, mid-exec). */
-function unsettled(tree: ProcessTree): boolean {
-  return hasProc && liveProcesses(tree).some((entry) => entry.tagged === undefined && entry.pid !== process.pid);
+/**
+ * Live processes belonging to one spawn: tagged ones, those still in its process group or session, and
+ * descendants of any of them. Without /proc, the group's liveness is all that can be seen.
+ */
+export function members(tree: ProcessTree, leaderGone: boolean): number[] {
+  return scanTree(tree, leaderGone).members;
 }
 
 /**
- * Live processes belonging to one spawn: tagged ones, the group while the leader lives, and descendants of
- * either. Without /proc, the group's liveness is all that can be seen.
+ * One pass over the process table: the members, and whether some young process showed no environment (it
+ * may be one of ours in the middle of exec, so "no members" is not yet certain).
  */
-export function members(tree: ProcessTree, leaderGone: boolean): number[] {
-  if (!hasProc) return groupAlive(tree.leader) ? [-tree.leader] : [];
-  const entries = liveProcesses(tree);
+function scanTree(tree: ProcessTree, leaderGone: boolean): { members: number[]; unsettled: boolean } {
+  if (!hasProc) return { members: groupAlive(tree.leader) ? [-tree.leader] : [], unsettled: false };
+  const entries = liveProcesses(tree).filter((entry) => entry.pid !== process.pid);
   const found = new Set<number>();
   for (const entry of entries) {
-    if (entry.pid === process.pid) continue;
-    if ((!leaderGone && entry.pgid === tree.leader) || entry.tagged) found.add(entry.pid);
+    // A group or session id cannot be reused while a live process still carries it, so any process that does
+    // is ours — except a new process that reused the number of a leader already reaped.
+    const inGroup = (entry.pgid === tree.leader || entry.sid === tree.leader) && !(leaderGone && entry.pid === tree.leader);
+    if (inGroup || entry.tagged) found.add(entry.pid);
   }
   let grew = found.size > 0;
   while (grew) {
@@ -91,7 +102,7 @@ export function members(tree: ProcessTree, leaderGone: boolean): number[] {
       }
     }
   }
-  return [...found];
+  return { members: [...found], unsettled: entries.some((entry) => entry.tagged === undefined && !found.has(entry.pid)) };
 }
 
 function groupAlive(pgid: number): boolean {
@@ -112,7 +123,7 @@ function liveProcesses(tree: ProcessTree): ProcessEntry[] {
     if (!Number.isInteger(pid)) continue;
     const fields = statFields(pid);
     if (!fields || fields[0] === "Z" || fields[0] === "X" || Number(fields[STARTTIME_FIELD]) < tree.since) continue;
-    out.push({ pid, ppid: Number(fields[1]), pgid: Number(fields[2]), tagged: hasMarker(pid, marker) });
+    out.push({ pid, ppid: Number(fields[1]), pgid: Number(fields[2]), sid: Number(fields[3]), tagged: hasMarker(pid, marker) });
   }
   return out;
 }
