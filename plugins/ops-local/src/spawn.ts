@@ -6,7 +6,9 @@
  * How descendants are found: every process started here gets a random tag in its environment
  * (`KEEL_PROCESS_TAG`), which children inherit through fork and exec and keep after `setsid` and after their
  * parent dies. At kill time the process table (`/proc`) is read once per pass: members are the tagged processes,
- * the process group while its leader lives, and any descendant (by parent pid) of those. Only processes that
+ * those still in the shell's process group or session, and any descendant (by parent pid) of those. A process
+ * caught mid-exec shows no environment, so "nothing left" is only concluded from a scan where none did
+ * (process-tree.ts). Only processes that
  * started no earlier than the shell are looked at (a descendant cannot be older), which keeps a pass to one
  * small read per process plus one per young process. Zombies count as gone, since not every init reaps
  * orphans. A process that both clears its environment and detaches from a parent that already exited cannot be
