@@ -20,7 +20,7 @@ export function addBuiltinCommands(program: Command, runtime: KeelRuntime, out: 
       const rows = [["NAME", "VERSION", "SOURCE", "STATE", "CONTRIBUTES"]];
       for (const p of plugins) {
         const c = p.contributes;
-        const parts = [...c.tools.map((t) => `tool:${t}`), ...c.commands, ...c.providers.map((x) => `provider:${x}`), ...c.modes.map((x) => `mode:${x}`), ...c.ops.map((x) => `ops:${x}`), ...c.cliCommands.map((x) => `cli:${x}`), ...c.hooks.map((x) => `hook:${x}`)];
+        const parts = [...c.tools.map((t) => `tool:${t}`), ...c.commands, ...c.providers.map((x) => `provider:${x}`), ...c.modes.map((x) => `mode:${x}`), ...c.ops.map((x) => `ops:${x}`), ...c.cliCommands.map((x) => `cli:${x}`), ...c.flags.map((x) => `--${x}`), ...c.hooks.map((x) => `hook:${x}`)];
         rows.push([p.name, p.version, p.source, p.state, parts.join(" ") + (p.reason ? `  (${p.reason})` : "")]);
       }
       out(table(rows));
