@@ -17,12 +17,6 @@ export function timeProcess(command, args, options = {}) {
   });
 }
 
-export async function medianOf(runs, fn) {
-  const values = [];
-  for (let i = 0; i < runs; i++) values.push(await fn());
-  return median(values);
-}
-
 export function printTable(title, rows) {
   console.log(`\n## ${title}\n`);
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
