@@ -1,6 +1,6 @@
 // Startup: `keel --version` and process start → first provider request, against `node -e 0` measured in the
 // same run; and how the first request moves with 0, 10 and 50 installed lazy plugins.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -40,6 +40,24 @@ function homeWithLazyPlugins(count) {
     writeFileSync(join(dir, "index.ts"), `import { definePlugin } from "@keel/extensions-api";\nexport default definePlugin({ activate(api) { api.registerCommand({ name: "/lazy${i}", description: "x", run() {} }); } });\n`);
   }
   return home;
+}
+
+/** Peak resident memory of one `keel -p` run (its own KEEL_TRACE report), in MB. */
+function peakRss(server, home) {
+  return new Promise((resolve, reject) => {
+    let stderr = "";
+    const child = spawn(process.execPath, [bin, "-p", "hi", "--provider", "openai", "--model", "gpt-4.1-mini"], {
+      stdio: ["ignore", "ignore", "pipe"],
+      cwd: home,
+      env: { ...process.env, KEEL_TRACE: "1", KEEL_HOME: home, OPENAI_API_KEY: "bench", OPENAI_BASE_URL: server.url },
+    });
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("exit", () => {
+      const match = /peak RSS (\d+) MB/.exec(stderr);
+      match ? resolve(Number(match[1])) : reject(new Error(`no peak RSS in: ${stderr.slice(-300)}`));
+    });
+  });
 }
 
 /** Spawn → first request arrival, in ms. */
@@ -82,7 +100,10 @@ try {
     ["… with 10 lazy plugins", ms(first[10]), `${ratio(first[10], first[0])} of 0 plugins`],
     ["… with 50 lazy plugins", ms(first[50]), `${ratio(first[50], first[0])} of 0 plugins`],
   ]);
+  const rss = median([await peakRss(server, homes[0]), await peakRss(server, homes[0]), await peakRss(server, homes[0])]);
   const body = server.bodies[0];
+  const bare = Math.round(Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.resourceUsage().maxRSS))"], { encoding: "utf8" }).stdout) / 1024);
+  console.log(`\nPeak resident memory of a \`keel -p\` run (median of 3): ${rss} MB, ${(rss / bare).toFixed(2)}× bare \`node -e\` (${bare} MB).`);
   console.log(`\nFirst request body (system prompt, tool schemas, the prompt): ${body} bytes ≈ ${Math.round(body / 4)} tokens.`);
 } finally {
   server.close();

@@ -98,7 +98,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   } finally {
     trace("shutdown");
     await runtime.shutdown();
-    trace("shut down");
+    trace(`shut down (peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB)`);
   }
   return exitCode;
 }
