@@ -10,7 +10,7 @@ import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
 import { Compactor, type CompactionSettings } from "./compactor.js";
 import { toModelContext } from "./history.js";
-import { streamReply } from "./stream-reply.js";
+import { requestOptions, streamReply } from "./stream-reply.js";
 import { toolJsonSchema, type ActiveTool } from "./tool-calls.js";
 import { runToolCalls } from "./tool-runner.js";
 import { TokenEstimator } from "./token-estimate.js";
@@ -232,16 +232,8 @@ export class Agent {
     const context = hooks.has("context") ? await hooks.transform("context", structuredClone(view), { turn, model }, signal) : view;
     const specs = [...tools.values()].map((t) => ({ name: t.name, description: t.tool.description, parameters: toolJsonSchema(t.tool) }));
     trace(`request ${turn}`);
-    const reply = await streamReply(
-      provider,
-      { model, systemPrompt, messages: context, tools: specs, maxTokens: model.maxOutput, sessionId: this.deps.sessionId() },
-      {
-        signal,
-        onPayload: async (payload, headers) => hooks.transform("provider_request", { payload, headers }, { provider: provider.id, model: model.id }, signal),
-        onRetry: (info) => bus.emit("retry_start", { ...info, provider: provider.id, model: model.id }),
-      },
-      bus,
-    );
+    const request = { model, systemPrompt, messages: context, tools: specs, maxTokens: model.maxOutput, sessionId: this.deps.sessionId() };
+    const reply = await streamReply(provider, request, requestOptions(provider, model, signal, hooks, bus), bus);
     this.estimator.observe(context, reply, estimateTokens({ role: "user", content: systemPrompt, timestamp: 0 }));
     return reply;
   }

@@ -6,6 +6,16 @@
 import { emptyUsage, type AssistantMessage, type ModelInfo, type Provider, type ProviderRequest, type StreamEvent, type StreamOptions } from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
+import type { HookBus } from "../hooks/hook-bus.js";
+
+/** The options every request gets: the signal, the `provider_request` hook on each attempt, `retry_start`. */
+export function requestOptions(provider: Provider, model: ModelInfo, signal: AbortSignal, hooks: HookBus, bus: EventBus): StreamOptions {
+  return {
+    signal,
+    onPayload: async (payload, headers) => hooks.transform("provider_request", { payload, headers }, { provider: provider.id, model: model.id }, signal),
+    onRetry: (info) => bus.emit("retry_start", { ...info, provider: provider.id, model: model.id }),
+  };
+}
 
 /** Streams one reply; with a bus, publishes message_start and message_update (none for side requests). */
 export async function streamReply(provider: Provider, request: ProviderRequest, options: StreamOptions, bus?: EventBus): Promise<AssistantMessage> {

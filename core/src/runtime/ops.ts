@@ -18,3 +18,32 @@ export async function createOps(wanted: string | undefined, cwd: string, host: P
   }
   return entry.item.create({ cwd });
 }
+
+/**
+ * The session's backend, created once on first need: `prepare()` starts it (tools await that), `current` hands
+ * it to tools synchronously, or throws why there is none.
+ */
+export class BackendSlot {
+  private ops: Operations | undefined;
+  private error: string | undefined;
+  private ready: Promise<void> | undefined;
+
+  constructor(private readonly create: () => Promise<Operations>) {}
+
+  get started(): boolean {
+    return this.ready !== undefined;
+  }
+
+  prepare(): Promise<void> {
+    this.ready ??= this.create().then(
+      (ops) => void (this.ops = ops),
+      (error: Error) => void (this.error = error.message),
+    );
+    return this.ready;
+  }
+
+  get current(): Operations {
+    if (this.ops) return this.ops;
+    throw new Error(this.error ?? "No operations backend is ready.");
+  }
+}

@@ -13,12 +13,12 @@ import { discover } from "../host/discover.js";
 import { PluginHost, type InlineCandidate } from "../host/plugin-host.js";
 import { Agent } from "../loop/agent.js";
 import { toModelContext } from "../loop/history.js";
-import { streamReply } from "../loop/stream-reply.js";
+import { requestOptions, streamReply } from "../loop/stream-reply.js";
 import type { ActiveTool } from "../loop/tool-calls.js";
 import { parseCoreSettings, type CoreSettings } from "../settings/core-settings.js";
 import { loadSettings, type SettingsObject } from "../settings/settings.js";
 import { allModels, resolveTarget, type Target } from "./model-resolver.js";
-import { createOps } from "./ops.js";
+import { BackendSlot, createOps } from "./ops.js";
 import { trace } from "../trace.js";
 
 export interface Distribution {
@@ -60,9 +60,7 @@ export class KeelRuntime implements Runtime {
   readonly warnings: string[];
   private readonly agent: Agent;
   private target: Target | undefined;
-  private ops: Operations | undefined;
-  private opsError: string | undefined;
-  private opsReady: Promise<void> | undefined;
+  private readonly backend = new BackendSlot(() => createOps(this.core.ops, this.cwd, this.host, this.contributions));
   private id: string = randomUUID();
   private sessionStarted = false;
 
@@ -101,7 +99,7 @@ export class KeelRuntime implements Runtime {
       tools: () => this.activeTools(),
       systemPrompt: (model, toolNames) => this.hooks.transform("system_prompt", this.core.systemPrompt, { cwd: this.cwd, model, toolNames }),
       toolContext: (call, signal, update) => this.toolContext(call, signal, update),
-      toolsReady: () => this.prepareOps(),
+      toolsReady: () => this.backend.prepare(),
       sessionId: () => this.id,
       limits: this.core.loop,
       compaction: this.core.compaction,
@@ -171,11 +169,11 @@ export class KeelRuntime implements Runtime {
   async prompt(content: string | UserContent[]): Promise<RunResult> {
     await this.startSession();
     // The backend starts once the model has begun to answer, so it never delays the request; tools wait for it.
-    if (!this.opsReady) {
+    if (!this.backend.started) {
       const off = this.bus.on("message_start", ({ message }) => {
         if (message.role !== "assistant") return;
         off();
-        void this.prepareOps();
+        void this.backend.prepare();
       });
     }
     return this.agent.run(content);
@@ -251,11 +249,8 @@ export class KeelRuntime implements Runtime {
     }
     const { provider, model } = target;
     const signal = request.signal ?? new AbortController().signal;
-    return streamReply(provider, { model, systemPrompt: request.systemPrompt, messages: toModelContext(request.messages), tools: [], maxTokens: request.maxTokens ?? model.maxOutput, sessionId: this.id }, {
-      signal,
-      onPayload: async (payload, headers) => this.hooks.transform("provider_request", { payload, headers }, { provider: provider.id, model: model.id }, signal),
-      onRetry: (info) => this.bus.emit("retry_start", { ...info, provider: provider.id, model: model.id }),
-    });
+    const side = { model, systemPrompt: request.systemPrompt, messages: toModelContext(request.messages), tools: [], maxTokens: request.maxTokens ?? model.maxOutput, sessionId: this.id };
+    return streamReply(provider, side, requestOptions(provider, model, signal, this.hooks, this.bus));
   }
 
   async runCommand(line: string): Promise<boolean> {
@@ -303,23 +298,9 @@ export class KeelRuntime implements Runtime {
         return runtime.dataDir;
       },
       get ops(): Operations {
-        return runtime.lazyOps();
+        return runtime.backend.current;
       },
     };
-  }
-
-  /** Creates the operations backend once, so tools get it synchronously. */
-  private prepareOps(): Promise<void> {
-    this.opsReady ??= createOps(this.core.ops, this.cwd, this.host, this.contributions).then(
-      (ops) => void (this.ops = ops),
-      (error: Error) => void (this.opsError = error.message),
-    );
-    return this.opsReady;
-  }
-
-  private lazyOps(): Operations {
-    if (this.ops) return this.ops;
-    throw new Error(this.opsError ?? "No operations backend is ready.");
   }
 }
 
