@@ -63,6 +63,8 @@ export class KeelRuntime implements Runtime {
   private readonly backend = new BackendSlot(() => createOps(this.core.ops, this.cwd, this.host, this.contributions));
   private id: string = randomUUID();
   private sessionStarted = false;
+  /** The data folder already created (the session id can change on resume). */
+  private madeDataDir: string | undefined;
 
   private constructor(options: RuntimeOptions) {
     this.cwd = options.cwd;
@@ -150,7 +152,10 @@ export class KeelRuntime implements Runtime {
 
   get dataDir(): string {
     const dir = join(this.keelHome, "data", this.id);
-    mkdirSync(dir, { recursive: true });
+    if (dir !== this.madeDataDir) {
+      mkdirSync(dir, { recursive: true });
+      this.madeDataDir = dir;
+    }
     return dir;
   }
 
