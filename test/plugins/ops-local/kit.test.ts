@@ -4,12 +4,12 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { defineTool, definePlugin, resultContent, z, type ToolResultMessage } from "@keel/extensions-api";
+import { defineTool, definePlugin, z, textOf } from "@keel/extensions-api";
 import { createTestKit } from "@keel/extensions-api/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempFolder } from "../../support/workspace.js";
 
-const text = (message: ToolResultMessage) => resultContent(message.content).map((b) => (b.type === "text" ? b.text : "")).join("");
+const text = textOf;
 
 /** A tool that reads a path through whatever backend is active. */
 const probe = {

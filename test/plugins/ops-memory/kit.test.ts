@@ -2,11 +2,11 @@
  * ops-memory loaded by the real host and selected with the `ops` setting, seeded from its settings section.
  */
 import { resolve } from "node:path";
-import { defineTool, definePlugin, resultContent, z, type ToolResultMessage } from "@keel/extensions-api";
+import { defineTool, definePlugin, z, textOf } from "@keel/extensions-api";
 import { createTestKit } from "@keel/extensions-api/testing";
 import { describe, expect, it } from "vitest";
 
-const text = (message: ToolResultMessage) => resultContent(message.content).map((b) => (b.type === "text" ? b.text : "")).join("");
+const text = textOf;
 
 const probe = {
   name: "probe",

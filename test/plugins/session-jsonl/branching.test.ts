@@ -3,24 +3,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { branchTo, buildContext } from "../../../plugins/session-jsonl/src/context.js";
 import { loadBranch, loadSession } from "../../../plugins/session-jsonl/src/load.js";
 import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.js";
-import { assistant, options, tempDir, texts, toolResult, user } from "./helpers.js";
+import { assistant, options, recordSeedsExample, tempDir, texts, user } from "./helpers.js";
 
 const temp = tempDir();
 afterAll(() => temp.cleanup());
 
 describe("the session tree", () => {
   it("rewinding to e4 and sending a message appends e7 under e4: the active branch is e1 e2 e3 e4 e7 e8 and the old branch stays in the file", () => {
-    const r = SessionRecorder.start(temp.dir, "s1", options());
-    r.recordMessage(user("Read foo.py"));
-    r.recordMessage(assistant("", [{ id: "c1", name: "read", args: { path: "foo.py" } }]));
-    r.recordMessage(toolResult("c1", "read", "contents of foo.py"));
-    r.recordMessage(assistant("foo.py parses the config"));
-    r.recordMessage(user("Now add tests for it"));
-    r.recordMessage(assistant("Added tests"));
-
-    r.moveTo("e4");
-    r.recordMessage(user("Explain bar.py instead"));
-    r.recordMessage(assistant("bar.py starts the server"));
+    const r = recordSeedsExample(temp.dir, "s1");
     r.close();
 
     const lines = readFileSync(r.path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emptyUsage, type AssistantMessage, type Message, type ToolResultMessage, type UserMessage } from "@keel/extensions-api";
-import type { RecorderOptions } from "../../../plugins/session-jsonl/src/recorder.js";
+import { SessionRecorder, type RecorderOptions } from "../../../plugins/session-jsonl/src/recorder.js";
 
 export function tempDir(prefix = "keel-sessions-"): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -41,4 +41,22 @@ export function texts(messages: readonly Message[]): string[] {
     if (typeof m.content === "string") return m.content;
     return m.content.map((b) => (b.type === "text" ? b.text : b.type === "toolCall" ? `call:${b.name}` : "")).join("");
   });
+}
+
+/**
+ * The seeds' branching example: e1..e6 recorded, the leaf rewound to e4, then e7 (user) and e8 (assistant)
+ * appended under it. Returns the recorder, still open.
+ */
+export function recordSeedsExample(dir: string, id: string, recorderOptions: RecorderOptions = options()): SessionRecorder {
+  const r = SessionRecorder.start(dir, id, recorderOptions);
+  r.recordMessage(user("Read foo.py"));
+  r.recordMessage(assistant("", [{ id: "c1", name: "read", args: { path: "foo.py" } }]));
+  r.recordMessage(toolResult("c1", "read", "contents of foo.py"));
+  r.recordMessage(assistant("foo.py parses the config"));
+  r.recordMessage(user("Now add tests for it"));
+  r.recordMessage(assistant("Added tests"));
+  r.moveTo("e4");
+  r.recordMessage(user("Explain bar.py instead"));
+  r.recordMessage(assistant("bar.py starts the server"));
+  return r;
 }

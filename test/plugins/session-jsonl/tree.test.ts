@@ -1,25 +1,12 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { loadSession } from "../../../plugins/session-jsonl/src/load.js";
-import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.js";
 import { renderTree, resolveEntry } from "../../../plugins/session-jsonl/src/tree.js";
-import { assistant, options, tempDir, toolResult, user } from "./helpers.js";
+import { recordSeedsExample, tempDir } from "./helpers.js";
 
 const temp = tempDir();
 afterAll(() => temp.cleanup());
 
-function seedsExample() {
-  const r = SessionRecorder.start(temp.dir, `t${Math.random().toString(36).slice(2)}`, options());
-  r.recordMessage(user("Read foo.py"));
-  r.recordMessage(assistant("", [{ id: "c1", name: "read", args: { path: "foo.py" } }]));
-  r.recordMessage(toolResult("c1", "read", "contents of foo.py"));
-  r.recordMessage(assistant("foo.py parses the config"));
-  r.recordMessage(user("Now add tests for it"));
-  r.recordMessage(assistant("Added tests"));
-  r.moveTo("e4");
-  r.recordMessage(user("Explain bar.py instead"));
-  r.recordMessage(assistant("bar.py starts the server"));
-  return r;
-}
+const seedsExample = () => recordSeedsExample(temp.dir, `t${Math.random().toString(36).slice(2)}`);
 
 describe("/tree rendering", () => {
   it("shows both branches under the branch point, marks the active one and the leaf", () => {

@@ -3,11 +3,11 @@
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { resultContent, type ToolResultMessage } from "@keel/extensions-api";
+import { textOf } from "@keel/extensions-api";
 import { createTestKit } from "@keel/extensions-api/testing";
 import { describe, expect, it } from "vitest";
 
-const text = (message: ToolResultMessage) => resultContent(message.content).map((b) => (b.type === "text" ? b.text : "")).join("");
+const text = textOf;
 
 describe("tools-fs through the host", () => {
   it("reads, edits, finds and greps on the local backend in one scripted run", async () => {
