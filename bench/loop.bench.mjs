@@ -2,7 +2,8 @@
 // loop (hooks, events, validation, history) against the seeds' bare loop doing the same calls with none of
 // that, measured in the same process. Also the heap a long run leaves.
 import { createTestKit } from "@keel/extensions-api/testing";
-import { definePlugin, defineTool, playTurn, z } from "@keel/extensions-api";
+import { definePlugin, defineTool, z } from "@keel/extensions-api";
+import { playTurn } from "@keel/extensions-api/scripted";
 import { median, printTable } from "./lib.mjs";
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 300);

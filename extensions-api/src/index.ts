@@ -1,7 +1,10 @@
 /**
- * @keel/extensions-api — the contract between keel and its plugins. Read in this order:
- * messages → provider → tool → ops → hooks → events → plugin → manifest; then the helpers
- * (stream builder, scripted model) and `./testing` for the test kit.
+ * @keel/extensions-api — the contract between keel and its plugins, and nothing else. Read in this order:
+ * messages → provider → tool → ops → ui → compaction → hooks → events → plugin → manifest.
+ *
+ * Helpers and policy live on subpaths, so a changed heuristic does not change the versioned contract:
+ * `/stream` (building provider replies), `/truncate` (tool output), `/compaction` (cut points, summary wording),
+ * `/scripted` (a scripted model), `/paths` (path-text limits), `/sleep`, and `/testing` (the test kit).
  */
 export { z } from "zod";
 export * from "./messages.js";
@@ -10,15 +13,10 @@ export * from "./tool.js";
 export * from "./ops.js";
 export * from "./ui.js";
 export * from "./compaction.js";
-export * from "./compaction-cut.js";
 export * from "./hooks.js";
 export * from "./events.js";
 export * from "./plugin.js";
 export * from "./manifest.js";
-export * from "./stream.js";
-export * from "./scripted.js";
-export * from "./truncate.js";
-export * from "./sleep.js";
 
 /** The version of this contract; plugins declare the range they need in `keel.apiVersion`. */
 export const API_VERSION = "1.0.0";

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { createTestKit, type TestKit } from "@keel/extensions-api/testing";
 import { hostApi } from "@keel/core";
+import * as hostStream from "@keel/extensions-api/stream";
 import { tempDir, writePlugin } from "../support/plugin-fixtures.js";
 
 let kit: TestKit | undefined;
@@ -16,9 +17,11 @@ it("loads a TypeScript plugin from outside the repo, with no node_modules, again
   expect(root.startsWith("/work/main")).toBe(false);
   const source = `
     import * as api from "@keel/extensions-api";
+    import * as stream from "@keel/extensions-api/stream";
     import { z as zodZ } from "zod";
     type Shape = { n: number };
     (globalThis as any).__keelPluginApi = api;
+    (globalThis as any).__keelPluginStream = stream;
     export default api.definePlugin({
       activate(host) {
         host.registerTool(api.defineTool({
@@ -39,5 +42,6 @@ it("loads a TypeScript plugin from outside the repo, with no node_modules, again
   const seen = (globalThis as { __keelPluginApi?: typeof hostApi }).__keelPluginApi!;
   expect(seen.z).toBe(hostApi.z);
   expect(seen.PathAccessError).toBe(hostApi.PathAccessError);
-  expect(seen.AssistantMessageBuilder).toBe(hostApi.AssistantMessageBuilder);
+  const seenStream = (globalThis as { __keelPluginStream?: typeof hostStream }).__keelPluginStream!;
+  expect(seenStream.AssistantMessageBuilder).toBe(hostStream.AssistantMessageBuilder);
 });

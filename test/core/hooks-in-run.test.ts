@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AssistantMessageBuilder, definePlugin, STAGE_POLICY, textOf, type ProviderRequest } from "@keel/extensions-api";
+import { definePlugin, STAGE_POLICY, textOf, type ProviderRequest } from "@keel/extensions-api";
+import { AssistantMessageBuilder } from "@keel/extensions-api/stream";
 import { createTestKit, type InlinePlugin, type TestKit } from "@keel/extensions-api/testing";
 
 let kit: TestKit | undefined;

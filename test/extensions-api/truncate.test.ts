@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cutToBytes, truncateHead, truncateTail } from "@keel/extensions-api";
+import { cutToBytes, truncateHead, truncateTail } from "@keel/extensions-api/truncate";
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n");
 

@@ -1,11 +1,17 @@
 /**
  * Loading a plugin's entry with jiti: TypeScript without a build step. Every plugin resolves
- * `@keel/extensions-api` and `zod` to the host's own module objects (jiti `virtualModules`), so a plugin needs
+ * `@keel/extensions-api` (and its helper subpaths) and `zod` to the host's own module objects (jiti `virtualModules`), so a plugin needs
  * no install of its own and `instanceof`, schemas and symbols are the host's.
  */
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import * as extensionsApi from "@keel/extensions-api";
+import * as compaction from "@keel/extensions-api/compaction";
+import * as paths from "@keel/extensions-api/paths";
+import * as scripted from "@keel/extensions-api/scripted";
+import * as sleep from "@keel/extensions-api/sleep";
+import * as stream from "@keel/extensions-api/stream";
+import * as truncate from "@keel/extensions-api/truncate";
 import * as zod from "zod";
 import type { PluginDefinition } from "@keel/extensions-api";
 import { keelCacheDir } from "../cache-dir.js";
@@ -30,7 +36,17 @@ function getJiti(): Jiti {
     fsCache: join(keelCacheDir(), "jiti"),
     moduleCache: true,
     interopDefault: true,
-    virtualModules: { "@keel/extensions-api": extensionsApi, zod, "zod/v4": zod },
+    virtualModules: {
+      "@keel/extensions-api": extensionsApi,
+      "@keel/extensions-api/compaction": compaction,
+      "@keel/extensions-api/paths": paths,
+      "@keel/extensions-api/scripted": scripted,
+      "@keel/extensions-api/sleep": sleep,
+      "@keel/extensions-api/stream": stream,
+      "@keel/extensions-api/truncate": truncate,
+      zod,
+      "zod/v4": zod,
+    },
   }) as unknown as Jiti;
   trace("jiti ready");
   return jiti;

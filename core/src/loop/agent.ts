@@ -4,7 +4,8 @@
  * model that keeps failing. Everything it talks to (provider, tools, hooks) comes in through `AgentDeps`.
  */
 import { randomUUID } from "node:crypto";
-import { emptyUsage, estimateTokens, isContextOverflow, textOf, toolCallsOf, userMessage, type AssistantMessage, type Message, type ModelInfo, type Provider, type RunEndReason, type RunResult, type ToolCall, type ToolContext, type ToolResult, type UserContent } from "@keel/extensions-api";
+import { emptyUsage, isContextOverflow, textOf, toolCallsOf, userMessage, type AssistantMessage, type Message, type ModelInfo, type Provider, type RunEndReason, type RunResult, type ToolCall, type ToolContext, type ToolResult, type UserContent } from "@keel/extensions-api";
+import { estimateTokens } from "@keel/extensions-api/compaction";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";

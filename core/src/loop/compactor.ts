@@ -3,7 +3,8 @@
  * context-overflow error, or `/compact`); a strategy plugin answering the `compact` hook decides what the
  * summary says and where to cut. The summary enters as a record, never as instructions.
  */
-import { compactionSummaryMessage, summaryOf, type CompactionReason, type Message, type ModelInfo } from "@keel/extensions-api";
+import { type CompactionReason, type Message, type ModelInfo } from "@keel/extensions-api";
+import { compactionSummaryMessage, summaryOf } from "@keel/extensions-api/compaction";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";

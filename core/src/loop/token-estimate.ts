@@ -2,7 +2,8 @@
  * Estimating how full the context is, without a tokenizer: the provider's last reported usage, plus bytes/4
  * for what came after it, scaled by the ratio between reported and estimated tokens seen so far.
  */
-import { estimateTokens, type AssistantMessage, type Message } from "@keel/extensions-api";
+import { type AssistantMessage, type Message } from "@keel/extensions-api";
+import { estimateTokens } from "@keel/extensions-api/compaction";
 
 function reported(message: AssistantMessage): number {
   const u = message.usage;

@@ -5,7 +5,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { definePlugin, playTurn, toolCallsOf, type EventName, type EventPayloads, type ScriptTurn } from "@keel/extensions-api";
+import { definePlugin, toolCallsOf, type EventName, type EventPayloads } from "@keel/extensions-api";
+import { playTurn, type ScriptTurn } from "@keel/extensions-api/scripted";
 import type { RecordedEvent, TestKit, TestKitOptions } from "@keel/extensions-api/testing";
 import { KeelRuntime } from "../runtime/runtime.js";
 import type { InlineCandidate } from "../host/plugin-host.js";

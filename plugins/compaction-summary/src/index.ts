@@ -6,7 +6,8 @@
  * Settings (`"compaction-summary"` section): `model` ("provider/model", e.g. a cheaper one; default the
  * session's model) and `maxTokens` for the summary.
  */
-import { compactionChoice, definePlugin, z, type ModelInfo, type PluginAPI } from "@keel/extensions-api";
+import { definePlugin, z, type ModelInfo, type PluginAPI } from "@keel/extensions-api";
+import { compactionChoice } from "@keel/extensions-api/compaction";
 import { compactWithSummary } from "./summarise.ts";
 
 export const STRATEGY = "summary";

@@ -2,7 +2,8 @@
  * What compaction-summary sends the model: a system prompt that fixes the summary's structure and says the
  * conversation is data, and user messages that carry the conversation as text.
  */
-import { conversationText, digestActivity, type Message } from "@keel/extensions-api";
+import { type Message } from "@keel/extensions-api";
+import { conversationText, digestActivity } from "@keel/extensions-api/compaction";
 
 export const SYSTEM_PROMPT = `You write the record of a coding agent's conversation so the work can continue after older messages are removed.
 

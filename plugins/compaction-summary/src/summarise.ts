@@ -3,18 +3,8 @@
  * (updating the previous summary rather than summarising it again), and, for a split turn, a second short
  * summary of the turn's start.
  */
-import {
-  digestActivity,
-  findCutPoint,
-  neutralizeSummary,
-  partsToSummarise,
-  textOf,
-  type AssistantMessage,
-  type CompactRequest,
-  type CompactResult,
-  type Message,
-  type ModelInfo,
-} from "@keel/extensions-api";
+import { textOf, type AssistantMessage, type CompactRequest, type CompactResult, type Message, type ModelInfo } from "@keel/extensions-api";
+import { digestActivity, findCutPoint, neutralizeSummary, partsToSummarise } from "@keel/extensions-api/compaction";
 import { SYSTEM_PROMPT, historyPrompt, turnPrefixPrompt } from "./prompt.ts";
 
 /** Calls a model once; the shape of `Runtime.complete`. */

@@ -3,7 +3,8 @@
  * selects "window", it drops the oldest whole turns, keeps the recent ones up to `keepRecentTokens`, and
  * leaves a note of the tools and files the dropped turns used.
  */
-import { compactionChoice, definePlugin } from "@keel/extensions-api";
+import { definePlugin } from "@keel/extensions-api";
+import { compactionChoice } from "@keel/extensions-api/compaction";
 import { compactWindow } from "./window.ts";
 
 export const STRATEGY = "window";

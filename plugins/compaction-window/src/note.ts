@@ -2,7 +2,7 @@
  * The window strategy's note: what the dropped turns did, in a fixed shape that a later compaction can read
  * back, so repeated compaction adds to one note instead of nesting notes.
  */
-import { digestActivity, type ActivityDigest } from "@keel/extensions-api";
+import { digestActivity, type ActivityDigest } from "@keel/extensions-api/compaction";
 
 /** Running totals of everything dropped so far in this session. */
 export interface DroppedRecord {

@@ -1,5 +1,6 @@
 /** The window strategy: drop the oldest whole turns and leave a note of what they did. No model call. */
-import { digestActivity, findCutPoint, neutralizeSummary, partsToSummarise, type CompactRequest, type CompactResult } from "@keel/extensions-api";
+import { type CompactRequest, type CompactResult } from "@keel/extensions-api";
+import { digestActivity, findCutPoint, neutralizeSummary, partsToSummarise } from "@keel/extensions-api/compaction";
 import { addDropped, parseNote, renderNote } from "./note.ts";
 
 /** Answers a compact request, or undefined when there is nothing old enough to drop. */

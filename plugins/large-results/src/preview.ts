@@ -2,7 +2,7 @@
  * What the model sees instead of a large result: how big it was, its handle with the calls that read it, and
  * the first and last lines.
  */
-import { formatBytes, truncateHead, truncateTail } from "@keel/extensions-api";
+import { formatBytes, truncateHead, truncateTail } from "@keel/extensions-api/truncate";
 import { linesOf } from "./store.ts";
 
 export interface PreviewOptions {

@@ -2,7 +2,8 @@
  * The `read_result` tool: reads a stored large result by line range, or lists the lines that match a pattern.
  * Its own output stays under the size that would make it a large result again.
  */
-import { cutToBytes, defineTool, formatBytes, truncateHead, z } from "@keel/extensions-api";
+import { defineTool, z } from "@keel/extensions-api";
+import { cutToBytes, formatBytes, truncateHead } from "@keel/extensions-api/truncate";
 import { linesOf, type ResultStore } from "./store.ts";
 
 export const ReadResultParams = z.object({

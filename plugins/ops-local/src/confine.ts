@@ -3,7 +3,8 @@
  * path lands in, then write access. Every operation, `spawn`'s working folder included, goes through here.
  */
 import { basename, dirname, join, resolve as resolvePath } from "node:path";
-import { PathAccessError, pathTextProblem } from "@keel/extensions-api";
+import { PathAccessError } from "@keel/extensions-api";
+import { pathTextProblem } from "@keel/extensions-api/paths";
 import { realPathOf, SymlinkLoopError } from "./real-path.ts";
 import type { Root, Roots } from "./roots.ts";
 

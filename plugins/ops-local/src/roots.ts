@@ -6,7 +6,7 @@
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { isWithin } from "@keel/extensions-api";
+import { isWithin } from "@keel/extensions-api/paths";
 import type { AllowedRoot } from "./settings.ts";
 
 export interface Root {

@@ -8,7 +8,8 @@ import { realpathSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { MAX_NAME_BYTES, PathAccessError } from "@keel/extensions-api";
+import { PathAccessError } from "@keel/extensions-api";
+import { MAX_NAME_BYTES } from "@keel/extensions-api/paths";
 
 /** write-file-atomic's temp file is the target's name plus `.` and up to ten digits, within NAME_MAX. */
 export const MAX_WRITABLE_NAME_BYTES = MAX_NAME_BYTES - 11;

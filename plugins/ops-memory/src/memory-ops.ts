@@ -6,7 +6,8 @@
  */
 import { posix } from "node:path";
 import type { DirEntry, FileStat, Operations, ProcessHandle } from "@keel/extensions-api";
-import { isWithin, PathAccessError, pathTextProblem } from "@keel/extensions-api";
+import { PathAccessError } from "@keel/extensions-api";
+import { isWithin, pathTextProblem } from "@keel/extensions-api/paths";
 
 type Entry = { kind: "file"; data: Uint8Array; mtimeMs: number } | { kind: "directory"; mtimeMs: number; children: Set<string> };
 

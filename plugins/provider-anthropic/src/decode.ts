@@ -3,7 +3,8 @@
  * for text, thinking (with its signature), redacted thinking and tool use (input JSON in pieces),
  * `message_delta` (stop reason, output usage), `message_stop` as the final event, `error` events, `ping`.
  */
-import { z, type AssistantMessageBuilder, type ProviderRequest, type StreamEvent } from "@keel/extensions-api";
+import { z, type ProviderRequest, type StreamEvent } from "@keel/extensions-api";
+import { type AssistantMessageBuilder } from "@keel/extensions-api/stream";
 import { ProviderError, overflowError, parseEvent, type SseEvent, type StreamDecoder } from "@keel/provider-kit";
 import { overflowDetail } from "./overflow.ts";
 

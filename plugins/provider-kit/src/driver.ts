@@ -2,7 +2,8 @@
  * One reply over HTTP: send, retry what is worth retrying, read the SSE stream through a format decoder, and
  * end with exactly one `done` or `error` event. Never throws: every failure becomes the final event.
  */
-import { AssistantMessageBuilder, type ModelInfo, type StreamEvent, type StreamOptions } from "@keel/extensions-api";
+import { type ModelInfo, type StreamEvent, type StreamOptions } from "@keel/extensions-api";
+import { AssistantMessageBuilder } from "@keel/extensions-api/stream";
 import { ProviderError, describeHttpError, describeNetworkError, errorDetail, shouldRetry } from "./errors.ts";
 import { formatMs, planRetry, realClock, type Clock, type RetryPolicy } from "./retry.ts";
 import { newSseStats, readSse, type SseEvent, type SseStats } from "./sse.ts";

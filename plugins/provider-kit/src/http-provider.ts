@@ -2,7 +2,8 @@
  * A `Provider` over HTTP + SSE, assembled from a provider config (settings, environment, built-in table) and
  * one wire format. The three provider plugins differ only in their `WireFormat`.
  */
-import { AssistantMessageBuilder, type ModelInfo, type Provider, type ProviderRequest, type StreamEvent, type StreamOptions } from "@keel/extensions-api";
+import { type ModelInfo, type Provider, type ProviderRequest, type StreamEvent, type StreamOptions } from "@keel/extensions-api";
+import { AssistantMessageBuilder } from "@keel/extensions-api/stream";
 import { streamHttp, type DriverDeps, type StreamDecoder } from "./driver.ts";
 import type { ProviderError } from "./errors.ts";
 import { resolveKey, type ResolvedKey } from "./keys.ts";

@@ -2,7 +2,8 @@
  * When to try again and how long to wait: exponential backoff with jitter, unless the server said how long
  * (`retry-after-ms`, `retry-after` in seconds or as an HTTP date).
  */
-import { sleep, z } from "@keel/extensions-api";
+import { z } from "@keel/extensions-api";
+import { sleep } from "@keel/extensions-api/sleep";
 
 export const RetrySettingsSchema = z
   .object({

@@ -4,7 +4,8 @@
  * kept as the signature), a `function_call` item a tool call. `response.completed` is the final event;
  * `response.incomplete`, `response.failed` and `error` end it otherwise.
  */
-import { z, type AssistantMessageBuilder, type ProviderRequest, type StreamEvent } from "@keel/extensions-api";
+import { z, type ProviderRequest, type StreamEvent } from "@keel/extensions-api";
+import { type AssistantMessageBuilder } from "@keel/extensions-api/stream";
 import { ProviderError, overflowError, parseEvent, type SseEvent, type StreamDecoder } from "@keel/provider-kit";
 
 const Item = z.object({ type: z.string(), call_id: z.string().optional(), name: z.string().optional(), arguments: z.string().optional(), encrypted_content: z.string().nullish() });

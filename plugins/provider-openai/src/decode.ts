@@ -3,7 +3,8 @@
  * compatible servers name it) and tool calls assembled by `index` (id and name arrive once, arguments in
  * pieces); `finish_reason`, the usage chunk, and `[DONE]` as the final event.
  */
-import { z, type AssistantMessageBuilder, type ProviderRequest, type StreamEvent } from "@keel/extensions-api";
+import { z, type ProviderRequest, type StreamEvent } from "@keel/extensions-api";
+import { type AssistantMessageBuilder } from "@keel/extensions-api/stream";
 import { ProviderError, overflowError, parseEvent, type SseEvent, type StreamDecoder } from "@keel/provider-kit";
 import { overflowDetail } from "./overflow.ts";
 

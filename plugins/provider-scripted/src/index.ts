@@ -7,7 +7,9 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { AssistantMessageBuilder, definePlugin, playTurn, ScriptSchema, toolCallsOf, z, type ScriptTurn, type StreamEvent } from "@keel/extensions-api";
+import { definePlugin, toolCallsOf, z, type StreamEvent } from "@keel/extensions-api";
+import { playTurn, ScriptSchema, type ScriptTurn } from "@keel/extensions-api/scripted";
+import { AssistantMessageBuilder } from "@keel/extensions-api/stream";
 
 const Settings = z.object({ script: z.union([z.string(), z.array(z.unknown())]).optional() }).default({});
 

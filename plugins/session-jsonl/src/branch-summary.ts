@@ -1,5 +1,6 @@
 /** Summarising the branch a `/tree` jump leaves, so the model keeps what was learned there. */
-import { conversationText, neutralizeSummary, textOf, type Message, type Runtime } from "@keel/extensions-api";
+import { textOf, type Message, type Runtime } from "@keel/extensions-api";
+import { conversationText, neutralizeSummary } from "@keel/extensions-api/compaction";
 
 const SYSTEM_PROMPT = `You write a short record of a branch of a coding agent's conversation that the user is leaving to go back to an earlier point.
 

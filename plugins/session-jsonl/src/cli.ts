@@ -1,6 +1,6 @@
 /** `keel sessions`: the sessions of this folder (or all folders), most recently used first. */
 import type { CliCommandSpec } from "@keel/extensions-api";
-import { formatBytes } from "@keel/extensions-api";
+import { formatBytes } from "@keel/extensions-api/truncate";
 import { listSessions, type SessionSummary } from "./meta.ts";
 import { sessionDir, sessionDirs } from "./paths.ts";
 

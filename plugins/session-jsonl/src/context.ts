@@ -3,7 +3,8 @@
  * compaction (`[summary, ...history from the first kept entry]`), so a resumed session continues exactly
  * where it stopped.
  */
-import { compactionSummaryMessage, type Message, type UserMessage } from "@keel/extensions-api";
+import { type Message, type UserMessage } from "@keel/extensions-api";
+import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
 import type { Entry } from "./format.ts";
 
 /** The messages of a branch and, in parallel, the id of the entry each came from. */

@@ -2,7 +2,7 @@
  * The part of a command's output the model is shown: the tail within the shared budget (2000 lines / 50 KB,
  * via `truncateTail`), and a note saying what was cut and where the rest is.
  */
-import { formatBytes, truncateTail } from "@keel/extensions-api";
+import { formatBytes, truncateTail } from "@keel/extensions-api/truncate";
 import { displayText } from "./display-text.ts";
 
 export interface ShownOutput {

@@ -2,7 +2,8 @@
  * What the model sees of each file tool — name, description, parameters — without the implementations, so
  * the plugin's `activate()` loads only this file and each tool's module is imported on its first call.
  */
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, z, type ToolDeclaration } from "@keel/extensions-api";
+import { z, type ToolDeclaration } from "@keel/extensions-api";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "@keel/extensions-api/truncate";
 
 export const LS_DEFAULT_LIMIT = 500;
 export const FIND_DEFAULT_LIMIT = 1000;

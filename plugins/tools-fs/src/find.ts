@@ -2,7 +2,8 @@
  * `find`: files whose name or path matches a glob, under a folder, honouring .gitignore, sorted by path, at
  * most 1000. ripgrep lists the files when the backend can run it; otherwise `ops.list` does.
  */
-import { DEFAULT_MAX_BYTES, defineTool, formatBytes, truncateHead } from "@keel/extensions-api";
+import { defineTool } from "@keel/extensions-api";
+import { DEFAULT_MAX_BYTES, formatBytes, truncateHead } from "@keel/extensions-api/truncate";
 import type { Tool } from "@keel/extensions-api";
 import { displayPath, joinDisplay, pathKind, withFsErrors } from "./paths.ts";
 import type { Ripgrep } from "./ripgrep.ts";

@@ -4,7 +4,8 @@
  * it; otherwise the same search runs over `ops.list` and `ops.readFile`, with the same results.
  */
 import { posix } from "node:path";
-import { DEFAULT_MAX_BYTES, defineTool, formatBytes, truncateHead } from "@keel/extensions-api";
+import { defineTool } from "@keel/extensions-api";
+import { DEFAULT_MAX_BYTES, formatBytes, truncateHead } from "@keel/extensions-api/truncate";
 import type { Operations, Tool } from "@keel/extensions-api";
 import { decodeText, looksBinary } from "./content-kind.ts";
 import { type FileHits, formatHits, searchLines, textLines } from "./grep-hits.ts";

@@ -1,7 +1,8 @@
 /**
  * `ls`: what is in a folder, sorted by name, folders marked with a trailing `/`, at most 500 entries.
  */
-import { defineTool, DEFAULT_MAX_BYTES, formatBytes, truncateHead } from "@keel/extensions-api";
+import { defineTool } from "@keel/extensions-api";
+import { DEFAULT_MAX_BYTES, formatBytes, truncateHead } from "@keel/extensions-api/truncate";
 import { displayPath, pathKind, withFsErrors } from "./paths.ts";
 import { LS_DEFAULT_LIMIT, lsDeclaration } from "./declarations.ts";
 

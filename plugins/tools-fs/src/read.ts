@@ -2,7 +2,8 @@
  * `read`: a file's text from a line onward, within 2000 lines or 50 KB, saying where to continue; images as
  * image content; other binary files refused.
  */
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, defineTool, formatBytes, truncateHead } from "@keel/extensions-api";
+import { defineTool } from "@keel/extensions-api";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, truncateHead } from "@keel/extensions-api/truncate";
 import type { ToolResult } from "@keel/extensions-api";
 import { decodeText, imageMimeType, looksBinary } from "./content-kind.ts";
 import { displayPath, withFsErrors } from "./paths.ts";

@@ -4,7 +4,7 @@
  * honoured from the workspace root down.
  */
 import { posix } from "node:path";
-import { isWithin } from "@keel/extensions-api";
+import { isWithin } from "@keel/extensions-api/paths";
 import type { DirEntry, Operations } from "@keel/extensions-api";
 import { decodeText } from "./content-kind.ts";
 import { GitignoreRules } from "./gitignore.ts";

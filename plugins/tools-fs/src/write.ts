@@ -2,7 +2,8 @@
  * `write`: creates or replaces a whole file. The backend writes a temp file and renames it, so a crash never
  * leaves half a file, and creates missing parent folders.
  */
-import { defineTool, formatBytes } from "@keel/extensions-api";
+import { defineTool } from "@keel/extensions-api";
+import { formatBytes } from "@keel/extensions-api/truncate";
 import type { Tool } from "@keel/extensions-api";
 import type { FileQueue } from "./file-queue.ts";
 import { displayPath, withFsErrors } from "./paths.ts";

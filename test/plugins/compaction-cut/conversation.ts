@@ -1,5 +1,6 @@
 /** Builders for conversations of known token sizes (1 token = 4 characters in the estimate). */
-import { compactionSummaryMessage, emptyUsage, type AssistantMessage, type Message, type ToolResultMessage, type UserMessage } from "@keel/extensions-api";
+import { emptyUsage, type AssistantMessage, type Message, type ToolResultMessage, type UserMessage } from "@keel/extensions-api";
+import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
 
 export const words = (tokens: number) => "w".repeat(tokens * 4);
 

@@ -1,4 +1,4 @@
-import { compactionChoice, digestActivity, findCutPoint, neutralizeSummary } from "@keel/extensions-api";
+import { compactionChoice, digestActivity, findCutPoint, neutralizeSummary } from "@keel/extensions-api/compaction";
 import { describe, expect, it } from "vitest";
 import { assistant, result, summaryMessage, turn, user } from "./conversation.js";
 

@@ -2,7 +2,8 @@
  * A `complete` function backed by the scripted model (the same `playTurn` the scripted provider plugin uses):
  * each call plays the next scripted reply and records the request it got.
  */
-import { playTurn, type AssistantMessage, type Message, type ModelInfo, type ScriptTurn } from "@keel/extensions-api";
+import { type AssistantMessage, type Message, type ModelInfo } from "@keel/extensions-api";
+import { playTurn, type ScriptTurn } from "@keel/extensions-api/scripted";
 import type { Complete } from "../../../plugins/compaction-summary/src/summarise.js";
 
 export interface RecordedCompletion {

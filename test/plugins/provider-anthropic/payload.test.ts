@@ -1,4 +1,5 @@
-import { compactionSummaryMessage, type AssistantMessage, type Message } from "@keel/extensions-api";
+import { type AssistantMessage, type Message } from "@keel/extensions-api";
+import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
 import { describe, expect, it } from "vitest";
 import { anthropicModels } from "../../../plugins/provider-anthropic/src/models.js";
 import { anthropicPayload } from "../../../plugins/provider-anthropic/src/payload.js";

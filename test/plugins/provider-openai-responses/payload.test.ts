@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compactionSummaryMessage, type Message } from "@keel/extensions-api";
+import { type Message } from "@keel/extensions-api";
+import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
 import { openaiModels } from "@keel/provider-kit";
 import { describe, expect, it } from "vitest";
 import { createResponsesProviders } from "../../../plugins/provider-openai-responses/src/providers.js";

@@ -1,4 +1,5 @@
-import { compactionSummaryMessage, type AssistantMessage, type Message, type ModelInfo } from "@keel/extensions-api";
+import { type AssistantMessage, type Message, type ModelInfo } from "@keel/extensions-api";
+import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
 import { openaiModels } from "@keel/provider-kit";
 import { describe, expect, it } from "vitest";
 import { chatPayload } from "../../../plugins/provider-openai/src/payload.js";

@@ -1,4 +1,5 @@
-import { compactionSummaryMessage, type Message } from "@keel/extensions-api";
+import { type Message } from "@keel/extensions-api";
+import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
 import { afterAll, describe, expect, it } from "vitest";
 import { branchTo, buildContext } from "../../../plugins/session-jsonl/src/context.js";
 import { loadBranch, loadSession } from "../../../plugins/session-jsonl/src/load.js";

@@ -1,0 +1,32 @@
+// The edit-and-test loop is honest only if tests import the sources: an edited message in core/src must fail
+// the test that asserts the old text without a build step. These check where the modules really came from.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { expect, it } from "vitest";
+import * as core from "@keel/core";
+import * as api from "@keel/extensions-api";
+import * as stream from "@keel/extensions-api/stream";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+function definedIn(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    return (error as Error).stack ?? "";
+  }
+  throw new Error("expected the call to throw");
+}
+
+it("resolves @keel/core to core/src, not core/dist", () => {
+  const stack = definedIn(() => core.toModelContext(undefined as never));
+  expect(stack).toContain(`${root}core/src/`);
+  expect(stack.split("\n")[1]).not.toContain("/dist/");
+});
+
+it("resolves @keel/extensions-api and its subpaths to extensions-api/src", () => {
+  const source = readFileSync(`${root}extensions-api/src/stream.ts`, "utf8");
+  expect(source).toContain("class AssistantMessageBuilder");
+  expect(stream.AssistantMessageBuilder.toString()).toContain("class AssistantMessageBuilder");
+  expect(Object.keys(api)).not.toContain("AssistantMessageBuilder");
+});
