@@ -1,7 +1,7 @@
 // Per-turn overhead of the kernel: a scripted model calling a no-op tool for many turns, through the real
 // loop (hooks, events, validation, history) against the seeds' bare loop doing the same calls with none of
 // that, measured in the same process. Also the heap a long run leaves.
-import { createTestKit } from "@keel/extensions-api/testing";
+import { createTestKit } from "@keel/testing";
 import { definePlugin, defineTool, z } from "@keel/extensions-api";
 import { playTurn } from "@keel/extensions-api/scripted";
 import { median, printTable } from "./lib.mjs";

@@ -83,7 +83,7 @@ globalThis.fetch = async (...args) => {
   });
   return new Response(body, { status: response.status, headers: response.headers });
 };
-const { createTestKit } = await import("@keel/extensions-api/testing");
+const { createTestKit } = await import("@keel/testing");
 const SAMPLES = Number(process.env.BENCH_RUNS ?? 30);
 const latency = [["format", "last byte → message_end (median)", "p90", "samples"]];
 const llm = await startMockLlm();

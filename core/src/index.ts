@@ -6,9 +6,8 @@ export { HookBus } from "./hooks/hook-bus.js";
 export { Agent, type AgentDeps, type LoopLimits } from "./loop/agent.js";
 export { toModelContext } from "./loop/history.js";
 export { KeelRuntime, type Distribution, type RuntimeOptions } from "./runtime/runtime.js";
-export { PluginHost } from "./host/plugin-host.js";
+export { PluginHost, type InlineCandidate } from "./host/plugin-host.js";
 export { Registry } from "./registry/registry.js";
-export { createTestKit } from "./testing/test-kit.js";
 export { main } from "./cli/main.js";
 /** The host's own copy of the contract: the very module every plugin's `@keel/extensions-api` resolves to. */
 export * as hostApi from "@keel/extensions-api";

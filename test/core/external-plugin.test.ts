@@ -1,7 +1,10 @@
-import { existsSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterEach, expect, it } from "vitest";
-import { createTestKit, type TestKit } from "@keel/extensions-api/testing";
+import { createTestKit, type TestKit } from "@keel/testing";
 import { hostApi } from "@keel/core";
 import * as hostStream from "@keel/extensions-api/stream";
 import { tempDir, writePlugin } from "../support/plugin-fixtures.js";
@@ -44,4 +47,38 @@ it("loads a TypeScript plugin from outside the repo, with no node_modules, again
   expect(seen.PathAccessError).toBe(hostApi.PathAccessError);
   const seenStream = (globalThis as { __keelPluginStream?: typeof hostStream }).__keelPluginStream!;
   expect(seenStream.AssistantMessageBuilder).toBe(hostStream.AssistantMessageBuilder);
+});
+
+it("lets an author outside the repo test a plugin with @keel/testing installed as a dev dependency", async () => {
+  const root = tempDir("keel-author-");
+  const source = `
+    import { definePlugin, defineTool, z } from "@keel/extensions-api";
+    export default definePlugin({
+      activate(api) {
+        api.registerTool(defineTool({
+          name: "shout", description: "Upper-cases text.", readOnly: true,
+          parameters: z.object({ text: z.string() }),
+          async execute({ text }) { return { content: text.toUpperCase() }; },
+        }));
+      },
+    });`;
+  const dir = writePlugin(root, { name: "shout", keel: { contributes: { tools: ["shout"] } }, source });
+  // What `npm install -D @keel/testing` leaves: the package in the author's node_modules, its own dependencies
+  // (core, extensions-api) resolved from where it is installed.
+  const installed = realpathSync(fileURLToPath(new URL("../../node_modules/@keel/testing", import.meta.url)));
+  mkdirSync(join(root, "node_modules", "@keel"), { recursive: true });
+  symlinkSync(installed, join(root, "node_modules", "@keel", "testing"));
+  writeFileSync(
+    join(root, "shout.test.mjs"),
+    `import { createTestKit } from "@keel/testing";
+    const kit = await createTestKit({
+      plugins: [${JSON.stringify(dir)}],
+      script: [{ toolCalls: [{ name: "shout", arguments: { text: "hi" } }] }, { text: "done" }],
+    });
+    const result = await kit.run("shout hi");
+    console.log(JSON.stringify({ text: result.finalText, tool: kit.toolResults()[0].content[0].text, problems: kit.problems() }));
+    await kit.dispose();`,
+  );
+  const { stdout } = await promisify(execFile)(process.execPath, ["shout.test.mjs"], { cwd: root });
+  expect(JSON.parse(stdout)).toEqual({ text: "done", tool: "HI", problems: [] });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { definePlugin, STAGE_POLICY, textOf, type ProviderRequest } from "@keel/extensions-api";
 import { AssistantMessageBuilder } from "@keel/extensions-api/stream";
-import { createTestKit, type InlinePlugin, type TestKit } from "@keel/extensions-api/testing";
+import { createTestKit, type InlinePlugin, type TestKit } from "@keel/testing";
 
 let kit: TestKit | undefined;
 afterEach(async () => {

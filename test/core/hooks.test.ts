@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { definePlugin, STAGE_OBSERVE, STAGE_POLICY, textOf, type EventPayloads, type PluginRef } from "@keel/extensions-api";
-import { createTestKit, type TestKit } from "@keel/extensions-api/testing";
+import { createTestKit, type TestKit } from "@keel/testing";
 import { EventBus, HookBus } from "@keel/core";
 import { filesTool } from "../support/loop-helpers.js";
 

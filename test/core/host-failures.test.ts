@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestKit, type TestKit } from "@keel/extensions-api/testing";
+import { createTestKit, type TestKit } from "@keel/testing";
 import { ECHO_TOOL_SOURCE, tempDir, writePlugin, type FixturePlugin } from "../support/plugin-fixtures.js";
 
 let kit: TestKit | undefined;

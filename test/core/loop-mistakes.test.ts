@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { definePlugin, defineTool, textOf, z, type Message } from "@keel/extensions-api";
-import { createTestKit, type InlinePlugin, type TestKit } from "@keel/extensions-api/testing";
+import { createTestKit, type InlinePlugin, type TestKit } from "@keel/testing";
 import { expectValidPairs, filesTool } from "../support/loop-helpers.js";
 
 let kit: TestKit | undefined;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "@keel/extensions-api";
-import { createTestKit, type TestKit } from "@keel/extensions-api/testing";
+import { createTestKit, type TestKit } from "@keel/testing";
 import { toModelContext } from "@keel/core";
 import { expectValidPairs, filesTool, waitTool } from "../support/loop-helpers.js";
 

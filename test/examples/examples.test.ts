@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { definePlugin, defineTool, STAGE_OBSERVE, textOf, z, type Message, type UiResponse } from "@keel/extensions-api";
-import { createTestKit, type InlinePlugin, type TestKit } from "@keel/extensions-api/testing";
+import { createTestKit, type InlinePlugin, type TestKit } from "@keel/testing";
 
 const example = (name: string) => fileURLToPath(new URL(`../../examples/${name}`, import.meta.url));
 

@@ -1,6 +1,6 @@
 // The edit-and-test loop is honest only if tests import the sources: an edited message in core/src must fail
 // the test that asserts the old text without a build step. These check where the modules really came from.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 import * as core from "@keel/core";
@@ -29,4 +29,12 @@ it("resolves @keel/extensions-api and its subpaths to extensions-api/src", () =>
   expect(source).toContain("class AssistantMessageBuilder");
   expect(stream.AssistantMessageBuilder.toString()).toContain("class AssistantMessageBuilder");
   expect(Object.keys(api)).not.toContain("AssistantMessageBuilder");
+});
+
+it("keeps the contract free of the host: extensions-api neither depends on nor imports @keel/core", () => {
+  const pkg = JSON.parse(readFileSync(`${root}extensions-api/package.json`, "utf8")) as Record<string, unknown>;
+  const deps = ["dependencies", "peerDependencies", "optionalDependencies"].flatMap((k) => Object.keys((pkg[k] as object) ?? {}));
+  expect(deps).not.toContain("@keel/core");
+  const sources = readdirSync(`${root}extensions-api/src`).map((f) => readFileSync(`${root}extensions-api/src/${f}`, "utf8"));
+  expect(sources.filter((s) => s.includes("@keel/core"))).toEqual([]);
 });

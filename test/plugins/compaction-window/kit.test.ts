@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { textOf } from "@keel/extensions-api";
-import { createTestKit, type TestKit } from "@keel/extensions-api/testing";
+import { createTestKit, type TestKit } from "@keel/testing";
 import { afterEach, describe, expect, it } from "vitest";
 
 const plugins = join(import.meta.dirname, "../../../plugins");

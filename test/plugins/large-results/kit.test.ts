@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import { definePlugin, defineTool, z } from "@keel/extensions-api";
-import { createTestKit } from "@keel/extensions-api/testing";
+import { createTestKit } from "@keel/testing";
 import { describe, expect, it } from "vitest";
 import { handleFor } from "../../../plugins/large-results/src/store.js";
 

@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defineTool, definePlugin, z, textOf } from "@keel/extensions-api";
-import { createTestKit } from "@keel/extensions-api/testing";
+import { createTestKit } from "@keel/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempFolder } from "../../support/workspace.js";
 

@@ -3,7 +3,7 @@
  */
 import { resolve } from "node:path";
 import { defineTool, definePlugin, z, textOf } from "@keel/extensions-api";
-import { createTestKit } from "@keel/extensions-api/testing";
+import { createTestKit } from "@keel/testing";
 import { describe, expect, it } from "vitest";
 
 const text = textOf;

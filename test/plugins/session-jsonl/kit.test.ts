@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { textOf, type Message } from "@keel/extensions-api";
-import { createTestKit, type TestKit, type TestKitOptions } from "@keel/extensions-api/testing";
+import { createTestKit, type TestKit, type TestKitOptions } from "@keel/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { loadSession } from "../../../plugins/session-jsonl/src/load.js";
 import { sessionDir } from "../../../plugins/session-jsonl/src/paths.js";

@@ -3,7 +3,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
-import { createTestKit } from "@keel/extensions-api/testing";
+import { createTestKit } from "@keel/testing";
 import { describe, expect, it } from "vitest";
 import { processesWithEnv, textOf } from "./support.js";
 

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { textOf } from "@keel/extensions-api";
-import { createTestKit } from "@keel/extensions-api/testing";
+import { createTestKit } from "@keel/testing";
 import { describe, expect, it } from "vitest";
 
 const text = textOf;

@@ -1,15 +1,14 @@
 /**
- * The plugin test kit behind `@keel/extensions-api/testing`: a real runtime in temp folders, the given
- * plugins loaded through the real host, and a scripted model (itself an inline plugin using `playTurn`).
+ * The kit's engine: a real runtime in temp folders, the given plugins loaded through the real host, and a
+ * scripted model (itself an inline plugin using `playTurn`).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { definePlugin, toolCallsOf, type EventName, type EventPayloads } from "@keel/extensions-api";
 import { playTurn, type ScriptTurn } from "@keel/extensions-api/scripted";
-import type { RecordedEvent, TestKit, TestKitOptions } from "@keel/extensions-api/testing";
-import { KeelRuntime } from "../runtime/runtime.js";
-import type { InlineCandidate } from "../host/plugin-host.js";
+import { KeelRuntime, type InlineCandidate } from "@keel/core";
+import type { RecordedEvent, TestKit, TestKitOptions } from "./types.js";
 
 /** The scripted provider the kit installs: id `scripted`, model `script`, one turn per request. */
 function scriptedPlugin(script: ScriptTurn[]): InlineCandidate {
@@ -37,6 +36,7 @@ function scriptedPlugin(script: ScriptTurn[]): InlineCandidate {
   };
 }
 
+/** Starts a kernel with the given plugins and a scripted model, and records every event. */
 export async function createTestKit(options: TestKitOptions): Promise<TestKit> {
   const root = mkdtempSync(join(tmpdir(), "keel-kit-"));
   const cwd = options.cwd ?? join(root, "workspace");

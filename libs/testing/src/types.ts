@@ -1,23 +1,19 @@
 /**
- * The plugin test kit: runs plugins inside a real keel kernel, with a scripted model, in a temp workspace,
- * and records what happened. keel's own plugin tests use it.
- *
- * ```ts
- * const kit = await createTestKit({ plugins: [pluginDir], script: [{ toolCalls: [{ name: "notify" }] }, { text: "done" }] });
- * await kit.run("go");
- * expect(kit.eventNames()).toContain("tool_execution_end");
- * await kit.dispose();
- * ```
- *
- * The kernel itself lives in `@keel/core`, which this module imports on first use (install `@keel/core` or
- * the `keel` package as a dev dependency).
+ * The test kit's types: what a test gives `createTestKit` and what it gets back.
  */
-import type { EventName, EventPayloads } from "./events.js";
-import type { KeelManifest } from "./manifest.js";
-import type { ToolResultMessage } from "./messages.js";
-import type { PluginDefinition, PluginInfo, RunResult, Runtime } from "./plugin.js";
-import type { ScriptTurn } from "./scripted.js";
+import type {
+  EventName,
+  EventPayloads,
+  KeelManifest,
+  PluginDefinition,
+  PluginInfo,
+  RunResult,
+  Runtime,
+  ToolResultMessage,
+} from "@keel/extensions-api";
+import type { ScriptTurn } from "@keel/extensions-api/scripted";
 
+/** A plugin given as an object instead of a folder (a test's own probe or fake). */
 export interface InlinePlugin {
   name: string;
   version?: string;
@@ -25,6 +21,7 @@ export interface InlinePlugin {
   manifest?: Partial<Pick<KeelManifest, "activation" | "settingsKey" | "dependsOn">>;
 }
 
+/** What the kit starts: plugins, the scripted model's turns, the workspace's files, settings and flags. */
 export interface TestKitOptions {
   /** Plugin folders (package.json with a `keel` manifest), loaded through the real host, in order. */
   plugins?: string[];
@@ -44,11 +41,13 @@ export interface TestKitOptions {
   keelHome?: string;
 }
 
+/** One event the runtime emitted, as the kit recorded it. */
 export interface RecordedEvent<K extends EventName = EventName> {
   name: K;
   payload: EventPayloads[K];
 }
 
+/** A running kit: the runtime, what it recorded, and queries over it. */
 export interface TestKit {
   readonly cwd: string;
   readonly keelHome: string;
@@ -65,15 +64,4 @@ export interface TestKit {
   problems(): string[];
   /** Removes the temp folders and disposes every plugin. */
   dispose(): Promise<void>;
-}
-
-/** Starts a kernel with the given plugins and a scripted model. */
-export async function createTestKit(options: TestKitOptions): Promise<TestKit> {
-  let core: { createTestKit(options: TestKitOptions): Promise<TestKit> };
-  try {
-    core = (await import("@keel/core" as string)) as typeof core;
-  } catch (error) {
-    throw new Error(`The keel test kit needs @keel/core: install it as a dev dependency (${(error as Error).message})`);
-  }
-  return core.createTestKit(options);
 }
