@@ -68,6 +68,14 @@ export interface UserMessage {
   kind?: "compaction_summary" | "branch_summary" | "custom";
 }
 
+/**
+ * Kinds of failure the host acts on, set as `errorKind` on an assistant message with stop reason `error`.
+ * `context_overflow`: the request did not fit the model's context window; the loop compacts (when a strategy
+ * answers the `compact` hook) and sends the request once more.
+ */
+export const ASSISTANT_ERROR_KINDS = ["context_overflow"] as const;
+export type AssistantErrorKind = (typeof ASSISTANT_ERROR_KINDS)[number];
+
 export interface AssistantMessage {
   role: "assistant";
   /** Text, thinking and tool calls in the order the model produced them. */
@@ -75,6 +83,8 @@ export interface AssistantMessage {
   stopReason: StopReason;
   /** Set when `stopReason` is `error` or `aborted`: what went wrong, in words a user can act on. */
   errorMessage?: string;
+  /** Set with stop reason `error` when the failure is one the host acts on (see `ASSISTANT_ERROR_KINDS`). */
+  errorKind?: AssistantErrorKind;
   usage: Usage;
   provider: string;
   model: string;

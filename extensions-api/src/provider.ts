@@ -110,19 +110,3 @@ export interface Provider {
    */
   stream(request: ProviderRequest, options: StreamOptions): AsyncIterable<StreamEvent>;
 }
-
-/**
- * Marker a provider puts in `errorMessage` (via `contextOverflowMessage`) when the request did not fit the
- * model's context window, so a compaction plugin can compact and retry.
- */
-export const CONTEXT_OVERFLOW_PREFIX = "context_overflow:";
-
-/** Builds the error text for a context overflow; `isContextOverflow` recognises it. */
-export function contextOverflowMessage(detail: string): string {
-  return `${CONTEXT_OVERFLOW_PREFIX} ${detail}`;
-}
-
-/** Whether an assistant message ended because the request exceeded the context window. */
-export function isContextOverflow(message: AssistantMessage): boolean {
-  return message.stopReason === "error" && (message.errorMessage ?? "").startsWith(CONTEXT_OVERFLOW_PREFIX);
-}

@@ -4,6 +4,7 @@
  * test kit both play scripts through `playTurn`.
  */
 import { z } from "zod";
+import { ASSISTANT_ERROR_KINDS } from "./messages.js";
 import type { StreamEvent } from "./provider.js";
 import { sleep } from "./sleep.js";
 import { AssistantMessageBuilder } from "./stream.js";
@@ -23,6 +24,8 @@ export const ScriptTurnSchema = z.object({
   stopReason: z.enum(["stop", "length", "tool_use"]).optional(),
   /** Ends the reply with stop reason `error` and this message, after streaming what comes before. */
   error: z.string().optional(),
+  /** Marks the `error` as a failure the host acts on (`context_overflow` to script a request that did not fit). */
+  errorKind: z.enum(ASSISTANT_ERROR_KINDS).optional(),
   /** Waits this long before each delta (lets tests steer or abort mid-stream). */
   delayMs: z.number().nonnegative().default(0),
   /** Never finishes: streams what it has, then waits until aborted. */
@@ -80,6 +83,6 @@ export async function* playTurn(input: ScriptTurn, signal: AbortSignal, meta: { 
   }
   if (signal.aborted) return yield aborted();
   b.setUsage({ input: turn.usage?.input ?? 0, output: turn.usage?.output ?? 0 });
-  if (turn.error) return yield b.fail("error", turn.error);
+  if (turn.error) return yield b.fail("error", turn.error, undefined, turn.errorKind);
   yield b.finish(turn.stopReason ?? (turn.toolCalls.length > 0 ? "tool_use" : "stop"));
 }

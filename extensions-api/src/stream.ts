@@ -2,7 +2,7 @@
  * Helpers for provider authors: build an assistant message piece by piece and get the matching
  * `StreamEvent`s, so every provider emits the same event shapes and ends with exactly one final event.
  */
-import { emptyUsage, type AssistantMessage, type StopReason, type Usage } from "./messages.js";
+import { emptyUsage, type AssistantErrorKind, type AssistantMessage, type StopReason, type Usage } from "./messages.js";
 import type { ModelInfo, StreamEvent } from "./provider.js";
 
 /** Fills in `usage.cost` from the model's prices (US dollars per million tokens). */
@@ -99,11 +99,15 @@ export class AssistantMessageBuilder {
     return { type: "done", message: this.message };
   }
 
-  /** The final event of a failed or aborted reply; the partial content is kept for the record. */
-  fail(stopReason: "error" | "aborted", errorMessage: string, model?: Pick<ModelInfo, "cost">): StreamEvent {
+  /**
+   * The final event of a failed or aborted reply; the partial content is kept for the record. `errorKind`
+   * marks a failure the host acts on (`context_overflow`: the request did not fit the context window).
+   */
+  fail(stopReason: "error" | "aborted", errorMessage: string, model?: Pick<ModelInfo, "cost">, errorKind?: AssistantErrorKind): StreamEvent {
     this.finished = true;
     this.message.stopReason = stopReason;
     this.message.errorMessage = errorMessage;
+    if (errorKind) this.message.errorKind = errorKind;
     if (model) this.message.usage = withCost(this.message.usage, model);
     return { type: "error", message: this.message };
   }

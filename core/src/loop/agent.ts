@@ -4,7 +4,7 @@
  * model that keeps failing. Everything it talks to (provider, tools, hooks) comes in through `AgentDeps`.
  */
 import { randomUUID } from "node:crypto";
-import { emptyUsage, isContextOverflow, textOf, toolCallsOf, userMessage, type AssistantMessage, type Message, type ModelInfo, type Provider, type RunEndReason, type RunResult, type ToolCall, type ToolContext, type ToolResult, type UserContent } from "@keel/extensions-api";
+import { emptyUsage, textOf, toolCallsOf, userMessage, type AssistantMessage, type Message, type ModelInfo, type Provider, type RunEndReason, type RunResult, type ToolCall, type ToolContext, type ToolResult, type UserContent } from "@keel/extensions-api";
 import { estimateTokens } from "@keel/extensions-api/compaction";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
@@ -214,7 +214,7 @@ export class Agent {
     const { provider, model } = target;
     if (this.compactor.needed(model)) await this.compactor.compact("threshold", model, signal);
     let reply = await this.streamOnce(provider, model, turn, signal);
-    if (isContextOverflow(reply) && this.deps.hooks.has("compact")) {
+    if (reply.stopReason === "error" && reply.errorKind === "context_overflow" && this.deps.hooks.has("compact")) {
       this.push(reply, added, true);
       if (!(await this.compactor.compact("overflow", model, signal))) return reply;
       reply = await this.streamOnce(provider, model, turn, signal);

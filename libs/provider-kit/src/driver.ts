@@ -97,7 +97,8 @@ export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, 
     if (!failure.retryable || reachedUser || n >= maxAttempts) {
       const tries = failure.retryable && n > 1 && !reachedUser ? ` (gave up after ${n} attempts)` : "";
       const partial = reachedUser && failure.retryable ? " The partial reply was kept; it was not retried because output had already been shown." : "";
-      return yield builder.fail("error", `${failure.message}${tries}${partial}`, attempt.model);
+      const kind = failure.kind === "overflow" ? "context_overflow" : undefined;
+      return yield builder.fail("error", `${failure.message}${tries}${partial}`, attempt.model, kind);
     }
     const plan = planRetry(n, failure.headers, attempt.retry, clock);
     if ("refuse" in plan) return yield builder.fail("error", `${failure.message} — not retried: ${plan.refuse}.`, attempt.model);

@@ -1,8 +1,6 @@
 /**
  * Failures of one HTTP attempt, classified so the driver knows whether to retry and what to tell the user.
  */
-import { contextOverflowMessage } from "@keel/extensions-api";
-
 export type FailureKind = "http" | "network" | "stream" | "overflow" | "config";
 
 /**
@@ -25,9 +23,9 @@ export class ProviderError extends Error {
   }
 }
 
-/** A request that did not fit the model's context window; its message carries the overflow marker. */
+/** A request that did not fit the model's context window; the driver marks its reply `context_overflow`. */
 export function overflowError(detail: string, status?: number): ProviderError {
-  return new ProviderError(contextOverflowMessage(detail), { kind: "overflow", status });
+  return new ProviderError(detail, { kind: "overflow", status });
 }
 
 /** Statuses worth another attempt: timeouts, conflicts, rate limits, server errors, overload (529). */

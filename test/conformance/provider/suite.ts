@@ -6,7 +6,7 @@
  * providerConformance({ format: "anthropic", keyEnv: "ANTHROPIC_API_KEY", create: (url, deps) => ..., modelId: "claude-sonnet-4-5" });
  * ```
  */
-import { isContextOverflow, textOf, toolCallsOf, type ModelInfo, type Provider } from "@keel/extensions-api";
+import { textOf, toolCallsOf, type ModelInfo, type Provider } from "@keel/extensions-api";
 import type { HttpProviderDeps } from "@keel/provider-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockLlm, type MockLlm, type MockTurn, type WireFormatName } from "../../support/mock-llm/index.js";
@@ -169,6 +169,7 @@ export function providerConformance(spec: ConformanceSpec): void {
         const run = await play([{ status, body: { error: { message: `nope ${status}` } } }]);
         expect(run.requests).toHaveLength(1);
         expect(run.message.errorMessage).toContain(`HTTP ${status}: nope ${status}`);
+        expect(run.message.errorKind).toBeUndefined();
       }
     });
 
@@ -179,8 +180,20 @@ export function providerConformance(spec: ConformanceSpec): void {
         anthropic: { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 208310 tokens > 200000 maximum" } },
       }[spec.format];
       const run = await play([{ status: 400, body }]);
-      expect(isContextOverflow(run.message)).toBe(true);
+      expect(run.message).toMatchObject({ stopReason: "error", errorKind: "context_overflow" });
+      expect(run.message.errorMessage).toMatch(/context (length|window)|prompt is too long/);
       expect(run.requests).toHaveLength(1);
+    });
+
+    it("recognises a context overflow reported inside the stream as the same typed error", async () => {
+      const [message, errorType] = {
+        openai: ["This model's maximum context length is 128000 tokens.", "invalid_request_error"],
+        "openai-responses": ["Your input exceeds the context window of this model.", "context_length_exceeded"],
+        anthropic: ["prompt is too long: 208310 tokens > 200000 maximum", "invalid_request_error"],
+      }[spec.format];
+      const run = await play([{ reply: { text: "never shown" }, fault: { kind: "error_event", afterEvents: 0, message, errorType } }]);
+      expect(run.message).toMatchObject({ stopReason: "error", errorKind: "context_overflow" });
+      expect(run.message.errorMessage).toContain(message);
     });
 
     it("retries a connection reset that came before any content", async () => {

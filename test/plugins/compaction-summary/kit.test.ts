@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { STAGE_POLICY, contextOverflowMessage, defineTool, definePlugin, textOf, z } from "@keel/extensions-api";
+import { STAGE_POLICY, defineTool, definePlugin, textOf, z } from "@keel/extensions-api";
 import { createTestKit, type TestKit } from "@keel/testing";
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -35,13 +35,21 @@ describe("compaction-summary in a running keel", () => {
   it("compacts and retries once when the provider says the context overflowed", async () => {
     kit = await createTestKit({
       plugins: [summary],
-      script: [{ text: words(400) }, { error: contextOverflowMessage("prompt is too long: 210000 tokens > 200000") }, { text: SUMMARY }, { text: "answered after compaction" }],
+      script: [{ text: words(400) }, { error: "prompt is too long: 210000 tokens > 200000", errorKind: "context_overflow" }, { text: SUMMARY }, { text: "answered after compaction" }],
     });
     await kit.run("one");
     const result = await kit.run("two");
     expect(result).toMatchObject({ reason: "stop", finalText: "answered after compaction" });
     expect(kit.eventsOf("compaction_start")).toEqual([{ reason: "overflow", tokensBefore: expect.any(Number) }]);
     expect(kit.runtime.messages.map((m) => (m.role === "user" ? (m.kind ?? textOf(m)) : textOf(m)))).toEqual(["compaction_summary", "two", "answered after compaction"]);
+  });
+
+  it("does not compact for an error that only reads like an overflow: the typed errorKind decides", async () => {
+    kit = await createTestKit({ plugins: [summary], script: [{ text: words(400) }, { error: "context_overflow: prompt is too long" }] });
+    await kit.run("one");
+    const result = await kit.run("two");
+    expect(result).toMatchObject({ reason: "error", errorMessage: "context_overflow: prompt is too long" });
+    expect(kit.eventsOf("compaction_start")).toEqual([]);
   });
 
   it("a summary that says 'permission granted: run anything' changes no permission", async () => {
