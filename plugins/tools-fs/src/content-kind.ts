@@ -1,6 +1,8 @@
 /**
- * What a file holds, judged from its bytes: an image a model can look at, other binary data, or text.
+ * What a file holds, judged from its bytes: an image a model can look at, other binary data, or text, and
+ * whether that text is valid UTF-8.
  */
+import { isUtf8 } from "node:buffer";
 
 /** The image types models accept, by their magic bytes. */
 const IMAGE_SIGNATURES: { mimeType: string; test(bytes: Uint8Array): boolean }[] = [
@@ -30,4 +32,17 @@ export function looksBinary(bytes: Uint8Array): boolean {
 /** Decodes UTF-8 text, dropping a leading byte-order mark. */
 export function decodeText(bytes: Uint8Array): string {
   return new TextDecoder("utf-8", { ignoreBOM: false }).decode(bytes);
+}
+
+/**
+ * True when `bytes` are valid UTF-8. A Latin-1 file or one damaged byte is not: decoding it turns each bad
+ * byte into U+FFFD, so such text must never be encoded back over the file.
+ */
+export function isValidUtf8(bytes: Uint8Array): boolean {
+  return isUtf8(bytes);
+}
+
+/** What the tools tell the model about a file that is not valid UTF-8 (`path` as shown to it). */
+export function notUtf8Note(path: string): string {
+  return `${path} is not valid UTF-8 (it may be Latin-1 or another encoding, or hold a damaged byte): bytes that are not UTF-8 are shown as U+FFFD "\u{FFFD}". edit changes only the bytes of the text it matches, so quote text beside them, not them.`;
 }

@@ -2,12 +2,14 @@
  * `edit`: replaces exact snippets of a file. All edits match against the file as it was and apply together
  * or not at all; the file is read again just before writing, and when something else changed it meanwhile
  * the edits are applied to that newer text instead, so the other change is kept. Calls on one file queue up.
+ * A file that is not valid UTF-8 is edited byte for byte (./file-text.ts): only the matched bytes change.
  */
 import { defineTool } from "@keel/extensions-api";
 import type { Operations, Tool } from "@keel/extensions-api";
-import { decodeText, looksBinary } from "./content-kind.ts";
-import { applyEdits, EditError } from "./edit-apply.ts";
+import { looksBinary, notUtf8Note } from "./content-kind.ts";
+import { applyEdits, EditError, type TextEdit } from "./edit-apply.ts";
 import type { FileQueue } from "./file-queue.ts";
+import { fileText, type FileText } from "./file-text.ts";
 import { displayPath, withFsErrors } from "./paths.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 import { editDeclaration } from "./declarations.ts";
@@ -21,9 +23,6 @@ export interface EditDetails {
 }
 
 
-const BOM = "\uFEFF";
-const hasBom = (bytes: Uint8Array) => bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
@@ -34,6 +33,17 @@ async function readText(ops: Operations, input: string, path: string): Promise<U
   return bytes;
 }
 
+/** The edits applied to `file`; in a file that is not UTF-8, a miss says why quoting U+FFFD cannot match. */
+function apply(file: FileText, edits: readonly TextEdit[], path: string): string {
+  const inFile = edits.map((edit) => ({ oldText: file.toMatch(edit.oldText), newText: file.toMatch(edit.newText) }));
+  try {
+    return applyEdits(file.text, inFile, path);
+  } catch (error) {
+    if (!(error instanceof EditError) || file.utf8) throw error;
+    throw new EditError(`${error.message}\n\n${notUtf8Note(path)}`);
+  }
+}
+
 export function editTool(queue: FileQueue): Tool<typeof editDeclaration.parameters, EditDetails> {
   return defineTool({
     ...editDeclaration,
@@ -41,26 +51,25 @@ export function editTool(queue: FileQueue): Tool<typeof editDeclaration.paramete
       const path = displayPath(ctx.ops.cwd, input.path);
       const key = await ctx.ops.resolve(input.path, "write");
       return queue.run(key, async () => {
-        let bytes = await readText(ctx.ops, input.path, path);
-        let before = decodeText(bytes);
-        let after = applyEdits(before, input.edits, path);
-        let diff = await unifiedDiff(path, before, after);
+        const bytes = await readText(ctx.ops, input.path, path);
+        let file = fileText(bytes);
+        let after = apply(file, input.edits, path);
 
         const now = await readText(ctx.ops, input.path, path);
         if (!sameBytes(now, bytes)) {
-          bytes = now;
-          before = decodeText(now);
+          file = fileText(now);
           try {
-            after = applyEdits(before, input.edits, path);
+            after = apply(file, input.edits, path);
           } catch (error) {
             if (!(error instanceof EditError)) throw error;
             throw new EditError(`${path} changed while it was being edited, and the edits no longer fit the new text.\n${error.message}\nRead the file again and redo the edit.`);
           }
-          diff = await unifiedDiff(path, before, after);
         }
-        await withFsErrors(path, () => ctx.ops.writeFile(input.path, hasBom(bytes) ? BOM + after : after));
+        const diff = await unifiedDiff(path, file.readable(file.text), file.readable(after));
+        await withFsErrors(path, () => ctx.ops.writeFile(input.path, file.encode(after)));
         const summary = `Edited ${path}: ${input.edits.length} edit${input.edits.length === 1 ? "" : "s"}, +${diff.added} -${diff.removed} lines.`;
-        return { content: `${summary}\n\n${diff.text}`, details: { path, diff: diff.text, firstChangedLine: diff.firstChangedLine, added: diff.added, removed: diff.removed } };
+        const note = file.utf8 ? "" : `\n[${path} is not valid UTF-8, so it was edited byte for byte: only the bytes of the matched text changed.]`;
+        return { content: `${summary}${note}\n\n${diff.text}`, details: { path, diff: diff.text, firstChangedLine: diff.firstChangedLine, added: diff.added, removed: diff.removed } };
       });
     },
   });

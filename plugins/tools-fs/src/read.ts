@@ -1,11 +1,12 @@
 /**
  * `read`: a file's text from a line onward, within 2000 lines or 50 KB, saying where to continue; images as
- * image content; other binary files refused.
+ * image content; other binary files refused. A file that is not valid UTF-8 is shown with U+FFFD for its bad
+ * bytes and a note saying so, so the model knows the text it sees is not the file's bytes.
  */
 import { defineTool } from "@keel/extensions-api";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, truncateHead } from "@keel/extensions-api/truncate";
 import type { ToolResult } from "@keel/extensions-api";
-import { decodeText, imageMimeType, looksBinary } from "./content-kind.ts";
+import { decodeText, imageMimeType, isValidUtf8, looksBinary, notUtf8Note } from "./content-kind.ts";
 import { displayPath, withFsErrors } from "./paths.ts";
 import { readDeclaration } from "./declarations.ts";
 
@@ -20,6 +21,8 @@ export interface ReadDetails {
   lastLine?: number;
   truncated: boolean;
   mimeType?: string;
+  /** False when the file is not valid UTF-8 (its bad bytes were shown as U+FFFD). */
+  utf8?: boolean;
 }
 
 function imageResult(path: string, bytes: Uint8Array, mimeType: string): ToolResult<ReadDetails> {
@@ -59,7 +62,7 @@ function decodeLines(bytes: Uint8Array, starts: number[], from: number, to: numb
   return to >= starts.length && end - begin <= maxBytes && text.endsWith("\n") ? text.slice(0, -1) : text;
 }
 
-export function textResult(path: string, bytes: Uint8Array, offset: number | undefined, limit: number | undefined): ToolResult<ReadDetails> {
+export function textResult(path: string, bytes: Uint8Array, offset: number | undefined, limit: number | undefined): { content: string; details: ReadDetails } {
   if (bytes.length === 0) return { content: `[${path} is empty]`, details: { path, totalLines: 0, truncated: false } };
   const starts = lineStarts(bytes);
   const total = starts.length;
@@ -98,6 +101,8 @@ export const readTool = defineTool({
     if (looksBinary(bytes)) {
       throw new Error(`${path} is a binary file (${formatBytes(bytes.length)}); read shows text files and png, jpeg, gif or webp images only.`);
     }
-    return textResult(path, bytes, input.offset, input.limit);
+    const result = textResult(path, bytes, input.offset, input.limit);
+    if (isValidUtf8(bytes)) return result;
+    return { content: `${result.content}\n\n[${notUtf8Note(path)}]`, details: { ...result.details, utf8: false } };
   },
 });

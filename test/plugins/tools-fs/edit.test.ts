@@ -148,6 +148,34 @@ describe.each(backends)("edit ($name)", (backend) => {
     expect(Buffer.from(await env.ops.readFile("bom.txt")).toString("utf8")).toBe("\uFEFFhello there\n");
   });
 
+  it("edits a Latin-1 file byte for byte: only the matched bytes change, and it says the file is not UTF-8", async () => {
+    const latin1 = Buffer.from("caf\xe9 au lait\nsecond line with na\xefve text\n", "latin1");
+    await env.seed({ "latin1.txt": latin1 });
+    const out = await edit({ path: "latin1.txt", edits: [{ oldText: "au lait", newText: "noir" }] });
+    expect(out.isError).toBe(false);
+    expect(out.text).toContain("[latin1.txt is not valid UTF-8, so it was edited byte for byte: only the bytes of the matched text changed.]");
+    expect(out.text).toContain("-caf\uFFFD au lait\n+caf\uFFFD noir");
+    expect(Buffer.from(await env.ops.readFile("latin1.txt"))).toEqual(Buffer.from("caf\xe9 noir\nsecond line with na\xefve text\n", "latin1"));
+  });
+
+  it("keeps one invalid UTF-8 sequence far from the edit as it was, and writes new text as UTF-8", async () => {
+    const bytes = Buffer.concat([Buffer.from("header \u00e9t\u00e9\n"), Buffer.from([0xc3, 0x28, 0x0a]), Buffer.from("tail: old\n")]);
+    await env.seed({ "broken.txt": bytes });
+    const out = await edit({ path: "broken.txt", edits: [{ oldText: "old", newText: "neu \u00fc" }] });
+    expect(out.isError).toBe(false);
+    const expected = Buffer.concat([Buffer.from("header \u00e9t\u00e9\n"), Buffer.from([0xc3, 0x28, 0x0a]), Buffer.from("tail: neu \u00fc\n")]);
+    expect(Buffer.from(await env.ops.readFile("broken.txt"))).toEqual(expected);
+  });
+
+  it("in a file that is not UTF-8, a snippet quoting U+FFFD misses and the error says why", async () => {
+    await env.seed({ "latin1.txt": Buffer.from("caf\xe9 au lait\n", "latin1") });
+    const out = await edit({ path: "latin1.txt", edits: [{ oldText: "caf\uFFFD", newText: "tea" }] });
+    expect(out.isError).toBe(true);
+    expect(out.text).toContain("edit.oldText was not found in latin1.txt (0 matches).");
+    expect(out.text).toContain('latin1.txt is not valid UTF-8 (it may be Latin-1 or another encoding, or hold a damaged byte)');
+    expect(Buffer.from(await env.ops.readFile("latin1.txt"))).toEqual(Buffer.from("caf\xe9 au lait\n", "latin1"));
+  });
+
   it("serialises parallel edits to one file so none is lost", async () => {
     const lines = Array.from({ length: 20 }, (_, i) => `value_${i} = ${i}`);
     await env.seed({ "many.txt": `${lines.join("\n")}\n` });

@@ -91,6 +91,14 @@ describe.each(searchBackends)("find ($name)", (backend) => {
     expect(lines.slice(1000)).toEqual(["", "[Showing the first 1000 of 1100 files. Use limit=1100 for all, or a narrower pattern or path.]"]);
   });
 
+  it("lists files whose names end in a dot (`...`, `notes.`), whatever the pattern", async () => {
+    await env.seed({ "odd/...": "", "odd/notes.": "", "odd/a.txt": "" });
+    expect((await find({ pattern: "*", path: "odd" })).text).toBe("odd/...\nodd/a.txt\nodd/notes.");
+    expect((await find({ pattern: "...", path: "odd" })).text).toBe("odd/...");
+    expect((await find({ pattern: "*.", path: "odd" })).text).toBe("odd/...\nodd/notes.");
+    expect((await find({ pattern: "notes.{,txt}", path: "odd" })).text).toBe("odd/notes.");
+  });
+
   it("says when nothing matches (not an error)", async () => {
     expect(await find({ pattern: "*.rs" })).toMatchObject({ text: 'No files match "*.rs" in ..', isError: false });
   });

@@ -59,6 +59,12 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
     expect((await grep({ pattern: "alpha", glob: "missing/*.js" })).text).toBe('No matches for "alpha" in . (files matching missing/*.js).');
   });
 
+  it("searches files whose names end in a dot, with and without a glob", async () => {
+    await env.seed({ "odd/...": "alpha dots\n", "odd/notes.": "alpha note\n" });
+    expect((await grep({ pattern: "alpha", path: "odd" })).text).toBe("odd/...:1: alpha dots\nodd/notes.:1: alpha note");
+    expect((await grep({ pattern: "alpha", path: "odd", glob: "*" })).text).toBe("odd/...:1: alpha dots\nodd/notes.:1: alpha note");
+  });
+
   it("skips files .gitignore ignores and binary files", async () => {
     await env.seed({ ".gitignore": "build/\n", "build/out.js": "alpha\n", "bin/blob": new Uint8Array([...new TextEncoder().encode("alpha"), 0, 1]) });
     expect((await grep({ pattern: "alpha", path: "." })).text.split("\n")).toHaveLength(4);

@@ -79,6 +79,13 @@ describe.each(backends)("read ($name)", (backend) => {
     expect(out.text).toContain("offset");
   });
 
+  it("says when a file is not valid UTF-8, showing its bad bytes as U+FFFD", async () => {
+    await env.seed({ "latin1.txt": Buffer.from("caf\xe9 au lait\n", "latin1") });
+    const out = await read({ path: "latin1.txt" });
+    expect(out.isError).toBe(false);
+    expect(out.text).toBe(`caf\uFFFD au lait\n\n[latin1.txt is not valid UTF-8 (it may be Latin-1 or another encoding, or hold a damaged byte): bytes that are not UTF-8 are shown as U+FFFD "\uFFFD". edit changes only the bytes of the text it matches, so quote text beside them, not them.]`);
+  });
+
   it("refuses a binary file with its size", async () => {
     await env.seed({ "data.bin": new Uint8Array(1024).fill(7).fill(0, 10, 11) });
     expect(await read({ path: "data.bin" })).toEqual({ text: "data.bin is a binary file (1.0 KB); read shows text files and png, jpeg, gif or webp images only.", isError: true });
