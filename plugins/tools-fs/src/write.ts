@@ -45,7 +45,8 @@ export function writeTool(queue: FileQueue): Tool<typeof writeDeclaration.parame
         const verb = before ? "Replaced" : "Created";
         const notes: string[] = [];
         if (wasOtherEncoding) notes.push(`The file it replaced was not valid UTF-8 (Latin-1 or another encoding); it is now UTF-8.`);
-        if (!input.content.isWellFormed()) notes.push("The content held unpaired UTF-16 surrogates, which UTF-8 cannot hold; each was written as U+FFFD.");
+        // Under the u flag a surrogate pair is one code point, so \p{Cs} finds only unpaired ones.
+        if (/\p{Cs}/u.test(input.content)) notes.push("The content held unpaired UTF-16 surrogates, which UTF-8 cannot hold; each was written as U+FFFD.");
         const text = `${verb} ${path} (${formatBytes(bytes)}).${notes.map((note) => ` ${note}`).join("")}`;
         return { content: text, details: { path, bytes, created: !before, ...(wasOtherEncoding ? { replacedNotUtf8: true } : {}) } };
       });
