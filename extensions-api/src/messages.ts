@@ -41,6 +41,34 @@ export interface ToolCall {
   arguments: string;
 }
 
+/**
+ * How deeply a tool call's arguments may nest (objects and arrays). The loop answers a deeper call with an
+ * error result instead of running it, and payload builders that parse arguments back into objects send `{}`
+ * for one, so no step that walks a value recursively (serialising a request, cloning it) can overflow.
+ */
+export const MAX_ARGUMENT_DEPTH = 100;
+
+/**
+ * The deepest nesting of objects and arrays in JSON text, found without parsing it (brackets inside strings
+ * do not count). Stops counting once past `limit`.
+ */
+export function jsonNestingDepth(text: string, limit = Infinity): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
+}
+
 export type UserContent = TextContent | ImageContent;
 export type AssistantContent = TextContent | ThinkingContent | ToolCall;
 export type ToolResultContent = TextContent | ImageContent;

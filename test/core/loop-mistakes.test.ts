@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { definePlugin, defineTool, textOf, z, type Message } from "@keel/extensions-api";
+import { definePlugin, defineTool, emptyUsage, jsonNestingDepth, MAX_ARGUMENT_DEPTH, textOf, z, type Message } from "@keel/extensions-api";
+import { toModelContext } from "@keel/core";
 import { createTestKit, type InlinePlugin, type TestKit } from "@keel/testing";
 import { expectValidPairs, filesTool } from "../support/loop-helpers.js";
 
@@ -148,5 +149,37 @@ describe("tools that break their contract", () => {
       ["just text", false],
       ['The tool "empty" returned no content (a bug in the tool: execute must resolve { content }).', true],
     ]);
+  });
+});
+
+describe("tool-call ids and nesting", () => {
+  it("gives a repeated or empty call id a unique one, so each call gets its own result", async () => {
+    kit = await createTestKit({
+      inline: [filesTool({ "a.txt": "A", "b.txt": "B" })],
+      script: [{ toolCalls: [{ id: "dup", name: "read", arguments: { path: "a.txt" } }, { id: "dup", name: "read", arguments: { path: "b.txt" } }, { id: "", name: "read", arguments: { path: "a.txt" } }] }, { text: "ok" }],
+    });
+    await kit.run("go");
+    expect(kit.toolResults().map((r) => [r.toolCallId, textOf(r)])).toEqual([["dup", "A"], ["dup_2", "B"], ["call_1", "A"]]);
+    expectValidPairs(kit.runtime.messages);
+  });
+
+  it("pairs each occurrence of a repeated id in an old session with one result", () => {
+    const call = (path: string) => ({ type: "toolCall" as const, id: "dup", name: "read", arguments: JSON.stringify({ path }) });
+    const result = (text: string) => ({ role: "toolResult" as const, toolCallId: "dup", toolName: "read", content: [{ type: "text" as const, text }], isError: false, timestamp: 0 });
+    const reply = { role: "assistant" as const, content: [call("a"), call("b")], stopReason: "tool_use" as const, usage: emptyUsage(), provider: "p", model: "m", timestamp: 0 };
+    const view = toModelContext([{ role: "user", content: "go", timestamp: 0 }, reply, result("A"), result("B")]);
+    expect(view.filter((m) => m.role === "toolResult").map((m) => textOf(m))).toEqual(["A", "B"]);
+  });
+
+  it("answers arguments nested past the limit without parsing them", async () => {
+    const deep = `{"path":${"[".repeat(MAX_ARGUMENT_DEPTH)}"a.txt"${"]".repeat(MAX_ARGUMENT_DEPTH)}}`;
+    kit = await createTestKit({ inline: [filesTool({})], script: [{ toolCalls: [{ name: "read", arguments: deep }] }, { text: "ok" }] });
+    await kit.run("go");
+    expect(resultText(kit)).toBe(`The arguments of "read" nest objects and arrays more than ${MAX_ARGUMENT_DEPTH} levels deep (the limit). Nothing was run. Send the call again with flatter arguments.`);
+  });
+
+  it("counts nesting outside strings only", () => {
+    expect(jsonNestingDepth('{"a":[{"b":"[[[{{{\\"]]"}]}')).toBe(3);
+    expect(jsonNestingDepth("[[[[[[", 3)).toBe(4);
   });
 });

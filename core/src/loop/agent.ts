@@ -12,7 +12,7 @@ import type { HookBus } from "../hooks/hook-bus.js";
 import { Compactor, type CompactionSettings } from "./compactor.js";
 import { toModelContext } from "./history.js";
 import { requestOptions, streamReply } from "./stream-reply.js";
-import { toolJsonSchema, type ActiveTool } from "./tool-calls.js";
+import { toolJsonSchema, withUniqueCallIds, type ActiveTool } from "./tool-calls.js";
 import { runToolCalls } from "./tool-runner.js";
 import { TokenEstimator } from "./token-estimate.js";
 import { trace } from "../trace.js";
@@ -219,7 +219,7 @@ export class Agent {
       if (!(await this.compactor.compact("overflow", model, signal))) return reply;
       reply = await this.streamOnce(provider, model, turn, signal);
     }
-    reply = await this.deps.hooks.transform("message_end", reply, { turn }, signal);
+    reply = await this.deps.hooks.transform("message_end", withUniqueCallIds(reply, this.history), { turn }, signal);
     this.push(reply, added, true);
     return reply;
   }

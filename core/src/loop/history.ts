@@ -16,16 +16,18 @@ function isDropped(message: Message): boolean {
  */
 export function toModelContext(messages: readonly Message[]): Message[] {
   const out: Message[] = [];
-  let open: { ids: string[]; answered: Set<string>; names: Map<string, string> } | undefined;
+  // The calls of the last assistant message still waiting for a result (a session written before ids were
+  // made unique may hold one id twice: each occurrence takes one result).
+  let open: ToolCall[] = [];
   const closeOpen = () => {
-    if (!open) return;
-    for (const id of open.ids) if (!open.answered.has(id)) out.push(missingResult(id, open.names.get(id) ?? "unknown"));
-    open = undefined;
+    for (const call of open) out.push(missingResult(call.id, call.name));
+    open = [];
   };
   for (const message of messages) {
     if (message.role === "toolResult") {
-      if (open && open.ids.includes(message.toolCallId) && !open.answered.has(message.toolCallId)) {
-        open.answered.add(message.toolCallId);
+      const waiting = open.findIndex((call) => call.id === message.toolCallId);
+      if (waiting >= 0) {
+        open.splice(waiting, 1);
         out.push(message);
       }
       continue;
@@ -33,10 +35,7 @@ export function toModelContext(messages: readonly Message[]): Message[] {
     closeOpen();
     if (isDropped(message)) continue;
     out.push(message);
-    if (message.role === "assistant") {
-      const calls = message.content.filter((b): b is ToolCall => b.type === "toolCall");
-      if (calls.length > 0) open = { ids: calls.map((c) => c.id), answered: new Set(), names: new Map(calls.map((c) => [c.id, c.name])) };
-    }
+    if (message.role === "assistant") open = message.content.filter((b): b is ToolCall => b.type === "toolCall");
   }
   closeOpen();
   return out;

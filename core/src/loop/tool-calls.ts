@@ -3,7 +3,7 @@
  * that does not parse, arguments that do not match the schema, arguments cut off at the output limit) becomes
  * a clear message for the model to act on, never an exception.
  */
-import { z, type Tool, type ToolCall } from "@keel/extensions-api";
+import { jsonNestingDepth, MAX_ARGUMENT_DEPTH, z, type AssistantMessage, type Message, type Tool, type ToolCall } from "@keel/extensions-api";
 
 /** A tool as the loop sees it: the name the model uses and the plugin that gave it. */
 export interface ActiveTool {
@@ -28,6 +28,14 @@ export function prepareCall(call: ToolCall, tools: ReadonlyMap<string, ActiveToo
     const list = names.length > 0 ? `Available tools: ${names.join(", ")}.` : "No tools are available in this session.";
     return { ok: false, call, message: `Unknown tool "${call.name}". ${list}`, malformed: true };
   }
+  if (jsonNestingDepth(call.arguments, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH) {
+    return {
+      ok: false,
+      call,
+      malformed: true,
+      message: `The arguments of "${call.name}" nest objects and arrays more than ${MAX_ARGUMENT_DEPTH} levels deep (the limit). Nothing was run. Send the call again with flatter arguments.`,
+    };
+  }
   let raw: unknown;
   try {
     raw = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
@@ -42,6 +50,29 @@ export function prepareCall(call: ToolCall, tools: ReadonlyMap<string, ActiveToo
   const parsed = validate(tool.tool, raw);
   if (!parsed.ok) return { ok: false, call, malformed: true, message: `Invalid arguments for "${call.name}": ${parsed.message}. Nothing was run. Fix the arguments and call it again.` };
   return { ok: true, call, tool, input: parsed.input };
+}
+
+/**
+ * Gives every tool call of a reply an id no other call the model sees has: a model (or a server) that repeats
+ * an id, or sends none, would otherwise get one result for two calls. A repeated id gets a `_2`, `_3` … suffix.
+ */
+export function withUniqueCallIds(reply: AssistantMessage, history: readonly Message[]): AssistantMessage {
+  const calls = reply.content.filter((b): b is ToolCall => b.type === "toolCall");
+  if (calls.length === 0) return reply;
+  const seen = new Set<string>();
+  for (const message of history) if (message.role === "assistant") for (const b of message.content) if (b.type === "toolCall") seen.add(b.id);
+  let changed = false;
+  const content = reply.content.map((block) => {
+    if (block.type !== "toolCall") return block;
+    const base = block.id || "call";
+    let id = block.id || "call_1";
+    for (let n = 2; seen.has(id); n++) id = `${base}_${n}`;
+    seen.add(id);
+    if (id === block.id) return block;
+    changed = true;
+    return { ...block, id };
+  });
+  return changed ? { ...reply, content } : reply;
 }
 
 /** Validates input against a tool's schema; the message lists every problem by path. */

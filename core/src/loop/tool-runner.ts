@@ -3,7 +3,7 @@
  * and in order; results come back in call order whatever order they finished in. Guards decide before a call
  * runs; abort reaches every running tool, and calls not yet started are answered as aborted.
  */
-import { resultContent, toolCallsOf, type AssistantMessage, type ToolCall, type ToolContext, type ToolResult, type ToolResultMessage } from "@keel/extensions-api";
+import { jsonNestingDepth, MAX_ARGUMENT_DEPTH, resultContent, toolCallsOf, type AssistantMessage, type ToolCall, type ToolContext, type ToolResult, type ToolResultMessage } from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
@@ -120,7 +120,9 @@ function textResult(call: ToolCall, text: string, isError: boolean): ToolResultM
   return { role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text }], isError, timestamp: Date.now() };
 }
 
+/** The arguments for UIs; text nested past the limit stays text, so no observer walks it recursively. */
 function safeParse(text: string): unknown {
+  if (jsonNestingDepth(text, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH) return text;
   try {
     return JSON.parse(text);
   } catch {

@@ -1,5 +1,5 @@
 /** Reading JSON out of SSE `data:` fields, with errors that quote what arrived. */
-import type { z } from "@keel/extensions-api";
+import { jsonNestingDepth, MAX_ARGUMENT_DEPTH, type z } from "@keel/extensions-api";
 import { ProviderError } from "./errors.ts";
 
 function shown(data: string): string {
@@ -25,8 +25,12 @@ export function parseEvent<T extends z.ZodType>(schema: T, data: string, event: 
   return parsed.data;
 }
 
-/** Parses tool-call arguments for formats that want an object; anything but a JSON object becomes `{}`. */
+/**
+ * Parses tool-call arguments for formats that want an object; anything but a JSON object becomes `{}`, and so
+ * do arguments nested past `MAX_ARGUMENT_DEPTH` (the loop refused that call; serialising them would overflow).
+ */
 export function argumentsObject(raw: string): Record<string, unknown> {
+  if (jsonNestingDepth(raw, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH) return {};
   try {
     const value: unknown = JSON.parse(raw);
     return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
