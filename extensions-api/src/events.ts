@@ -13,14 +13,13 @@ export interface PluginRef {
   version: string;
 }
 
-/** The event catalog, as types: name → payload. */
+/** The event catalog, as types: name → payload. Each event is described once, in `EVENTS` below. */
 export interface EventPayloads {
   agent_start: { runId: string };
   agent_end: { runId: string; reason: RunEndReason; messages: Message[]; errorMessage?: string };
   turn_start: { turn: number };
   turn_end: { turn: number; message: AssistantMessage; toolResults: ToolResultMessage[] };
   message_start: { message: Message };
-  /** A streamed piece of the assistant message; `message` is the partial message so far. */
   message_update: { message: AssistantMessage; delta: StreamDelta };
   message_end: { message: Message };
   tool_execution_start: { toolCallId: string; toolName: string; input: unknown };
@@ -28,23 +27,13 @@ export interface EventPayloads {
   tool_execution_end: { toolCallId: string; toolName: string; result: ToolResultMessage; isError: boolean };
   retry_start: RetryInfo & { provider: string; model: string };
   compaction_start: { reason: string; tokensBefore: number };
-  /**
-   * Compaction ended. On success `summary` replaced the messages before `firstKeptIndex`, an index into the
-   * messages the strategy was given (the model's view of the history: failed replies left out); the history is
-   * now `[summary, ...kept]`. The full history stays wherever the session store keeps it.
-   */
   compaction_end: { reason: string; tokensBefore: number; tokensAfter: number; summary?: string; firstKeptIndex?: number; details?: unknown; errorMessage?: string };
-  /** A guard blocked something: a tool call, a user message, a compaction. `by` names the guard. */
   guard_blocked: { hook: string; by: string; reason: string; subject: unknown };
-  /** A plugin became active. */
   plugin_activated: { plugin: PluginRef; ms: number };
-  /** A plugin failed (loading, activating, in a hook or event handler). */
   plugin_error: { plugin: PluginRef; phase: string; message: string };
-  /** Something a user should know that is not an error (a name clash resolved by alias). */
   plugin_warning: { plugin?: PluginRef; message: string };
   session_start: { sessionId?: string; cwd: string };
   session_end: { sessionId?: string; cwd: string };
-  /** A message for the user from a command or plugin (`runtime.notify`). */
   notice: { level: "info" | "warning" | "error"; message: string };
 }
 
@@ -59,26 +48,26 @@ export interface EventSubscriber {
   onAny(handler: <K extends EventName>(event: K, payload: EventPayloads[K]) => void | Promise<void>): () => void;
 }
 
-/** The event catalog with documentation; `docs/hooks-and-events.md` is generated from it. */
+/** The event catalog with THE documentation of each event; `docs/hooks-and-events.md` is generated from it. */
 export const EVENTS: { [K in EventName]: string } = {
   agent_start: "A run begins (a prompt was accepted).",
-  agent_end: "A run ended; `reason` says why, `messages` are the messages it added.",
+  agent_end: "A run ended; `reason` says why, `messages` are the messages it added (just before the `agent_end` hook).",
   turn_start: "One request to the model begins.",
   turn_end: "The model replied and its tool calls (if any) have results.",
   message_start: "A message (user, assistant, tool result) begins.",
-  message_update: "A streamed delta of the assistant message (text, thinking, tool-call arguments).",
+  message_update: "A streamed delta of the assistant message (text, thinking, tool-call arguments); `message` is the partial message so far.",
   message_end: "A message is complete and entered the history.",
   tool_execution_start: "A tool call starts running (after validation and the tool_call guards).",
   tool_execution_update: "A running tool reported progress.",
   tool_execution_end: "A tool call finished; `result` is what the model will see.",
   retry_start: "A provider will retry a failed request after `delayMs`.",
   compaction_start: "Compaction begins.",
-  compaction_end: "Compaction ended; tokens before and after.",
-  guard_blocked: "A guard hook blocked a tool call, a user message or a compaction (audit logs, UIs, tests).",
+  compaction_end: "Compaction ended; tokens before and after. On success `summary` replaced the messages before `firstKeptIndex`, an index into the messages the strategy was given (the model's view: failed replies left out); the history is now `[summary, ...kept]`. The full history stays wherever the session store keeps it.",
+  guard_blocked: "A guard hook blocked a tool call, a user message or a compaction; `by` names the guard (audit logs, UIs, tests).",
   plugin_activated: "A plugin's activate() finished.",
   plugin_error: "A plugin failed: loading, activating, or in a hook or event handler.",
-  plugin_warning: "A notice for the user (a name clash resolved by alias, a degraded plugin).",
-  session_start: "A session began.",
-  session_end: "A session ended.",
-  notice: "A message for the user from a command or plugin (runtime.notify).",
+  plugin_warning: "Something a user should know that is not an error (a name clash resolved by alias, a degraded plugin).",
+  session_start: "A session began (after the `session_start` hook); for observers.",
+  session_end: "A session ended (after the `session_end` hook); for observers.",
+  notice: "A message for the user from a command or plugin (`runtime.notify`).",
 };

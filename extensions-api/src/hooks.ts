@@ -89,38 +89,25 @@ export interface SessionInfo {
 
 /**
  * The hook catalog, as types. Each entry names the kind and its data; `HOOKS` below carries the same names
- * with their defaults and documentation, and the compiler checks the two lists match.
+ * with their defaults and their documentation (the one place a hook is described: the docs are generated from
+ * it), and the compiler checks the two lists match.
  */
 export interface HookTypes {
-  /** Before a tool runs: allow, block with a reason the model sees, or rewrite the input. */
   tool_call: Guard<ToolCallEvent>;
-  /** A user message before it enters the history: block (it is dropped) or rewrite it. */
   input: Guard<InputEvent>;
-  /** Before compaction: block to keep the full context this time. */
   compact_before: Guard<{ reason: CompactRequest["reason"]; tokensBefore: number }>;
-  /** The system prompt, built by context plugins in stage order. */
   system_prompt: Transform<string, SystemPromptInfo>;
-  /** The messages of one request, on a copy: what the model sees, not what the session keeps. */
   context: Transform<Message[], ContextInfo>;
-  /** The wire payload and headers, once per HTTP attempt. */
   provider_request: Transform<ProviderPayload, { provider: string; model: string }>;
-  /** A tool's result before it enters the history. */
   tool_result: Transform<ToolResultMessage, ToolResultInfo>;
-  /** An assistant message before it enters the history. */
   message_end: Transform<AssistantMessage, { turn: number }>;
-  /** Picks the model for `--provider` / `--model`; the host's own rule applies when nobody answers. */
   resolve_model: Provide<{ provider?: string; model?: string; available: ModelInfo[] }, ModelInfo>;
-  /** A compaction strategy summarises old messages. */
   compact: Provide<CompactRequest, CompactResult>;
-  /** The active UI asks the user. */
   ui_request: Provide<UiRequest, UiResponse>;
-  /** The run is about to end: answer `{ continueWith }` to send one more user message instead. */
   stop: Provide<StopRequest, { continueWith: string }>;
   session_start: Lifecycle<SessionInfo>;
   session_end: Lifecycle<SessionInfo>;
-  /** A run ended; `messages` are the ones it added. */
   agent_end: Lifecycle<{ messages: Message[]; reason: RunEndReason }>;
-  /** The process is about to exit. */
   shutdown: Lifecycle<Record<string, never>>;
 }
 
@@ -177,23 +164,23 @@ export interface HookSpec {
   doc: string;
 }
 
-/** The hook catalog with defaults and documentation; `docs/hooks-and-events.md` is generated from it. */
+/** The hook catalog with defaults and THE documentation of each hook; `docs/hooks-and-events.md` is generated from it. */
 export const HOOKS = {
   tool_call: { kind: "guard", lifetime: "turn", timeoutMs: 30_000, doc: "Before a tool runs: allow, block with a reason the model sees, or rewrite the input." },
-  input: { kind: "guard", lifetime: "turn", timeoutMs: 10_000, doc: "A user message (prompt, steering, follow-up) before it enters the history: block or rewrite it." },
+  input: { kind: "guard", lifetime: "turn", timeoutMs: 10_000, doc: "A user message (prompt, steering, follow-up) before it enters the history: block it (it is dropped) or rewrite it." },
   compact_before: { kind: "guard", lifetime: "session", timeoutMs: 10_000, doc: "Before compaction: block to keep the full context this time." },
-  system_prompt: { kind: "transform", lifetime: "session", timeoutMs: 5_000, doc: "Builds the system prompt; context plugins append their parts." },
+  system_prompt: { kind: "transform", lifetime: "session", timeoutMs: 5_000, doc: "The system prompt, built by context plugins in stage order: each returns it with its part added." },
   context: { kind: "transform", lifetime: "turn", timeoutMs: 10_000, doc: "The messages of one request, on a copy: what the model sees, not what the session keeps." },
   provider_request: { kind: "transform", lifetime: "turn", timeoutMs: 5_000, doc: "The wire payload and headers, once per HTTP attempt." },
   tool_result: { kind: "transform", lifetime: "turn", timeoutMs: 10_000, doc: "A tool's result before it enters the history." },
   message_end: { kind: "transform", lifetime: "turn", timeoutMs: 5_000, doc: "An assistant message before it enters the history." },
-  resolve_model: { kind: "provide", lifetime: "process", timeoutMs: 5_000, doc: "Picks the model for --provider/--model; the host's rule applies when nobody answers." },
-  compact: { kind: "provide", lifetime: "session", timeoutMs: 300_000, doc: "A compaction strategy summarises old messages." },
+  resolve_model: { kind: "provide", lifetime: "process", timeoutMs: 5_000, doc: "Picks the model for `--provider` / `--model`; the host's own rule applies when nobody answers." },
+  compact: { kind: "provide", lifetime: "session", timeoutMs: 300_000, doc: "A compaction strategy summarises old messages and says where the kept part starts; the first answer wins." },
   ui_request: { kind: "provide", lifetime: "session", timeoutMs: Infinity, doc: "The active UI asks the user (confirm, select, input)." },
-  stop: { kind: "provide", lifetime: "turn", timeoutMs: 10_000, doc: "The run is about to end; answer { continueWith } to send one more user message instead." },
-  session_start: { kind: "lifecycle", lifetime: "session", timeoutMs: 10_000, doc: "A session begins (after plugins are active, before the first prompt)." },
-  session_end: { kind: "lifecycle", lifetime: "session", timeoutMs: 10_000, doc: "A session ends; stop what session_start started." },
-  agent_end: { kind: "lifecycle", lifetime: "turn", timeoutMs: 30_000, doc: "A run ended (answered, aborted, failed); notifiers listen here." },
+  stop: { kind: "provide", lifetime: "turn", timeoutMs: 10_000, doc: "The run is about to end: answer `{ continueWith }` to send one more user message instead." },
+  session_start: { kind: "lifecycle", lifetime: "session", timeoutMs: 10_000, doc: "A session begins (plugins are active, no prompt yet); start session work here. The host waits for it; the `session_start` event only tells observers." },
+  session_end: { kind: "lifecycle", lifetime: "session", timeoutMs: 10_000, doc: "A session ends; stop what `session_start` started. The host waits for it; the `session_end` event only tells observers." },
+  agent_end: { kind: "lifecycle", lifetime: "turn", timeoutMs: 30_000, doc: "A run ended (answered, aborted, failed); `messages` are the ones it added. Awaited before the run resolves; the `agent_end` event (with `runId` and `errorMessage`) fires just before, for observers." },
   shutdown: { kind: "lifecycle", lifetime: "process", timeoutMs: 5_000, doc: "The process is about to exit." },
 } as const satisfies { [K in HookName]: HookSpec & { kind: HookKindOf<K> } };
 

@@ -44,7 +44,9 @@ export interface RunResult {
 
 /** The running agent, as modes and commands drive it. */
 export interface Runtime {
+  /** The workspace folder the session works in (`--cwd`, else the current folder). */
   readonly cwd: string;
+  /** keel's own folder for sessions, user settings and data (`$KEEL_HOME`, default `~/.keel`). */
   readonly keelHome: string;
   /** The session's id; a session plugin may replace it (resume) before the first prompt. */
   readonly sessionId: string;
@@ -52,10 +54,13 @@ export interface Runtime {
   readonly dataDir: string;
   /** The whole history of the session (what the model sees is derived from it before each request). */
   readonly messages: readonly Message[];
+  /** The model the next request goes to; undefined while none is resolved yet. */
   readonly model: ModelInfo | undefined;
+  /** Whether a run is going (between `agent_start` and `agent_end`). */
   readonly isRunning: boolean;
   /** Flags of the main command, by name (core flags and plugin flags). */
   readonly flags: Readonly<Record<string, unknown>>;
+  /** Subscribes to the session's events, like `api.events` (for modes and commands holding only the runtime). */
   readonly events: EventSubscriber;
   /** Runs the agent on a prompt until it stops. Rejects only when a run is already going. */
   prompt(content: string | UserContent[]): Promise<RunResult>;
@@ -69,11 +74,17 @@ export interface Runtime {
   waitForIdle(): Promise<void>;
   /** Replaces the history (resume, rewind, compaction). Not allowed while a run is going. */
   replaceMessages(messages: Message[]): void;
+  /** Gives the session another id (a session store resuming or forking one). */
   setSessionId(id: string): void;
+  /** Switches the model for the next request (through the `resolve_model` hook); rejects when none matches. */
   setModel(provider: string, model: string): Promise<ModelInfo>;
+  /** Every model the registered providers serve. */
   listModels(): ModelInfo[];
+  /** The registered tools and the plugin each came from. */
   listTools(): { name: string; description: string; plugin: string }[];
+  /** The registered `/commands` and the plugin each came from. */
   listCommands(): { name: string; description: string; plugin: string }[];
+  /** Every plugin the host knows, in any state, as `keel plugins` shows them. */
   listPlugins(): PluginInfo[];
   /**
    * Compacts the history now with the strategy the settings select (the `compact` hook). Resolves undefined
@@ -147,22 +158,35 @@ export interface CliContext {
 
 /** What `activate()` receives. `S` is the type of this plugin's settings section. */
 export interface PluginAPI<S = unknown> {
+  /** This plugin: its name and version, its folder, and where it was loaded from. */
   readonly plugin: PluginRef & { dir: string; source: PluginSource };
   /** This plugin's settings section, validated against the plugin's schema. */
   readonly settings: S;
   /** The whole merged settings, read-only (shared sections such as `providers`). */
   readonly allSettings: Readonly<Record<string, unknown>>;
+  /** The workspace folder of the session being started. */
   readonly cwd: string;
+  /** keel's own folder for sessions, user settings and data. */
   readonly keelHome: string;
+  /** Taps hooks (decision points); see docs/hooks-and-events.md. */
   readonly hooks: HookRegistrar;
+  /** Subscribes to events (facts for observers); see docs/hooks-and-events.md. */
   readonly events: EventSubscriber;
+  /** `debug`/`info` go to stderr under `KEEL_DEBUG=1`; `warn`/`error` become `plugin_warning`/`plugin_error` events. */
   readonly log: Logger;
+  /** Adds a tool the model may call. A name already taken gets an alias and a `plugin_warning`. */
   registerTool(tool: Tool<any, any>): void;
+  /** Adds a model provider, chosen with `--provider` or the `provider` setting. */
   registerProvider(provider: Provider): void;
+  /** Adds a `/name` command the user can type. */
   registerCommand(command: SlashCommand): void;
+  /** Adds a UI mode (`--mode <name>`). */
   registerMode(mode: Mode): void;
+  /** Adds a flag to the main `keel` command; its value is in `runtime.flags`. */
   registerFlag(flag: FlagSpec): void;
+  /** Adds a subcommand, `keel <name> [args]`, which runs instead of the agent. */
   registerCliCommand(command: CliCommandSpec): void;
+  /** Offers an operations backend (where tools read, write and run); the settings choose one. */
   registerOps(backend: OperationsBackend): void;
   /** The running agent. Available from the `session_start` hook on; throws before. */
   readonly runtime: Runtime;
