@@ -35,7 +35,21 @@ export interface EventPayloads {
   session_start: { sessionId?: string; cwd: string };
   session_end: { sessionId?: string; cwd: string };
   notice: { level: "info" | "warning" | "error"; message: string };
+  permission_decision: {
+    toolCallId: string;
+    toolName: string;
+    decision: "allow" | "deny";
+    by: "rule" | "mode" | "session" | "user" | "yes" | "no_ui";
+    rule?: string;
+    mode: string;
+    reason: string;
+    asked: boolean;
+  };
 }
+
+/** Events a plugin may publish with `api.publish`; every other event is the kernel's alone. */
+export const PLUGIN_EVENTS = ["permission_decision"] as const satisfies readonly EventName[];
+export type PluginEventName = (typeof PLUGIN_EVENTS)[number];
 
 export type EventName = keyof EventPayloads;
 export type EventHandler<K extends EventName> = (payload: EventPayloads[K]) => void | Promise<void>;
@@ -70,4 +84,5 @@ export const EVENTS: { [K in EventName]: string } = {
   session_start: "A session began (after the `session_start` hook); for observers.",
   session_end: "A session ended (after the `session_end` hook); for observers.",
   notice: "A message for the user from a command or plugin (`runtime.notify`).",
+  permission_decision: "A permission policy allowed or denied a tool call. `by` says what decided: a `rule` (named in `rule`), the `mode`, a grant the user gave this `session`, the `user` when asked (`asked`), `yes` (--yes), or `no_ui` (an ask nobody could answer, so a deny); `reason` says why. Published by a plugin (`api.publish`).",
 };

@@ -3,7 +3,7 @@
  * work that needs the session (starting processes, reading state) belongs in the `session_start` hook.
  */
 import type { z } from "zod";
-import type { EventSubscriber, PluginRef } from "./events.js";
+import type { EventPayloads, EventSubscriber, PluginEventName, PluginRef } from "./events.js";
 import type { HookRegistrar, RunEndReason } from "./hooks.js";
 import type { AssistantMessage, Message, UserContent } from "./messages.js";
 import type { OperationsBackend } from "./ops.js";
@@ -188,6 +188,8 @@ export interface PluginAPI<S = unknown> {
   registerCliCommand(command: CliCommandSpec): void;
   /** Offers an operations backend (where tools read, write and run); the settings choose one. */
   registerOps(backend: OperationsBackend): void;
+  /** Publishes an event plugins may publish (`PLUGIN_EVENTS`, e.g. `permission_decision`) to every subscriber. */
+  publish<K extends PluginEventName>(event: K, payload: EventPayloads[K]): void;
   /** The running agent. Available from the `session_start` hook on; throws before. */
   readonly runtime: Runtime;
   /** Runs when the plugin is disposed, in reverse order of registration. */

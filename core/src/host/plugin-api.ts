@@ -2,7 +2,7 @@
  * The API object one plugin receives. Everything it registers is recorded against the plugin, so disposing
  * or failing the plugin removes all of it; once revoked (a timed-out activate), late registrations throw.
  */
-import type { PluginAPI, PluginRef, PluginSource, Runtime } from "@keel/extensions-api";
+import { PLUGIN_EVENTS, type PluginAPI, type PluginRef, type PluginSource, type Runtime } from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
 import type { Owner } from "../registry/registry.js";
@@ -90,6 +90,11 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource }
     },
     registerOps(backend) {
       track(c.ops.add(backend.name, backend, owner));
+    },
+    publish(event, payload) {
+      // Checked at run time too: a plugin written in JavaScript could name a kernel event.
+      if (!(PLUGIN_EVENTS as readonly string[]).includes(event)) throw new Error(`${owner.name}: "${event}" is not an event plugins may publish (they may publish ${PLUGIN_EVENTS.join(", ")})`);
+      deps.bus.emit(event, payload);
     },
     get runtime(): Runtime {
       const runtime = deps.runtime();

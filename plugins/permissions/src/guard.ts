@@ -1,0 +1,85 @@
+/**
+ * The `tool_call` guard: decides each call with the rule engine, asks when it must (one question at a time),
+ * remembers the user's grants, and publishes every decision as a `permission_decision` event.
+ */
+import type { GuardDecision, PluginAPI, ToolCallEvent } from "@keel/extensions-api";
+import { askUser } from "./ask.ts";
+import { decide, type Decision, type Policy } from "./decide.ts";
+import { placesFor, type Places } from "./paths.ts";
+import { buildPolicy } from "./policy.ts";
+import { parseRules } from "./rules.ts";
+import type { PermissionsSettings } from "./settings.ts";
+import { loadShellParser, parseShell } from "./shell.ts";
+import { saveAllowRules } from "./user-settings.ts";
+
+export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
+  let state: { policy: Policy; places: Places } | undefined;
+  // Questions wait for each other: two prompts at once would confuse any UI.
+  let asking: Promise<unknown> = Promise.resolve();
+
+  /** Built on the first call: flags are parsed and the session's places known by then. */
+  function session() {
+    if (state) return state;
+    const untrusted = "untrustedSettings" in api ? (api as { untrustedSettings?: unknown }).untrustedSettings : undefined;
+    // The command line gives flags camel-cased (commander); the test kit as they are written.
+    const flags = api.runtime.flags;
+    const { policy, problems } = buildPolicy({ settings: api.settings, flagMode: flags["permission-mode"] ?? flags.permissionMode, untrusted });
+    for (const problem of problems) api.log.warn(problem);
+    state = { policy, places: placesFor(api.runtime.cwd, api.keelHome) };
+    return state;
+  }
+
+  function publish(call: ToolCallEvent, decision: "allow" | "deny", by: Parameters<PluginAPI["publish"]>[1]["by"], reason: string, asked: boolean, rule?: string) {
+    api.publish("permission_decision", { toolCallId: call.toolCallId, toolName: call.toolName, decision, by, ...(rule && { rule }), mode: session().policy.mode, reason, asked });
+  }
+
+  return async (call: ToolCallEvent): Promise<GuardDecision<ToolCallEvent>> => {
+    const { policy, places } = session();
+    let decision: Decision;
+    try {
+      const shell = call.toolName === "bash" ? await loadShellParser() : undefined;
+      decision = decide(call, policy, places, (command) => parseShell(shell!, command));
+    } catch (error) {
+      const reason = `The permission check failed, so the call was not run: ${(error as Error).message}`;
+      publish(call, "deny", "rule", reason, false);
+      return { block: true, reason };
+    }
+    if (decision.decision === "allow") {
+      publish(call, "allow", decision.by, decision.reason, false, decision.rule);
+      return undefined;
+    }
+    if (decision.decision === "deny") {
+      publish(call, "deny", "rule", decision.reason, false, decision.rule);
+      return { block: true, reason: `Permission denied: ${decision.reason}.` };
+    }
+    const ask = decision;
+    const turn = asking.then(() => askUser(api.runtime, call.toolName, subjectOf(call), ask, api.runtime.flags.yes === true));
+    asking = turn.catch(() => undefined);
+    const answer = await turn;
+    if (!answer.allow) {
+      publish(call, "deny", answer.by, answer.reason, answer.by === "user", ask.rule);
+      return { block: true, reason: answer.reason };
+    }
+    if (answer.grant) {
+      const rules = parseRules(ask.suggestions).rules;
+      policy.session = [...policy.session, ...rules];
+      if (answer.grant === "always") {
+        policy.allow = [...policy.allow, ...rules];
+        try {
+          saveAllowRules(api.keelHome, ask.suggestions);
+        } catch (error) {
+          api.runtime.notify(`Could not save ${ask.suggestions.join(", ")} to the user's settings: ${(error as Error).message}. It is allowed for this session.`, "warning");
+        }
+      }
+    }
+    const how = answer.by === "yes" ? "approved by --yes" : answer.grant === "always" ? `always allowed by the user (${ask.suggestions.join(", ")})` : answer.grant === "session" ? "allowed by the user for this session" : "allowed once by the user";
+    publish(call, "allow", answer.by, `${ask.reason} — ${how}`, answer.by === "user", ask.rule);
+    return undefined;
+  };
+}
+
+function subjectOf(call: ToolCallEvent): string {
+  if (typeof call.input.command === "string") return call.input.command;
+  if (typeof call.input.path === "string") return call.input.path;
+  return JSON.stringify(call.input);
+}

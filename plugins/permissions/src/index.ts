@@ -1,0 +1,19 @@
+/**
+ * permissions: a permission policy on the `tool_call` guard. The mode (`ask`, `auto`, `full`) says what runs
+ * without asking when no rule speaks; `allow`, `ask` and `deny` rules (`bash(git push*)`, `edit(src/**)`) say
+ * more; what is left is asked through the active UI, and with nobody to ask it is denied with a reason.
+ * Settings (`"permissions"` section): mode, allow, ask, deny. Flags: --permission-mode, --yes.
+ */
+import { definePlugin, STAGE_POLICY } from "@keel/extensions-api";
+import { permissionGuard } from "./guard.ts";
+import { PermissionsSettingsSchema } from "./settings.ts";
+
+export default definePlugin({
+  settings: PermissionsSettingsSchema,
+  activate(api) {
+    api.registerFlag({ name: "permission-mode", description: "what runs without asking: ask, auto (default) or full", type: "string", valueName: "<mode>" });
+    api.registerFlag({ name: "yes", description: "approve what the permission policy would ask about (not what cannot be undone)", type: "boolean" });
+    // A person may take their time to answer: no deadline on this guard.
+    api.hooks.tap("tool_call", { stage: STAGE_POLICY, timeoutMs: Infinity }, permissionGuard(api));
+  },
+});

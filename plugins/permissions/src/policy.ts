@@ -1,0 +1,49 @@
+/**
+ * The policy a session runs with, from its sources: the merged settings (distribution, user, trusted project,
+ * `--settings`, managed), the `--permission-mode` flag, and what an untrusted project wrote, of which only the
+ * narrowing parts count (its deny and ask rules, and a mode stricter than the one in force).
+ */
+import type { Mode, Policy } from "./decide.ts";
+import { MODES } from "./decide.ts";
+import { parseRules, type Rule } from "./rules.ts";
+import { UntrustedPermissionsSchema, type PermissionsSettings } from "./settings.ts";
+
+export interface PolicySources {
+  settings: PermissionsSettings;
+  /** `--permission-mode`, unparsed. */
+  flagMode?: unknown;
+  /** The section as an untrusted project wrote it. */
+  untrusted?: unknown;
+}
+
+/** The policy, and problems to report (rules that do not parse, a bad flag, an unreadable project section). */
+export function buildPolicy(sources: PolicySources): { policy: Policy; problems: string[] } {
+  const problems: string[] = [];
+  let mode: Mode = sources.settings.mode;
+  if (sources.flagMode !== undefined) {
+    if (MODES.includes(sources.flagMode as Mode)) mode = sources.flagMode as Mode;
+    else {
+      // An unreadable mode must not widen anything: the strictest applies.
+      problems.push(`--permission-mode must be one of ${MODES.join(", ")} (got ${JSON.stringify(sources.flagMode)}); using ask`);
+      mode = "ask";
+    }
+  }
+  const rules = (list: readonly string[], key: string): Rule[] => {
+    const parsed = parseRules(list);
+    for (const problem of parsed.problems) problems.push(`permissions.${key}: ${problem}; that rule was ignored`);
+    return parsed.rules;
+  };
+  const deny = rules(sources.settings.deny, "deny");
+  const ask = rules(sources.settings.ask, "ask");
+  const allow = rules(sources.settings.allow, "allow");
+  if (sources.untrusted !== undefined) {
+    const project = UntrustedPermissionsSchema.safeParse(sources.untrusted);
+    if (!project.success) problems.push(`the untrusted project's permissions section is not valid (${project.error.issues[0]?.message}); none of it applies`);
+    else {
+      deny.push(...rules(project.data.deny ?? [], "deny (untrusted project)"));
+      ask.push(...rules(project.data.ask ?? [], "ask (untrusted project)"));
+      if (project.data.mode && MODES.indexOf(project.data.mode) < MODES.indexOf(mode)) mode = project.data.mode;
+    }
+  }
+  return { policy: { mode, deny, ask, allow, session: [] }, problems };
+}

@@ -1,0 +1,27 @@
+/**
+ * The `permissions` section of settings.json: the mode and the rule lists. Rules are kept as text here and
+ * parsed when the plugin starts, so one mistyped rule is reported by name and the others still apply.
+ */
+import { z } from "@keel/extensions-api";
+
+export const PermissionsSettingsSchema = z
+  .object({
+    /** What runs without asking when no rule speaks: `ask`, `auto` (default) or `full`. `--permission-mode` wins. */
+    mode: z.enum(["ask", "auto", "full"]).default("auto"),
+    /** Rules that let a call run without asking, e.g. `bash(npm run build *)`, `edit(src/**)`. */
+    allow: z.array(z.string()).default([]),
+    /** Rules that always ask, whatever the mode, e.g. `bash(git commit *)`. */
+    ask: z.array(z.string()).default([]),
+    /** Rules that refuse, in every mode, e.g. `bash(git push*)`, `read(**\/.env)`, `write(/etc/**)`. */
+    deny: z.array(z.string()).default([]),
+  })
+  .prefault({});
+
+export type PermissionsSettings = z.output<typeof PermissionsSettingsSchema>;
+
+/** What an untrusted project's section may add: only rules that narrow. A stricter mode narrows too. */
+export const UntrustedPermissionsSchema = z.object({
+  mode: z.enum(["ask", "auto", "full"]).optional(),
+  ask: z.array(z.string()).optional(),
+  deny: z.array(z.string()).optional(),
+});

@@ -1,0 +1,62 @@
+/**
+ * The permission policy in the real binary: the default mode lets the README demo run without a question, and
+ * `--permission-mode ask` in print mode (no one to ask) refuses the edit and the command with a reason.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { keelEnv, runKeel } from "../support/keel-cli.js";
+
+const demoScript = fileURLToPath(new URL("../../scripts/demo-script.json", import.meta.url));
+const buggy = "export function add(a, b) {\n  return a - b;\n}\n";
+const files = {
+  "package.json": '{ "type": "module" }\n',
+  "math.js": buggy,
+  "math.test.js": 'import { add } from "./math.js";\nif (add(2, 3) !== 5) process.exit(1);\nconsole.log("PASS");\n',
+};
+const settings = JSON.stringify({ scripted: { script: demoScript } });
+
+function decisions(stdout: string) {
+  return stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line))
+    .filter((e) => e.type === "permission_decision");
+}
+
+describe("permissions in the keel binary", () => {
+  it("the default mode runs the demo's read, edit and test without asking", async () => {
+    const env = keelEnv({ files });
+    const run = await runKeel(["-p", "Fix add()", "--mode", "json", "--provider", "scripted", "--settings", settings], env, { timeoutMs: 60_000 });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(decisions(run.stdout).map((d) => [d.toolName, d.decision, d.by, d.mode])).toEqual([
+      ["read", "allow", "mode", "auto"],
+      ["edit", "allow", "mode", "auto"],
+      ["bash", "allow", "mode", "auto"],
+    ]);
+    expect(readFileSync(join(env.cwd, "math.js"), "utf8")).toContain("return a + b;");
+  });
+
+  it("--permission-mode ask with no UI refuses the edit and the command, saying how to allow them", async () => {
+    const env = keelEnv({ files });
+    const run = await runKeel(["-p", "Fix add()", "--mode", "json", "--provider", "scripted", "--settings", settings, "--permission-mode", "ask"], env, { timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    const made = decisions(run.stdout);
+    expect(made.map((d) => [d.toolName, d.decision, d.by])).toEqual([
+      ["read", "allow", "mode"],
+      ["edit", "deny", "no_ui"],
+      ["bash", "deny", "no_ui"],
+    ]);
+    expect(made[1].reason).toContain("--permission-mode full");
+    expect(made[2].reason).toContain("bash(node math.test.js)");
+    expect(readFileSync(join(env.cwd, "math.js"), "utf8")).toBe(buggy);
+  });
+
+  it("lists its flags in keel --help", async () => {
+    const run = await runKeel(["--help"], keelEnv());
+    expect(run.stdout).toContain("--permission-mode <mode>");
+    expect(run.stdout).toContain("--yes");
+  });
+});
