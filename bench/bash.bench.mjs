@@ -12,10 +12,15 @@ import { median, ms, printTable, ratio } from "./lib.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const jiti = createJiti(import.meta.url);
+/** @type {typeof import("../plugins/ops-local/src/local-ops.ts")} */
 const { createLocalOps } = await jiti.import(join(root, "plugins/ops-local/src/local-ops.ts"));
+/** @type {typeof import("../plugins/ops-local/src/spawn.ts")} */
 const { spawnProcess, findShell } = await jiti.import(join(root, "plugins/ops-local/src/spawn.ts"));
+/** @type {typeof import("../plugins/tool-bash/src/bash-tool.ts")} */
 const { bashTool } = await jiti.import(join(root, "plugins/tool-bash/src/bash-tool.ts"));
+/** @type {typeof import("../plugins/tool-bash/src/background.ts")} */
 const { BackgroundProcesses } = await jiti.import(join(root, "plugins/tool-bash/src/background.ts"));
+/** @type {typeof import("../plugins/tool-bash/src/settings.ts")} */
 const { BashSettingsSchema } = await jiti.import(join(root, "plugins/tool-bash/src/settings.ts"));
 
 const RUNS = Number(process.env.BASH_BENCH_RUNS ?? 150);
@@ -50,10 +55,11 @@ async function viaTool() {
   const start = performance.now();
   const result = await tool.execute({ command: "true" }, ctx);
   const elapsed = performance.now() - start;
-  if (result.details.exitCode !== 0) throw new Error(`bash true failed: ${result.content}`);
+  if (/** @type {{ exitCode: number }} */ (result.details).exitCode !== 0) throw new Error(`bash true failed: ${result.content}`);
   return elapsed;
 }
 
+/** @type {[string, () => Promise<number>][]} */
 const cases = [
   ["bare spawn(true)", () => bare("true", [])],
   [`bare spawn(${shell} -c true)`, () => bare(shell, ["-c", "true"])],

@@ -15,6 +15,7 @@ const noop = defineTool({ name: "noop", description: "does nothing", readOnly: t
 /** The seeds' loop: stream a reply, run its calls, append results, repeat. */
 async function bareLoop() {
   const turns = script();
+  /** @type {import("@keel/extensions-api").Message[]} */
   const history = [{ role: "user", content: "go", timestamp: 0 }];
   const signal = new AbortController().signal;
   for (;;) {
@@ -25,8 +26,9 @@ async function bareLoop() {
     if (calls.length === 0) return history;
     for (const call of calls) {
       const input = noop.parameters.parse(JSON.parse(call.arguments));
-      const result = await noop.execute(input, {});
-      history.push({ role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text: result.content }], isError: false, timestamp: 0 });
+      const result = await noop.execute(input, /** @type {any} the no-op tool reads no context */ ({}));
+      const text = /** @type {string} */ (result.content);
+      history.push({ role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text }], isError: false, timestamp: 0 });
     }
   }
 }

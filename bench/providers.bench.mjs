@@ -12,12 +12,15 @@ import { median, ms, printTable, ratio } from "./lib.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const jiti = createJiti(import.meta.url);
+/** @type {{ format: "openai" | "openai-responses" | "anthropic"; plugin: string; factory: string; model: string; env: Record<string, string> }[]} */
 const FORMATS = [
   { format: "openai", plugin: "provider-openai", factory: "createOpenAIProviders", model: "gpt-4.1-mini", env: { OPENAI_API_KEY: "bench" } },
   { format: "openai-responses", plugin: "provider-openai-responses", factory: "createResponsesProviders", model: "gpt-5-mini", env: { OPENAI_API_KEY: "bench" } },
   { format: "anthropic", plugin: "provider-anthropic", factory: "createAnthropicProviders", model: "claude-sonnet-4-5", env: { ANTHROPIC_API_KEY: "bench" } },
 ];
+/** @type {typeof import("../test/support/mock-llm/render.ts")} */
 const { render } = await jiti.import(join(root, "test/support/mock-llm/render.ts"));
+/** @type {typeof import("../test/support/mock-llm/server.ts")} */
 const { startMockLlm } = await jiti.import(join(root, "test/support/mock-llm/server.ts"));
 
 function memoryFetch(chunks) {
@@ -68,8 +71,8 @@ printTable("SSE parse + decode throughput (from memory, no sockets)", rows);
 // Latency: last body chunk handed to the provider → message_end event, through the real host over HTTP.
 const realFetch = globalThis.fetch;
 let lastChunkAt = 0;
-globalThis.fetch = async (...args) => {
-  const response = await realFetch(...args);
+globalThis.fetch = async (input, init) => {
+  const response = await realFetch(input, init);
   if (!response.body) return response;
   const reader = response.body.getReader();
   const body = new ReadableStream({

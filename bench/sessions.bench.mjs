@@ -14,10 +14,15 @@ import { createJiti } from "jiti";
 import { median, ms as fmt, printTable, ratio } from "./lib.mjs";
 
 const jiti = createJiti(import.meta.url);
+/** @param {string} name @returns {Promise<any>} typed where each module is taken apart below */
 const src = (name) => jiti.import(fileURLToPath(new URL(`../plugins/session-jsonl/src/${name}.ts`, import.meta.url)));
+/** @type {typeof import("../plugins/session-jsonl/src/recorder.ts")} */
 const { SessionRecorder } = await src("recorder");
+/** @type {typeof import("../plugins/session-jsonl/src/meta.ts")} */
 const { listSessions, latestSession } = await src("meta");
+/** @type {typeof import("../plugins/session-jsonl/src/load.ts")} */
 const { loadSession } = await src("load");
+/** @type {typeof import("../plugins/session-jsonl/src/paths.ts")} */
 const { metaPathOf } = await src("paths");
 
 const WORK = fileURLToPath(new URL("./.work/sessions", import.meta.url));
@@ -31,8 +36,12 @@ const GOAL_MS = 200;
 const quiet = { cwd: "/bench/project", lock: { staleMs: 10_000 }, warn: (m) => console.error(`warning: ${m}`) };
 const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 const text = (n, seed) => `${seed} `.padEnd(n, "lorem ipsum dolor sit amet ");
+/** @typedef {import("@keel/extensions-api").Message} Message */
+/** @type {(t: string) => Message} */
 const user = (t) => ({ role: "user", content: t, timestamp: Date.now() });
+/** @type {(t: string) => Message} */
 const assistant = (t) => ({ role: "assistant", content: [{ type: "text", text: t }], stopReason: "stop", usage, provider: "bench", model: "m", timestamp: Date.now() });
+/** @type {(t: string) => Message} */
 const result = (t) => ({ role: "toolResult", toolCallId: "c", toolName: "read", content: [{ type: "text", text: t }], isError: false, timestamp: Date.now() });
 
 function ms(t0) {
@@ -67,13 +76,14 @@ function generateMany() {
 /** One session of 50,000 entries of about 2 KB, compacted every 400 entries keeping the last 40. */
 function generateBig() {
   const r = SessionRecorder.start(BIG, "big", quiet);
+  /** @type {Message[]} */
   let history = [];
   for (let i = 0; i < BIG_ENTRIES; i++) {
     if (i > 0 && i % 400 === 0) {
       const cut = history.findIndex((m, k) => k >= history.length - 40 && m.role === "user");
-      const summary = { role: "user", kind: "compaction_summary", content: text(3_000, `summary ${i}`), timestamp: Date.now() };
-      history = [summary, ...history.slice(cut)];
-      r.recordCompaction({ reason: "threshold", tokensBefore: 150_000, tokensAfter: 20_000, summary: summary.content, firstKeptIndex: cut }, history);
+      const summaryText = text(3_000, `summary ${i}`);
+      history = [{ role: "user", kind: "compaction_summary", content: summaryText, timestamp: Date.now() }, ...history.slice(cut)];
+      r.recordCompaction({ reason: "threshold", tokensBefore: 150_000, tokensAfter: 20_000, summary: summaryText, firstKeptIndex: cut }, history);
       continue;
     }
     const k = i % 4;

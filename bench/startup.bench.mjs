@@ -27,8 +27,9 @@ async function startServer() {
       res.end(chunk({ role: "assistant", content: "ok" }, null) + chunk({}, "stop") + "data: [DONE]\n\n");
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${server.address().port}/v1`, arrivals, bodies, close: () => server.close() };
+  await new Promise((r) => server.listen(0, "127.0.0.1", () => r(undefined)));
+  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+  return { url: `http://127.0.0.1:${port}/v1`, arrivals, bodies, close: () => server.close() };
 }
 
 function homeWithLazyPlugins(count) {
@@ -71,7 +72,7 @@ async function firstRequest(server, home) {
       env: { ...process.env, KEEL_HOME: home, OPENAI_API_KEY: "bench", OPENAI_BASE_URL: server.url },
     });
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`keel exited ${code}`))));
+    child.on("exit", (code) => (code === 0 ? resolve(undefined) : reject(new Error(`keel exited ${code}`))));
   });
   if (server.arrivals.length === before) throw new Error("keel made no request");
   return server.arrivals[before] - start;

@@ -14,7 +14,9 @@ import { median, ms, printTable, ratio } from "./lib.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const jiti = createJiti(import.meta.url);
+/** @type {typeof import("../plugins/ops-local/src/local-ops.ts")} */
 const { createLocalOps } = await jiti.import(join(root, "plugins/ops-local/src/local-ops.ts"));
+/** @type {typeof import("../plugins/tools-fs/src/index.ts")} */
 const { createFileTools } = await jiti.import(join(root, "plugins/tools-fs/src/index.ts"));
 const { rgPath } = await import("@vscode/ripgrep");
 
@@ -137,6 +139,7 @@ async function toolCall(tool, input) {
   if (result.isError) throw new Error(String(result.content));
   return performance.now() - start;
 }
+/** @type {[string, () => Promise<number> | number][]} */
 const fileCases = [
   ["fs.readFileSync (reference)", readRaw],
   ["read, first page", () => toolCall(withRg.read, { path: "big.txt" })],
