@@ -3,35 +3,49 @@
  * plugin code, so listings, conflicts and lazy activation cost nothing.
  */
 import { z } from "zod";
+import { CONTRIBUTION_KINDS, CONTRIBUTIONS, contributionName, type ContributionKind } from "./contributions.js";
+import { HOOKS, type HookName } from "./hooks.js";
 
-const name = z.string().min(1);
+type KindArrays = { [K in ContributionKind]: z.ZodDefault<z.ZodArray<(typeof CONTRIBUTIONS)[K]["entry"]>> };
+const kindArrays = Object.fromEntries(CONTRIBUTION_KINDS.map((kind) => [kind, z.array(CONTRIBUTIONS[kind].entry).default([])])) as unknown as KindArrays;
 
+/** What a plugin registers, one list per kind of `CONTRIBUTIONS`, plus the hooks it taps. */
 export const ContributesSchema = z
   .object({
-    tools: z.array(name).default([]),
-    /** Slash commands, with their leading `/`. */
-    commands: z.array(z.string().regex(/^\/[\w:-]+$/, "a command starts with / followed by letters, digits, _ - :")).default([]),
-    providers: z.array(name).default([]),
-    modes: z.array(name).default([]),
-    hooks: z.array(name).default([]),
-    /** Command-line flags for the main command, without dashes. */
-    flags: z.array(name).default([]),
-    /** Subcommands (`keel <name>`). */
-    cliCommands: z.array(name).default([]),
-    /** Operations backends. */
-    ops: z.array(name).default([]),
+    ...kindArrays,
+    hooks: z.array(z.enum(Object.keys(HOOKS) as [HookName, ...HookName[]])).default([]),
   })
   .strict();
 
+export type ManifestContributes = z.output<typeof ContributesSchema>;
+
+const LAZY_KINDS = CONTRIBUTION_KINDS.filter((kind) => CONTRIBUTIONS[kind].lazy);
+const EVENT_FORMS = ["onStartup", ...LAZY_KINDS.map((kind) => `${CONTRIBUTIONS[kind].event}:${kind === "commands" ? "/x" : "x"}`)].join(", ");
+
 /**
- * When to activate. `onStartup` activates with the host; the others wait until the named thing is used.
- * Absent: derived from `contributes` (a plugin contributing only commands, modes, providers, CLI commands or
- * ops is lazy; one with tools, hooks or flags starts with the host).
+ * When to activate. `onStartup` activates with the host; `on<Kind>:<name>` waits until that contribution is
+ * used (see `CONTRIBUTIONS` for what fires each). Absent: derived from `contributes`.
  */
-export const ActivationEventSchema = z.union([
-  z.literal("onStartup"),
-  z.string().regex(/^on(Command|Provider|Mode|Tool|CliCommand|Ops):.+$/, "expected onStartup or onCommand:/x, onProvider:x, onMode:x, onTool:x, onCliCommand:x, onOps:x"),
-]);
+export const ActivationEventSchema = z.string().regex(/^(onStartup|on[A-Za-z]+:.+)$/, `expected one of ${EVENT_FORMS}`);
+
+/**
+ * Why `event` can never fire for a plugin contributing `contributes`, or undefined when it can. An event
+ * fires only for a kind that may be lazy and a name the manifest declares (a tool declared in full).
+ */
+export function activationProblem(event: string, contributes: ManifestContributes): string | undefined {
+  if (event === "onStartup") return undefined;
+  const [prefix, name] = event.split(/:(.*)/s) as [string, string];
+  const kind = CONTRIBUTION_KINDS.find((k) => CONTRIBUTIONS[k].event === prefix);
+  if (!kind) return `"${event}" is not an activation event; expected one of ${EVENT_FORMS}`;
+  const spec = CONTRIBUTIONS[kind];
+  if (!spec.lazy) return `"${event}" cannot fire: ${spec.noun}s are ${spec.when}. Use "onStartup"`;
+  const entry = (contributes[kind] as (string | { name: string })[]).find((e) => contributionName(e) === name);
+  if (entry === undefined) return `"${event}" cannot fire: "${name}" is not listed in keel.contributes.${kind}. Declare it there`;
+  if (kind === "tools" && typeof entry === "string") {
+    return `"${event}" cannot fire: the model calls only tools it was shown, so declare "${name}" in full in keel.contributes.tools ({ "name", "description", "parameters" })`;
+  }
+  return undefined;
+}
 
 export const KeelManifestSchema = z
   .object({
@@ -49,7 +63,19 @@ export const KeelManifestSchema = z
     capabilities: z.array(z.string()).default([]),
     description: z.string().optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((manifest, ctx) => {
+    const activation = manifest.activation ?? [];
+    activation.forEach((event, i) => {
+      const problem = activationProblem(event, manifest.contributes);
+      if (problem) ctx.addIssue({ code: "custom", path: ["activation", i], message: problem });
+    });
+    const eager = CONTRIBUTION_KINDS.filter((kind) => !CONTRIBUTIONS[kind].lazy && manifest.contributes[kind].length > 0);
+    if (activation.length > 0 && !activation.includes("onStartup") && eager.length > 0) {
+      const kind = eager[0]!;
+      ctx.addIssue({ code: "custom", path: ["activation"], message: `it contributes ${kind}, which are ${CONTRIBUTIONS[kind].when}; add "onStartup" to keel.activation` });
+    }
+  });
 
 export type KeelManifest = z.output<typeof KeelManifestSchema>;
 

@@ -3,6 +3,7 @@
  * work that needs the session (starting processes, reading state) belongs in the `session_start` hook.
  */
 import type { z } from "zod";
+import type { DeclaredContributions } from "./contributions.js";
 import type { EventPayloads, EventSubscriber, PluginEventName, PluginRef } from "./events.js";
 import type { HookRegistrar, RunEndReason } from "./hooks.js";
 import type { AssistantMessage, Message, UserContent } from "./messages.js";
@@ -21,7 +22,8 @@ export interface PluginInfo extends PluginRef {
   state: PluginState;
   /** Why it failed or is disabled. */
   reason?: string;
-  contributes: { tools: string[]; commands: string[]; providers: string[]; modes: string[]; hooks: string[]; flags: string[]; cliCommands: string[]; ops: string[] };
+  /** What its manifest declares, by name, per kind of `CONTRIBUTIONS`. */
+  contributes: DeclaredContributions;
 }
 
 export interface Logger {

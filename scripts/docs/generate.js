@@ -1,5 +1,6 @@
 // Every generated document: its path and the text it must have. `npm run docs` writes them; `npm test` checks
 // that none is stale (scripts/docs.js --check), so a document cannot drift from what it is generated from.
+import { contributions } from "./contributions.js";
 import { hooksAndEvents } from "./hooks-and-events.js";
 
 /** @typedef {{ path: string; text: string }} GeneratedDoc */
@@ -10,7 +11,10 @@ import { hooksAndEvents } from "./hooks-and-events.js";
  * @returns {Promise<GeneratedDoc[]>}
  */
 export async function generatedDocs(root) {
-  return [{ path: "docs/hooks-and-events.md", text: await hooksAndEvents(root) }];
+  return [
+    { path: "docs/hooks-and-events.md", text: await hooksAndEvents(root) },
+    { path: "docs/contributions.md", text: contributions() },
+  ];
 }
 
 /**

@@ -2,6 +2,7 @@
  * Subcommands about the host itself: `keel plugins` and `keel models`.
  */
 import type { Command } from "commander";
+import { CONTRIBUTION_KINDS, CONTRIBUTIONS } from "@keel/extensions-api";
 import type { KeelRuntime } from "../runtime/runtime.js";
 
 function table(rows: string[][]): string {
@@ -19,8 +20,7 @@ export function addBuiltinCommands(program: Command, runtime: KeelRuntime, out: 
       if (opts.json) return out(JSON.stringify(plugins, null, 2) + "\n");
       const rows = [["NAME", "VERSION", "SOURCE", "STATE", "CONTRIBUTES"]];
       for (const p of plugins) {
-        const c = p.contributes;
-        const parts = [...c.tools.map((t) => `tool:${t}`), ...c.commands, ...c.providers.map((x) => `provider:${x}`), ...c.modes.map((x) => `mode:${x}`), ...c.ops.map((x) => `ops:${x}`), ...c.cliCommands.map((x) => `cli:${x}`), ...c.flags.map((x) => `--${x}`), ...c.hooks.map((x) => `hook:${x}`)];
+        const parts = [...CONTRIBUTION_KINDS.flatMap((kind) => p.contributes[kind].map((name) => `${CONTRIBUTIONS[kind].show}${name}`)), ...p.contributes.hooks.map((x) => `hook:${x}`)];
         rows.push([p.name, p.version, p.source, p.state, parts.join(" ") + (p.reason ? `  (${p.reason})` : "")]);
       }
       out(table(rows));

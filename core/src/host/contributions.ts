@@ -1,28 +1,75 @@
 /**
- * The registries of everything plugins contribute, one per kind, sharing the clash rule.
+ * The registries of everything plugins contribute, one per kind of `CONTRIBUTIONS`, sharing the clash rule,
+ * and each kind's admission rule: how an item is named and what makes one unacceptable.
  */
-import type { CliCommandSpec, FlagSpec, Mode, OperationsBackend, Provider, SlashCommand, Tool } from "@keel/extensions-api";
+import { CONTRIBUTION_KINDS, CONTRIBUTIONS, TOOL_NAME, type ContributionTypes } from "@keel/extensions-api";
 import { aliasFor, Registry, type Owner } from "../registry/registry.js";
 
-export interface Contributions {
-  tools: Registry<Tool>;
-  providers: Registry<Provider>;
-  commands: Registry<SlashCommand>;
-  modes: Registry<Mode>;
-  flags: Registry<FlagSpec>;
-  cliCommands: Registry<CliCommandSpec>;
-  ops: Registry<OperationsBackend>;
+export type Contributions = { [K in keyof ContributionTypes]: Registry<ContributionTypes[K]> };
+
+/** How the host takes in one item of a kind. */
+export interface Admission<T> {
+  /** The name it is registered under. */
+  nameOf(item: T): string;
+  /** Why the item cannot be registered (it throws at the plugin with this), or undefined. */
+  problem?(item: T): string | undefined;
+  /** The item as registered (e.g. a command name gains its `/`). */
+  normalise?(item: T): T;
+  /** The alias the item gets when another plugin keeps its name. */
+  alias(name: string, owner: Owner): string;
 }
 
+/** One admission rule per kind; a kind without one does not compile. */
+export type AdmissionTable<T extends object = ContributionTypes> = { [K in keyof T]: Admission<T[K]> };
+
+export const ADMISSIONS: AdmissionTable = {
+  tools: {
+    nameOf: (tool) => tool.name,
+    problem: (tool) =>
+      !tool || typeof tool.name !== "string" || !TOOL_NAME.test(tool.name)
+        ? `a tool name must be 1-64 letters, digits, _ or - (got ${JSON.stringify(tool?.name)})`
+        : typeof tool.execute !== "function" || typeof tool.parameters?.safeParse !== "function"
+          ? `tool "${tool.name}" needs a zod \`parameters\` schema and an \`execute\` function`
+          : undefined,
+    alias: aliasFor.tool,
+  },
+  commands: {
+    nameOf: (command) => command.name,
+    problem: (command) => (typeof command?.name !== "string" || typeof command.run !== "function" ? `a command needs a \`name\` and a \`run\` function (got ${JSON.stringify(command?.name)})` : undefined),
+    normalise: (command) => (command.name.startsWith("/") ? command : { ...command, name: `/${command.name}` }),
+    alias: aliasFor.command,
+  },
+  providers: {
+    nameOf: (provider) => provider.id,
+    problem: (provider) => (typeof provider?.stream !== "function" || typeof provider.models !== "function" ? `provider "${provider?.id}" needs \`stream\` and \`models\` functions` : undefined),
+    alias: aliasFor.other,
+  },
+  modes: {
+    nameOf: (mode) => mode.name,
+    problem: (mode) => (typeof mode?.name !== "string" || typeof mode.run !== "function" ? `a mode needs a \`name\` and a \`run\` function (got ${JSON.stringify(mode?.name)})` : undefined),
+    alias: aliasFor.other,
+  },
+  flags: {
+    nameOf: (flag) => flag.name,
+    problem: (flag) => (typeof flag?.name !== "string" || flag.name.length === 0 ? `a flag needs a \`name\` (got ${JSON.stringify(flag?.name)})` : undefined),
+    alias: aliasFor.other,
+  },
+  cliCommands: {
+    nameOf: (command) => command.name,
+    problem: (command) => (typeof command?.name !== "string" || typeof command.run !== "function" ? `a CLI command needs a \`name\` and a \`run\` function (got ${JSON.stringify(command?.name)})` : undefined),
+    alias: aliasFor.other,
+  },
+  ops: {
+    nameOf: (backend) => backend.name,
+    problem: (backend) => (typeof backend?.name !== "string" || typeof backend.create !== "function" ? `an operations backend needs a \`name\` and a \`create\` function (got ${JSON.stringify(backend?.name)})` : undefined),
+    alias: aliasFor.other,
+  },
+};
+
 export function createContributions(prefer: () => Partial<Record<string, Record<string, string>>>, warn: (message: string, owner: Owner) => void): Contributions {
-  const make = <T>(kind: string, plural: string, alias: (name: string, owner: Owner) => string) => new Registry<T>(kind, alias, () => prefer()[plural] ?? {}, warn);
-  return {
-    tools: make<Tool>("tool", "tools", aliasFor.tool),
-    providers: make<Provider>("provider", "providers", aliasFor.other),
-    commands: make<SlashCommand>("command", "commands", aliasFor.command),
-    modes: make<Mode>("mode", "modes", aliasFor.other),
-    flags: make<FlagSpec>("flag", "flags", aliasFor.other),
-    cliCommands: make<CliCommandSpec>("CLI command", "cliCommands", aliasFor.other),
-    ops: make<OperationsBackend>("operations backend", "ops", aliasFor.other),
-  };
+  const registries = CONTRIBUTION_KINDS.map((kind) => {
+    const admission = ADMISSIONS[kind] as Admission<unknown>;
+    return [kind, new Registry({ noun: CONTRIBUTIONS[kind].noun, key: kind }, admission.alias, () => prefer()[kind] ?? {}, warn)] as const;
+  });
+  return Object.fromEntries(registries) as unknown as Contributions;
 }

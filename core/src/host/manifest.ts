@@ -3,7 +3,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PluginPackageSchema, type KeelManifest, type PluginPackage } from "@keel/extensions-api";
+import { CONTRIBUTION_KINDS, CONTRIBUTIONS, contributionName, PluginPackageSchema, type DeclaredContributions, type KeelManifest, type PluginPackage } from "@keel/extensions-api";
 
 export type ManifestResult = { ok: true; pkg: PluginPackage } | { ok: false; name: string; error: string };
 
@@ -29,20 +29,25 @@ export function readManifest(dir: string): ManifestResult {
   return { ok: true, pkg: parsed.data };
 }
 
-/** Activation events: declared, or derived from what the plugin contributes. */
+/**
+ * Activation events: declared, or derived from what the plugin contributes. A plugin contributing a kind that
+ * cannot be lazy (`CONTRIBUTIONS`), a hook, or a tool not declared in full starts with the host; otherwise it
+ * waits for any of its contributions to be used.
+ */
 export function activationEvents(manifest: KeelManifest): string[] {
   if (manifest.activation && manifest.activation.length > 0) return manifest.activation;
   const c = manifest.contributes;
-  if (c.tools.length > 0 || c.hooks.length > 0 || c.flags.length > 0) return ["onStartup"];
-  const lazy = [
-    ...c.commands.map((x) => `onCommand:${x}`),
-    ...c.providers.map((x) => `onProvider:${x}`),
-    ...c.modes.map((x) => `onMode:${x}`),
-    ...c.cliCommands.map((x) => `onCliCommand:${x}`),
-    ...c.ops.map((x) => `onOps:${x}`),
-  ];
+  const eager = c.hooks.length > 0 || c.tools.some((t) => typeof t === "string") || CONTRIBUTION_KINDS.some((kind) => !CONTRIBUTIONS[kind].lazy && c[kind].length > 0);
+  if (eager) return ["onStartup"];
+  const lazy = CONTRIBUTION_KINDS.flatMap((kind) => (c[kind] as (string | { name: string })[]).map((entry) => `${CONTRIBUTIONS[kind].event}:${contributionName(entry)}`));
   // A plugin that declares nothing cannot be activated on demand, so it starts with the host.
   return lazy.length > 0 ? lazy : ["onStartup"];
+}
+
+/** The names a manifest declares, per kind: what listings show and registrations are checked against. */
+export function declaredNames(contributes: KeelManifest["contributes"] | undefined): DeclaredContributions {
+  const out = Object.fromEntries(CONTRIBUTION_KINDS.map((kind) => [kind, ((contributes?.[kind] ?? []) as (string | { name: string })[]).map(contributionName)]));
+  return { ...out, hooks: [...(contributes?.hooks ?? [])] } as DeclaredContributions;
 }
 
 /**

@@ -2,11 +2,13 @@
  * The API object one plugin receives. Everything it registers is recorded against the plugin, so disposing
  * or failing the plugin removes all of it; once revoked (a timed-out activate), late registrations throw.
  */
-import { PLUGIN_EVENTS, type PluginAPI, type PluginRef, type PluginSource, type Runtime } from "@keel/extensions-api";
+import { CONTRIBUTION_KINDS, CONTRIBUTIONS, type ContributionKind, type ContributionTypes, type DeclaredContributions, PLUGIN_EVENTS, type PluginAPI, type PluginRef, type PluginSource, type Runtime } from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
-import type { Owner } from "../registry/registry.js";
-import type { Contributions } from "./contributions.js";
+import type { Owner, Registry } from "../registry/registry.js";
+import { ADMISSIONS, type Admission, type Contributions } from "./contributions.js";
+
+type RegisterMethods = (typeof CONTRIBUTIONS)[ContributionKind]["register"];
 
 export interface ScopeDeps {
   bus: EventBus;
@@ -17,7 +19,7 @@ export interface ScopeDeps {
   allSettings: Readonly<Record<string, unknown>>;
   runtime(): Runtime | undefined;
   /** Declared contributions, to warn about undeclared ones; undefined for plugins given as objects. */
-  declared?: { tools: string[]; commands: string[]; providers: string[]; modes: string[] };
+  declared?: DeclaredContributions;
 }
 
 export interface PluginScope {
@@ -38,19 +40,27 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource }
     }
     disposers.push(dispose);
   };
-  const warnUndeclared = (kind: "tools" | "commands" | "providers" | "modes", name: string) => {
-    if (deps.declared && !deps.declared[kind].includes(name)) {
-      deps.bus.emit("plugin_warning", { plugin: ref, message: `registered ${kind.slice(0, -1)} "${name}" that its manifest does not list in keel.contributes.${kind}; listings and lazy activation will not know about it.` });
+  // Providers defined in the shared `providers` settings section are registered by the plugin serving their API.
+  const implicit = (kind: ContributionKind, name: string) => kind === "providers" && Object.hasOwn((deps.allSettings.providers as object | undefined) ?? {}, name);
+  const register = <K extends ContributionKind>(kind: K, item: ContributionTypes[K]) => {
+    const admission = ADMISSIONS[kind] as Admission<ContributionTypes[K]>;
+    const problem = admission.problem?.(item);
+    if (problem) throw new Error(problem);
+    const admitted = admission.normalise?.(item) ?? item;
+    const name = admission.nameOf(admitted);
+    if (deps.declared && !deps.declared[kind].includes(name) && !implicit(kind, name)) {
+      const message = `registered ${CONTRIBUTIONS[kind].noun} "${name}" that its manifest does not list in keel.contributes.${kind}; listings and lazy activation will not know about it.`;
+      deps.bus.emit("plugin_warning", { plugin: ref, message });
     }
+    track((deps.contributions[kind] as Registry<ContributionTypes[K]>).add(name, admitted, owner));
   };
+  const registrars = Object.fromEntries(CONTRIBUTION_KINDS.map((kind) => [CONTRIBUTIONS[kind].register, (item: never) => register(kind, item)]));
   const log = {
     debug: (m: string) => process.env.KEEL_DEBUG && process.stderr.write(`[${owner.name}] ${m}\n`),
     info: (m: string) => process.env.KEEL_DEBUG && process.stderr.write(`[${owner.name}] ${m}\n`),
     warn: (m: string) => deps.bus.emit("plugin_warning", { plugin: ref, message: m }),
     error: (m: string) => deps.bus.emit("plugin_error", { plugin: ref, phase: "log", message: m }),
   };
-  const c = deps.contributions;
-
   const api: PluginAPI<unknown> = {
     plugin: { ...ref, dir: owner.dir, source: owner.source },
     settings,
@@ -60,37 +70,7 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource }
     hooks: deps.hooks.registrarFor(ref, track),
     events: deps.bus.subscriberFor(ref, track),
     log: log as PluginAPI["log"],
-    registerTool(tool) {
-      if (!tool || typeof tool.name !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(tool.name)) throw new Error(`a tool name must be 1-64 letters, digits, _ or - (got ${JSON.stringify(tool?.name)})`);
-      if (typeof tool.execute !== "function" || typeof tool.parameters?.safeParse !== "function") throw new Error(`tool "${tool.name}" needs a zod \`parameters\` schema and an \`execute\` function`);
-      warnUndeclared("tools", tool.name);
-      track(c.tools.add(tool.name, tool, owner));
-    },
-    registerProvider(provider) {
-      if (typeof provider?.stream !== "function" || typeof provider.models !== "function") throw new Error(`provider "${provider?.id}" needs \`stream\` and \`models\` functions`);
-      // Providers defined in the shared `providers` settings section are registered by the plugin serving their API.
-      const fromSettings = Object.hasOwn((deps.allSettings.providers as object | undefined) ?? {}, provider.id);
-      if (!fromSettings) warnUndeclared("providers", provider.id);
-      track(c.providers.add(provider.id, provider, owner));
-    },
-    registerCommand(command) {
-      const name = command.name.startsWith("/") ? command.name : `/${command.name}`;
-      warnUndeclared("commands", name);
-      track(c.commands.add(name, { ...command, name }, owner));
-    },
-    registerMode(mode) {
-      warnUndeclared("modes", mode.name);
-      track(c.modes.add(mode.name, mode, owner));
-    },
-    registerFlag(flag) {
-      track(c.flags.add(flag.name, flag, owner));
-    },
-    registerCliCommand(command) {
-      track(c.cliCommands.add(command.name, command, owner));
-    },
-    registerOps(backend) {
-      track(c.ops.add(backend.name, backend, owner));
-    },
+    ...(registrars as Pick<PluginAPI, RegisterMethods>),
     publish(event, payload) {
       // Checked at run time too: a plugin written in JavaScript could name a kernel event.
       if (!(PLUGIN_EVENTS as readonly string[]).includes(event)) throw new Error(`${owner.name}: "${event}" is not an event plugins may publish (they may publish ${PLUGIN_EVENTS.join(", ")})`);

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import satisfies from "semver/functions/satisfies.js";
 import validRange from "semver/ranges/valid.js";
-import { API_VERSION, type KeelManifest, type PluginDefinition, type PluginInfo, type PluginRef, type PluginSource, type Runtime } from "@keel/extensions-api";
+import { API_VERSION, CONTRIBUTION_KINDS, CONTRIBUTIONS, ContributesSchema, type Tool, type KeelManifest, type PluginDefinition, type PluginInfo, type PluginRef, type PluginSource, type Runtime } from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
@@ -16,12 +16,13 @@ import { describeIssues } from "../settings/core-settings.js";
 import type { Contributions } from "./contributions.js";
 import type { Candidate } from "./discover.js";
 import { loadEntry } from "./loader.js";
-import { activationEvents, settingsKeyOf } from "./manifest.js";
+import { activationEvents, declaredNames, settingsKeyOf } from "./manifest.js";
 import { ManifestCache } from "./manifest-cache.js";
 import { orderPlugins } from "./order.js";
 import { keelCacheDir } from "../cache-dir.js";
 import { trace } from "../trace.js";
 import { createScope, type PluginScope } from "./plugin-api.js";
+import { declaredTool } from "./declared-tools.js";
 
 /** Failures (hook or event handler errors) after which an active plugin is shown as degraded. */
 const DEGRADED_AFTER = 3;
@@ -39,6 +40,8 @@ export interface PluginRecord extends PluginRef {
   inline?: PluginDefinition<any>;
   scope?: PluginScope;
   pending?: Promise<boolean>;
+  /** Removers of the manifest-declared tools offered while the plugin is not loaded. */
+  offered?: (() => void)[];
 }
 
 /** A plugin given as an object (the test kit), activated like a loaded one. */
@@ -97,11 +100,33 @@ export class PluginHost {
       this.add({ name: pkg.name, version: pkg.version, dir: candidate.dir, source: candidate.source, manifest: pkg.keel, settingsKey: settingsKeyOf(pkg), events: activationEvents(pkg.keel), state: "lazy" });
     }
     for (const p of inline) {
-      const manifest = { apiVersion: "^1.0.0", entry: "(inline)", contributes: { tools: [], commands: [], providers: [], modes: [], hooks: [], flags: [], cliCommands: [], ops: [] }, dependsOn: {}, capabilities: [], ...p.manifest } as KeelManifest;
+      const manifest = { apiVersion: "^1.0.0", entry: "(inline)", contributes: ContributesSchema.parse({}), dependsOn: {}, capabilities: [], ...p.manifest } as KeelManifest;
       this.add({ name: p.name, version: p.version, dir: "(inline)", source: "cli", manifest, settingsKey: settingsKeyOf({ name: p.name, keel: manifest }), events: manifest.activation ?? ["onStartup"], state: "lazy", inline: p.definition });
     }
     manifests.save();
     this.check();
+    this.offerDeclaredTools();
+  }
+
+  /** Lazy plugins' tools declared in full, so the model sees them; the first call activates the plugin. */
+  private offerDeclaredTools(): void {
+    for (const r of this.records) {
+      if (r.state !== "lazy" || r.events.includes("onStartup")) continue;
+      for (const entry of r.manifest!.contributes.tools) {
+        if (typeof entry === "string" || !r.events.includes(`${CONTRIBUTIONS.tools.event}:${entry.name}`)) continue;
+        const tool = declaredTool(entry, () => this.registeredTool(r, entry.name));
+        (r.offered ??= []).push(this.deps.contributions.tools.add(entry.name, tool, r));
+      }
+    }
+  }
+
+  private async registeredTool(r: PluginRecord, name: string): Promise<Tool> {
+    if (!(await this.activate(r))) throw new Error(`The tool "${name}" is unavailable: plugin ${r.name} could not be activated (${r.reason}).`);
+    const entry = this.deps.contributions.tools.list().find((e) => e.owner.name === r.name && e.declared === name);
+    if (!entry) {
+      throw new Error(`Plugin ${r.name} declares the tool "${name}" in keel.contributes.tools but did not register it when activated, so nothing was run. The plugin's author must register it in activate() or remove it from the manifest.`);
+    }
+    return entry.item;
   }
 
   private add(record: Omit<PluginRecord, "order" | "failures">): void {
@@ -131,18 +156,15 @@ export class PluginHost {
   }
 
   list(): PluginInfo[] {
-    return this.records.map((r) => {
-      const c = r.manifest?.contributes;
-      return {
-        name: r.name,
-        version: r.version,
-        source: r.source,
-        dir: r.dir,
-        state: r.state,
-        reason: r.reason,
-        contributes: { tools: c?.tools ?? [], commands: c?.commands ?? [], providers: c?.providers ?? [], modes: c?.modes ?? [], hooks: c?.hooks ?? [], flags: c?.flags ?? [], cliCommands: c?.cliCommands ?? [], ops: c?.ops ?? [] },
-      };
-    });
+    return this.records.map((r) => ({
+      name: r.name,
+      version: r.version,
+      source: r.source,
+      dir: r.dir,
+      state: r.state,
+      reason: r.reason,
+      contributes: declaredNames(r.manifest?.contributes),
+    }));
   }
 
   /** Activates every plugin that starts with the host, in dependency order. */
@@ -194,8 +216,9 @@ export class PluginHost {
       if (!parsed.success) return this.fail(r, "settings", `invalid settings: ${describeIssues(r.settingsKey, parsed.error.issues)}. Fix that section of settings.json; the plugin stays off until then`);
       settings = parsed.data;
     }
-    const c = r.manifest!.contributes;
-    const scope = createScope(r, settings, { ...this.deps, allSettings: this.deps.settings, declared: r.inline ? undefined : { tools: c.tools, commands: c.commands, providers: c.providers, modes: c.modes } });
+    // The plugin's own registrations replace the declarations offered for it.
+    for (const off of r.offered?.splice(0) ?? []) off();
+    const scope = createScope(r, settings, { ...this.deps, allSettings: this.deps.settings, declared: r.inline ? undefined : declaredNames(r.manifest!.contributes) });
     r.scope = scope;
     try {
       const dispose = await runWithDeadline(this.deps.activationTimeoutMs, undefined, () => definition.activate(scope.api));
@@ -208,10 +231,23 @@ export class PluginHost {
       return this.fail(r, "activate", /timed out/.test(why) ? `activate() did not finish within ${this.deps.activationTimeoutMs} ms` : `activate() threw: ${why}`);
     }
     r.state = r.failures >= DEGRADED_AFTER ? "degraded" : "active";
+    if (!r.inline) this.warnUnregistered(r);
     trace(`activated ${r.name}`);
     this.activated.push(r);
     this.deps.bus.emit("plugin_activated", { plugin: { name: r.name, version: r.version }, ms: performance.now() - started });
     return true;
+  }
+
+  /** Names the manifest declares that activate() did not register: listings and lazy activation promised them. */
+  private warnUnregistered(r: PluginRecord): void {
+    const declared = declaredNames(r.manifest!.contributes);
+    for (const kind of CONTRIBUTION_KINDS) {
+      const registered = this.deps.contributions[kind].declaredBy(r.name);
+      for (const name of declared[kind].filter((n) => !registered.includes(n))) {
+        const message = `declares ${CONTRIBUTIONS[kind].noun} "${name}" in keel.contributes.${kind} but did not register it when activated; remove it from the manifest or register it in activate().`;
+        this.deps.bus.emit("plugin_warning", { plugin: { name: r.name, version: r.version }, message });
+      }
+    }
   }
 
   private fail(r: PluginRecord, phase: string, reason: string): false {

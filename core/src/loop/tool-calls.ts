@@ -86,6 +86,11 @@ export function validate(tool: Tool, raw: unknown): { ok: true; input: Record<st
 
 const schemaCache = new WeakMap<Tool, Record<string, unknown>>();
 
+/** Sends `schema` for `tool` as it was written (a manifest's declaration), not converted from its zod schema. */
+export function presetJsonSchema(tool: Tool, schema: Record<string, unknown>): void {
+  schemaCache.set(tool, schema);
+}
+
 /** The JSON Schema a provider sends for a tool (input side: defaulted fields are optional). */
 export function toolJsonSchema(tool: Tool): Record<string, unknown> {
   let schema = schemaCache.get(tool);

@@ -26,7 +26,8 @@ export class Registry<T> {
   private seq = 0;
 
   constructor(
-    private readonly kind: string,
+    /** The kind: its noun for messages, its key in `prefer`. */
+    private readonly kind: { noun: string; key: string },
     private readonly alias: (declared: string, owner: Owner) => string,
     private readonly preferred: () => Record<string, string>,
     private readonly warn: (message: string, owner: Owner) => void,
@@ -52,6 +53,11 @@ export class Registry<T> {
     return [...this.resolve().values()];
   }
 
+  /** The names one plugin registered, as it gave them. */
+  declaredBy(owner: string): string[] {
+    return this.items.filter((r) => r.owner.name === owner).map((r) => r.declared);
+  }
+
   private resolve(): Map<string, Entry<T>> {
     if (this.resolved) return this.resolved;
     const byName = new Map<string, typeof this.items>();
@@ -71,7 +77,7 @@ export class Registry<T> {
         if (!this.warned.has(key)) {
           this.warned.add(key);
           const why = chosenName && chosen.owner.name === chosenName ? "your settings prefer it" : "it was loaded first";
-          this.warn(`${this.kind} "${declared}" is contributed by both ${chosen.owner.name} and ${other.owner.name}; ${chosen.owner.name} keeps the name (${why}), ${other.owner.name}'s is available as "${alias}". Set "prefer": { "${this.kind}s": { "${declared}": "<plugin>" } } in settings to choose.`, other.owner);
+          this.warn(`${this.kind.noun} "${declared}" is contributed by both ${chosen.owner.name} and ${other.owner.name}; ${chosen.owner.name} keeps the name (${why}), ${other.owner.name}'s is available as "${alias}". Set "prefer": { "${this.kind.key}": { "${declared}": "<plugin>" } } in settings to choose.`, other.owner);
         }
       }
     }

@@ -1,7 +1,7 @@
 /**
  * The kernel's own settings keys. Every other top-level key belongs to a plugin (its `settingsKey`).
  */
-import { z } from "@keel/extensions-api";
+import { CONTRIBUTION_KINDS, z, type ContributionKind } from "@keel/extensions-api";
 
 export const CoreSettingsSchema = z.object({
   /** Provider id and model id used when no flag picks one. */
@@ -11,8 +11,8 @@ export const CoreSettingsSchema = z.object({
   ops: z.string().optional(),
   /** The base system prompt; context plugins add to it. */
   systemPrompt: z.string().default(""),
-  /** On a name clash, which plugin keeps the plain name: `{ "tools": { "grep": "@acme/keel-grep" } }`. */
-  prefer: z.partialRecord(z.enum(["tools", "commands", "providers", "modes", "ops"]), z.record(z.string(), z.string())).default({}),
+  /** On a name clash, which plugin keeps the plain name, per kind: `{ "tools": { "grep": "@acme/keel-grep" } }`. */
+  prefer: z.partialRecord(z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]]), z.record(z.string(), z.string())).default({}),
   plugins: z.object({ disabled: z.array(z.string()).default([]) }).default({ disabled: [] }),
   loop: z
     .object({
