@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONTRIBUTIONS, type ContributionKind } from "@keel/extensions-api";
-import { createTestKit, type TestKit } from "@keel/extensions-api/testing";
+import { createTestKit, type TestKit } from "@keel/testing";
 import { keelEnv, runKeel } from "../support/keel-cli.js";
 import { tempDir, writePlugin } from "../support/plugin-fixtures.js";
 
