@@ -10,6 +10,7 @@ import { CONTRIBUTIONS, type ContributionKind } from "@keel/extensions-api";
 import { createTestKit, type TestKit } from "@keel/testing";
 import { keelEnv, runKeel } from "../support/keel-cli.js";
 import { tempDir, writePlugin } from "../support/plugin-fixtures.js";
+import { contributions } from "../../scripts/docs/contributions.js";
 
 let kit: TestKit | undefined;
 afterEach(async () => {
@@ -214,4 +215,11 @@ describe("declared and registered contributions", () => {
     kit = await createTestKit({ plugins: [dir] });
     expect(kit.problems()).toEqual([`forgetful: declares command "/gone" in keel.contributes.commands but did not register it when activated; remove it from the manifest or register it in activate().`]);
   });
+});
+
+it("generates docs/contributions.md from the catalog: every kind, its register method and its event", () => {
+  const text = contributions();
+  for (const [kind, c] of Object.entries(CONTRIBUTIONS)) expect(text).toContain(`| \`${kind}\` | ${c.doc} | \`api.${c.register}\` |`);
+  expect(text).toContain("| `api.registerTool` | `onTool:name` |");
+  expect(text).toContain("| `api.registerFlag` | — (starts with the host) |");
 });
