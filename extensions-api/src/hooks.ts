@@ -86,6 +86,32 @@ export interface SessionInfo {
   cwd: string;
   sessionId?: string;
 }
+/**
+ * A project folder holds configuration that can run code or redirect credentials (`.keel/settings.json`, …).
+ * Asked once per start, before the project's settings are merged and before plugins other than the deciders
+ * load, so only plugins from the distribution, the user's folder, `--plugin` or the managed layer can answer.
+ */
+export interface ProjectTrustRequest {
+  /** The project folder (its real path). */
+  dir: string;
+  /** Its configuration files that apply only once trusted, relative to `dir`. */
+  files: string[];
+  /** The settings keys the project sets that apply only once trusted (`providers`, `plugins.disabled`, …). */
+  keys: string[];
+  /** The decision remembered for exactly these files; undefined when none is, or the files changed since. */
+  remembered?: boolean;
+  /** `--trust` was given: the user trusts the folder for this run. */
+  granted: boolean;
+  /** The session runs an interactive UI that may ask; false for print, JSON and RPC modes and subcommands. */
+  interactive: boolean;
+}
+export interface ProjectTrustAnswer {
+  trusted: boolean;
+  /** Save the decision in the user's trust store (with a hash of the files: a change asks again). */
+  remember?: boolean;
+  /** Shown when the answer is "not trusted". */
+  reason?: string;
+}
 
 /**
  * The hook catalog, as types. Each entry names the kind and its data; `HOOKS` below carries the same names
@@ -105,6 +131,7 @@ export interface HookTypes {
   compact: Provide<CompactRequest, CompactResult>;
   ui_request: Provide<UiRequest, UiResponse>;
   stop: Provide<StopRequest, { continueWith: string }>;
+  project_trust: Provide<ProjectTrustRequest, ProjectTrustAnswer>;
   session_start: Lifecycle<SessionInfo>;
   session_end: Lifecycle<SessionInfo>;
   agent_end: Lifecycle<{ messages: Message[]; reason: RunEndReason }>;
@@ -178,6 +205,7 @@ export const HOOKS = {
   compact: { kind: "provide", lifetime: "session", timeoutMs: 300_000, doc: "A compaction strategy summarises old messages and says where the kept part starts; the first answer wins." },
   ui_request: { kind: "provide", lifetime: "session", timeoutMs: Infinity, doc: "The active UI asks the user (confirm, select, input)." },
   stop: { kind: "provide", lifetime: "turn", timeoutMs: 10_000, doc: "The run is about to end: answer `{ continueWith }` to send one more user message instead." },
+  project_trust: { kind: "provide", lifetime: "process", timeoutMs: Infinity, doc: "Trust the project folder's own configuration? Asked once per start, before it is merged; unanswered: `--trust`, else the remembered decision, else not trusted." },
   session_start: { kind: "lifecycle", lifetime: "session", timeoutMs: 10_000, doc: "A session begins (plugins are active, no prompt yet); start session work here. The host waits for it; the `session_start` event only tells observers." },
   session_end: { kind: "lifecycle", lifetime: "session", timeoutMs: 10_000, doc: "A session ends; stop what `session_start` started. The host waits for it; the `session_end` event only tells observers." },
   agent_end: { kind: "lifecycle", lifetime: "turn", timeoutMs: 30_000, doc: "A run ended (answered, aborted, failed); `messages` are the ones it added. Awaited before the run resolves; the `agent_end` event (with `runId` and `errorMessage`) fires just before, for observers." },

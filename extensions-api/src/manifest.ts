@@ -59,6 +59,11 @@ export const KeelManifestSchema = z
     dependsOn: z.record(z.string(), z.string()).default({}),
     /** The key of this plugin's section in settings.json; defaults to the package name without scope and `keel-plugin-`/`plugin-` prefix. */
     settingsKey: z.string().optional(),
+    /**
+     * Other settings sections the plugin reads through `api.allSettings` (`["providers"]`); it sees only these
+     * and its own, so a plugin cannot read another's secrets unless it says so here.
+     */
+    reads: z.array(z.string().min(1)).default([]),
     /** What the plugin may do, shown at install time: `fs:read`, `fs:write`, `exec`, `net:host`, `env:NAME`. */
     capabilities: z.array(z.string()).default([]),
     description: z.string().optional(),

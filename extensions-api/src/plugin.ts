@@ -166,6 +166,12 @@ export interface PluginAPI<S = unknown> {
   readonly settings: S;
   /** The whole merged settings, read-only (shared sections such as `providers`). */
   readonly allSettings: Readonly<Record<string, unknown>>;
+  /**
+   * This plugin's section as an untrusted project folder wrote it, unvalidated; undefined when the project is
+   * trusted or wrote none. Never merged into `settings`: a plugin may apply the parts that only narrow what it
+   * allows (a deny rule), never the parts that widen it.
+   */
+  readonly untrustedSettings: unknown;
   /** The workspace folder of the session being started. */
   readonly cwd: string;
   /** keel's own folder for sessions, user settings and data. */

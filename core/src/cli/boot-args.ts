@@ -7,14 +7,19 @@ export interface BootArgs {
   plugins: string[];
   settings: string[];
   safeMode: boolean;
+  /** `--trust`: trust the project folder for this run. */
+  trust: boolean;
+  /** `--mode <name>`, and whether `-p` / `--print` was given: together they say whether the UI may ask. */
+  mode?: string;
+  print: boolean;
   /** The first word that is not an option: a subcommand candidate. */
   firstWord?: string;
 }
 
-const VALUE_FLAGS = new Set(["--cwd", "--plugin", "--settings", "--mode", "--provider", "--model", "-p", "--print"]);
+const VALUE_FLAGS = new Set(["--provider", "--model"]);
 
 export function scanBootArgs(argv: string[]): BootArgs {
-  const out: BootArgs = { plugins: [], settings: [], safeMode: false };
+  const out: BootArgs = { plugins: [], settings: [], safeMode: false, trust: false, print: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") break;
@@ -24,8 +29,13 @@ export function scanBootArgs(argv: string[]): BootArgs {
     else if (flag === "--plugin") pushDefined(out.plugins, value());
     else if (flag === "--settings") pushDefined(out.settings, value());
     else if (flag === "--safe-mode") out.safeMode = true;
-    else if (VALUE_FLAGS.has(flag) && inline === undefined) {
+    else if (flag === "--trust") out.trust = true;
+    else if (flag === "--mode") out.mode = value();
+    else if (flag === "-p" || flag === "--print") {
+      out.print = true;
       // -p takes an optional value; skip it only when it does not look like another flag.
+      if (inline === undefined && !(argv[i + 1] ?? "-").startsWith("-")) i++;
+    } else if (VALUE_FLAGS.has(flag) && inline === undefined) {
       if (!(argv[i + 1] ?? "-").startsWith("-")) i++;
     } else if (!arg.startsWith("-") && out.firstWord === undefined) out.firstWord = arg;
   }

@@ -11,7 +11,8 @@ import { readDistribution } from "../runtime/distribution.js";
 import { parseSettingsArg } from "../settings/settings.js";
 import { scanBootArgs } from "./boot-args.js";
 import { trace } from "../trace.js";
-import { addBuiltinCommands } from "./builtin-commands.js";
+import { addBuiltinCommands, BUILTIN_COMMANDS } from "./builtin-commands.js";
+import { RequiredPluginError } from "../runtime/required-plugins.js";
 
 export interface MainOptions {
   /** Path of the distribution's package.json. */
@@ -47,12 +48,23 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   const settingWarnings: string[] = [];
   const extraSettings = boot.settings.map((s) => parseSettingsArg(s, cwd, settingWarnings)).filter((s) => s !== undefined);
 
-  const runtime = await KeelRuntime.create({ cwd, keelHome: keelHomeDir(), distribution, pluginPaths: boot.plugins, safeMode: boot.safeMode, extraSettings }, (rt) => {
-    rt.bus.on("plugin_error", (e) => err(`${distribution.command}: plugin ${e.plugin.name}@${e.plugin.version}: ${e.message}\n`));
-    rt.bus.on("plugin_warning", (e) => err(`${distribution.command}: ${e.plugin ? `plugin ${e.plugin.name}: ` : ""}${e.message}\n`));
-  });
+  const builtin = boot.firstWord !== undefined && BUILTIN_COMMANDS.includes(boot.firstWord);
+  const trust = { granted: boot.trust, interactive: !boot.print && (boot.mode ?? "interactive") === "interactive" && !builtin, firstWord: boot.firstWord };
+  let runtime: KeelRuntime;
+  try {
+    runtime = await KeelRuntime.create({ cwd, keelHome: keelHomeDir(), distribution, pluginPaths: boot.plugins, safeMode: boot.safeMode, extraSettings, trust }, (rt) => {
+      rt.bus.on("plugin_error", (e) => err(`${distribution.command}: plugin ${e.plugin.name}@${e.plugin.version}: ${e.message}\n`));
+      rt.bus.on("plugin_warning", (e) => err(`${distribution.command}: ${e.plugin ? `plugin ${e.plugin.name}: ` : ""}${e.message}\n`));
+    });
+  } catch (error) {
+    if (!(error instanceof RequiredPluginError)) throw error;
+    err(`${distribution.command}: ${error.message}\n`);
+    return 2;
+  }
   trace("runtime ready (startup plugins active)");
   for (const w of [...settingWarnings, ...runtime.warnings]) err(`${distribution.command}: ${w}\n`);
+  // `keel trust` is about to answer it; everywhere else the one notice says what was skipped.
+  if (runtime.trust?.notice && boot.firstWord !== "trust") err(`${distribution.command}: ${runtime.trust.notice}\n`);
   if (boot.firstWord && runtime.host.waitsFor(`onCliCommand:${boot.firstWord}`)) await runtime.host.activateFor(`onCliCommand:${boot.firstWord}`);
 
   let exitCode = 0;
@@ -68,10 +80,11 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     .option("--plugin <path>", "load a plugin folder (repeatable)")
     .option("--settings <json|file>", "extra settings, over the settings files (repeatable)")
     .option("--safe-mode", "load only the distribution's own plugins")
+    .option("--trust", "trust this folder's own configuration (.keel/settings.json) for this run")
     .configureOutput({ writeOut: out, writeErr: err })
     .exitOverride();
   for (const entry of runtime.contributions.flags.list()) addFlag(program, entry.item);
-  addBuiltinCommands(program, runtime, out);
+  addBuiltinCommands(program, runtime, out, err);
   for (const entry of runtime.contributions.cliCommands.list()) {
     const spec = entry.item;
     const sub = program.command(`${entry.name}${spec.arguments ? ` ${spec.arguments}` : ""}`).description(spec.description);

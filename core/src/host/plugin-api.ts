@@ -16,7 +16,12 @@ export interface ScopeDeps {
   contributions: Contributions;
   cwd: string;
   keelHome: string;
-  allSettings: Readonly<Record<string, unknown>>;
+  /** The whole merged settings (the host's view; a plugin sees only what it reads). */
+  settings: Readonly<Record<string, unknown>>;
+  /** This plugin's section as an untrusted project wrote it. */
+  untrustedSettings: unknown;
+  /** The sections beyond its own the plugin declares it reads (`keel.reads`). */
+  reads: readonly string[];
   runtime(): Runtime | undefined;
   /** Declared contributions, to warn about undeclared ones; undefined for plugins given as objects. */
   declared?: DeclaredContributions;
@@ -29,7 +34,12 @@ export interface PluginScope {
   revoke(): void;
 }
 
-export function createScope(owner: Owner & { dir: string; source: PluginSource }, settings: unknown, deps: ScopeDeps): PluginScope {
+/** What `api.allSettings` shows a plugin: its own section and the ones it declares it reads, nothing else. */
+function readableSettings(all: Readonly<Record<string, unknown>>, own: string, reads: readonly string[]): Readonly<Record<string, unknown>> {
+  return Object.freeze(Object.fromEntries([own, ...reads].filter((key) => Object.hasOwn(all, key)).map((key) => [key, all[key]])));
+}
+
+export function createScope(owner: Owner & { dir: string; source: PluginSource; settingsKey: string }, settings: unknown, deps: ScopeDeps): PluginScope {
   const disposers: (() => void | Promise<void>)[] = [];
   let revoked = false;
   const ref: PluginRef = { name: owner.name, version: owner.version };
@@ -41,7 +51,7 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource }
     disposers.push(dispose);
   };
   // Providers defined in the shared `providers` settings section are registered by the plugin serving their API.
-  const implicit = (kind: ContributionKind, name: string) => kind === "providers" && Object.hasOwn((deps.allSettings.providers as object | undefined) ?? {}, name);
+  const implicit = (kind: ContributionKind, name: string) => kind === "providers" && Object.hasOwn((deps.settings.providers as object | undefined) ?? {}, name);
   const register = <K extends ContributionKind>(kind: K, item: ContributionTypes[K]) => {
     const admission = ADMISSIONS[kind] as Admission<ContributionTypes[K]>;
     const problem = admission.problem?.(item);
@@ -64,7 +74,8 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource }
   const api: PluginAPI<unknown> = {
     plugin: { ...ref, dir: owner.dir, source: owner.source },
     settings,
-    allSettings: deps.allSettings,
+    allSettings: readableSettings(deps.settings, owner.settingsKey, deps.reads),
+    untrustedSettings: deps.untrustedSettings,
     cwd: deps.cwd,
     keelHome: deps.keelHome,
     hooks: deps.hooks.registrarFor(ref, track),

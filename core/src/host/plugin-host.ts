@@ -58,11 +58,26 @@ export interface HostDeps {
   contributions: Contributions;
   cwd: string;
   keelHome: string;
-  settings: Readonly<Record<string, unknown>>;
-  disabled: string[];
-  activationTimeoutMs: number;
+  /** The merged settings a plugin activated now sees (the project's part depends on its trust, decided early). */
+  settings(): Readonly<Record<string, unknown>>;
+  /** A section as an untrusted project wrote it; undefined when the project is trusted. */
+  untrustedSettings(key: string): unknown;
+  activationTimeoutMs(): number;
   runtime(): Runtime | undefined;
 }
+
+/** Which plugins may load, from settings (`plugins.disabled`) and the managed layer (`allowed`, `blocked`). */
+export interface PluginPolicy {
+  disabled: readonly string[];
+  blocked: readonly string[];
+  /** When set, only these load from outside the distribution. */
+  allowed?: readonly string[];
+  /** Where the managed layer is, for messages. */
+  managedFile: string;
+}
+
+/** The hook a plugin taps to decide project trust; such plugins activate before the project's settings apply. */
+const TRUST_HOOK = "project_trust";
 
 /** Plugins mostly share a handful of ranges; semver parses each range once. */
 const apiFit = new Map<string, "yes" | "no" | "invalid">();
@@ -100,12 +115,11 @@ export class PluginHost {
       this.add({ name: pkg.name, version: pkg.version, dir: candidate.dir, source: candidate.source, manifest: pkg.keel, settingsKey: settingsKeyOf(pkg), events: activationEvents(pkg.keel), state: "lazy" });
     }
     for (const p of inline) {
-      const manifest = { apiVersion: "^1.0.0", entry: "(inline)", contributes: ContributesSchema.parse({}), dependsOn: {}, capabilities: [], ...p.manifest } as KeelManifest;
+      const manifest = { apiVersion: "^1.0.0", entry: "(inline)", contributes: ContributesSchema.parse({}), dependsOn: {}, capabilities: [], reads: [], ...p.manifest } as KeelManifest;
       this.add({ name: p.name, version: p.version, dir: "(inline)", source: "cli", manifest, settingsKey: settingsKeyOf({ name: p.name, keel: manifest }), events: manifest.activation ?? ["onStartup"], state: "lazy", inline: p.definition });
     }
     manifests.save();
-    this.check();
-    this.offerDeclaredTools();
+    this.checkCompatibility();
   }
 
   /** Lazy plugins' tools declared in full, so the model sees them; the first call activates the plugin. */
@@ -135,15 +149,10 @@ export class PluginHost {
     if (full.state === "failed") this.report(full, "manifest", full.reason!);
   }
 
-  /** apiVersion, user-disabled plugins and dependsOn, before anything runs. */
-  private check(): void {
+  /** apiVersion and dependsOn, before anything runs; neither depends on settings. */
+  private checkCompatibility(): void {
     for (const r of this.records) {
       if (r.state !== "lazy") continue;
-      if (this.deps.disabled.includes(r.name)) {
-        r.state = "disabled";
-        r.reason = "disabled in settings (plugins.disabled)";
-        continue;
-      }
       const range = r.manifest!.apiVersion;
       const fit = apiFits(range);
       if (fit === "invalid") this.fail(r, "manifest", `its keel.apiVersion "${range}" is not a semver range (e.g. "^1.0.0")`);
@@ -153,6 +162,54 @@ export class PluginHost {
     const failedNames = new Set(this.records.filter((r) => r.state === "failed").map((r) => r.name));
     const { failed } = orderPlugins(live.map((r) => ({ name: r.name, version: r.version, dependsOn: r.manifest!.dependsOn })), failedNames);
     for (const [name, why] of failed) this.fail(this.records.find((r) => r.name === name)!, "dependencies", why);
+  }
+
+  /** Why `policy` keeps a plugin from loading, or undefined when it may load. */
+  private policyBars(r: PluginRecord, policy: PluginPolicy): string | undefined {
+    if (policy.blocked.includes(r.name)) return `blocked by the managed settings (plugins.blocked in ${policy.managedFile})`;
+    if (policy.allowed && r.source !== "distribution" && !policy.allowed.includes(r.name)) return `not in plugins.allowed of the managed settings (${policy.managedFile})`;
+    if (policy.disabled.includes(r.name)) return "disabled in settings (plugins.disabled)";
+    return undefined;
+  }
+
+  /**
+   * Activates the plugins that tap `project_trust`, before the project's settings are known: they see only the
+   * other layers. A plugin the project could disable must not decide whether the project is trusted.
+   */
+  async activateTrustDeciders(policy: PluginPolicy): Promise<void> {
+    for (const r of this.records) {
+      if (r.state === "lazy" && r.manifest!.contributes.hooks.includes(TRUST_HOOK) && !this.policyBars(r, policy)) await this.activate(r);
+    }
+  }
+
+  /**
+   * Marks the plugins `policy` keeps from loading as disabled (the final settings are known now), then offers
+   * the declared tools of the lazy plugins left.
+   */
+  applyPolicy(policy: PluginPolicy): void {
+    for (const r of this.records) {
+      const bars = r.state === "lazy" ? this.policyBars(r, policy) : undefined;
+      if (bars) {
+        r.state = "disabled";
+        r.reason = bars;
+      }
+    }
+    this.offerDeclaredTools();
+  }
+
+  /** Whether some plugin's manifest contributes this subcommand. */
+  declaresCliCommand(name: string): boolean {
+    return this.records.some((r) => r.manifest?.contributes.cliCommands.includes(name));
+  }
+
+  /** Activates these plugins now, whatever their activation events (required plugins start with the host). */
+  async activateNow(names: readonly string[]): Promise<void> {
+    for (const r of this.records) if (names.includes(r.name)) await this.activate(r);
+  }
+
+  /** The record of one plugin, for the required-plugins check. */
+  find(name: string): Readonly<PluginRecord> | undefined {
+    return this.records.find((r) => r.name === name);
   }
 
   list(): PluginInfo[] {
@@ -200,17 +257,18 @@ export class PluginHost {
   private async doActivate(r: PluginRecord): Promise<boolean> {
     for (const dep of Object.keys(r.manifest!.dependsOn)) {
       const target = this.records.find((x) => x.name === dep);
-      if (!target || !(await this.activate(target))) return this.fail(r, "dependencies", `its dependency ${dep} could not be activated`);
+      if (!target || !(await this.activate(target))) return this.fail(r, "dependencies", `its dependency ${dep} could not be activated${target?.reason ? ` (${target.reason})` : ""}`);
     }
     const started = performance.now();
     let definition: PluginDefinition<any>;
     try {
-      definition = r.inline ?? (await runWithDeadline(this.deps.activationTimeoutMs, undefined, () => loadEntry(r.dir, r.manifest!.entry)));
+      definition = r.inline ?? (await runWithDeadline(this.deps.activationTimeoutMs(), undefined, () => loadEntry(r.dir, r.manifest!.entry)));
     } catch (error) {
       return this.fail(r, "load", errorText(error));
     }
     trace(`loaded ${r.name}`);
-    let settings: unknown = this.deps.settings[r.settingsKey];
+    const allSettings = this.deps.settings();
+    let settings: unknown = allSettings[r.settingsKey];
     if (definition.settings) {
       const parsed = definition.settings.safeParse(settings);
       if (!parsed.success) return this.fail(r, "settings", `invalid settings: ${describeIssues(r.settingsKey, parsed.error.issues)}. Fix that section of settings.json; the plugin stays off until then`);
@@ -218,17 +276,17 @@ export class PluginHost {
     }
     // The plugin's own registrations replace the declarations offered for it.
     for (const off of r.offered?.splice(0) ?? []) off();
-    const scope = createScope(r, settings, { ...this.deps, allSettings: this.deps.settings, declared: r.inline ? undefined : declaredNames(r.manifest!.contributes) });
+    const scope = createScope(r, settings, { ...this.deps, settings: allSettings, untrustedSettings: this.deps.untrustedSettings(r.settingsKey), reads: r.manifest!.reads, declared: r.inline ? undefined : declaredNames(r.manifest!.contributes) });
     r.scope = scope;
     try {
-      const dispose = await runWithDeadline(this.deps.activationTimeoutMs, undefined, () => definition.activate(scope.api));
+      const dispose = await runWithDeadline(this.deps.activationTimeoutMs(), undefined, () => definition.activate(scope.api));
       if (typeof dispose === "function") scope.api.onDispose(dispose);
     } catch (error) {
       scope.revoke();
       await scope.dispose();
       r.scope = undefined;
       const why = errorText(error);
-      return this.fail(r, "activate", /timed out/.test(why) ? `activate() did not finish within ${this.deps.activationTimeoutMs} ms` : `activate() threw: ${why}`);
+      return this.fail(r, "activate", /timed out/.test(why) ? `activate() did not finish within ${this.deps.activationTimeoutMs()} ms` : `activate() threw: ${why}`);
     }
     r.state = r.failures >= DEGRADED_AFTER ? "degraded" : "active";
     if (!r.inline) this.warnUnregistered(r);

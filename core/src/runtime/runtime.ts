@@ -10,13 +10,17 @@ import { EventBus, KERNEL } from "../bus/event-bus.js";
 import { HookBus } from "../hooks/hook-bus.js";
 import { createContributions, type Contributions } from "../host/contributions.js";
 import { discover } from "../host/discover.js";
-import { PluginHost, type InlineCandidate } from "../host/plugin-host.js";
+import { PluginHost, type InlineCandidate, type PluginPolicy } from "../host/plugin-host.js";
 import { Agent } from "../loop/agent.js";
 import { toModelContext } from "../loop/history.js";
 import { requestOptions, streamReply } from "../loop/stream-reply.js";
 import type { ActiveTool } from "../loop/tool-calls.js";
 import { parseCoreSettings, type CoreSettings } from "../settings/core-settings.js";
-import { loadSettings, type SettingsObject } from "../settings/settings.js";
+import { managedPolicy, managedSettingsFile, overlayManaged, requiredPlugins, type ManagedPolicy } from "../settings/managed.js";
+import { loadSettingLayers, mergeSettings, type SettingLayers, type SettingsObject } from "../settings/settings.js";
+import { decideProjectTrust, type ProjectTrust, type TrustOptions } from "../trust/decide.js";
+import { TrustStore } from "../trust/trust-store.js";
+import { checkRequired } from "./required-plugins.js";
 import { allModels, resolveTarget, type Target } from "./model-resolver.js";
 import { BackendSlot, createOps } from "./ops.js";
 import { trace } from "../trace.js";
@@ -43,6 +47,18 @@ export interface RuntimeOptions {
   extraSettings?: SettingsObject[];
   flags?: Record<string, unknown>;
   inline?: InlineCandidate[];
+  /** How the project folder's trust is decided (`--trust`, whether the UI may ask). */
+  trust?: TrustOptions;
+  /** The managed settings file; default `KEEL_MANAGED_SETTINGS` or /etc/keel/managed-settings.json. */
+  managedSettingsFile?: string;
+}
+
+/** The settings in effect: before the project's trust is decided, they leave the project out. */
+interface SettingsView {
+  settings: SettingsObject;
+  core: CoreSettings;
+  /** The project's settings while it is untrusted (plugins see their section as `untrustedSettings`). */
+  untrusted?: SettingsObject;
 }
 
 export class KeelRuntime implements Runtime {
@@ -50,15 +66,17 @@ export class KeelRuntime implements Runtime {
   readonly hooks: HookBus;
   readonly contributions: Contributions;
   readonly host: PluginHost;
-  readonly settings: SettingsObject;
-  readonly core: CoreSettings;
   readonly cwd: string;
   readonly keelHome: string;
   readonly flags: Record<string, unknown>;
   readonly events: EventSubscriber;
   /** Settings problems found while loading, for the CLI to print. */
   readonly warnings: string[];
-  private readonly agent: Agent;
+  /** The project folder's trust, decided while the runtime is created. */
+  trust: ProjectTrust | undefined;
+  private view: SettingsView;
+  private readonly managed: ManagedPolicy;
+  private agent!: Agent;
   private target: Target | undefined;
   private readonly backend = new BackendSlot(() => createOps(this.core.ops, this.cwd, this.host, this.contributions));
   private id: string = randomUUID();
@@ -66,14 +84,18 @@ export class KeelRuntime implements Runtime {
   /** The data folder already created (the session id can change on resume). */
   private madeDataDir: string | undefined;
 
-  private constructor(options: RuntimeOptions) {
+  private constructor(
+    options: RuntimeOptions,
+    private readonly layers: SettingLayers,
+  ) {
     this.cwd = options.cwd;
     this.keelHome = options.keelHome;
     this.flags = { ...options.flags };
-    const loaded = loadSettings({ keelHome: options.keelHome, cwd: options.cwd, defaults: options.distribution?.settings, extra: options.extraSettings });
-    this.settings = loaded.merged;
-    this.warnings = loaded.warnings;
-    this.core = parseCoreSettings(this.settings, this.warnings);
+    this.warnings = layers.warnings;
+    // Until the project's trust is decided, the settings leave the project out (its problems are reported then).
+    const early = this.compose(undefined);
+    this.view = { settings: early, core: parseCoreSettings(early, []) };
+    this.managed = managedPolicy(layers.managed, layers.managedFile, [layers.defaults, layers.user, ...layers.extra], this.warnings);
     this.hooks = new HookBus(
       (f) => this.bus.emit("plugin_error", { plugin: f.owner, phase: `hook ${f.hook}`, message: f.message }),
       (hook, by, reason, subject) => this.bus.emit("guard_blocked", { hook, by, reason, subject }),
@@ -89,11 +111,30 @@ export class KeelRuntime implements Runtime {
       contributions: this.contributions,
       cwd: this.cwd,
       keelHome: this.keelHome,
-      settings: this.settings,
-      disabled: this.core.plugins.disabled,
-      activationTimeoutMs: this.core.activationTimeoutMs,
+      settings: () => this.view.settings,
+      untrustedSettings: (key) => this.view.untrusted?.[key],
+      activationTimeoutMs: () => this.core.activationTimeoutMs,
       runtime: () => (this.sessionStarted ? this : undefined),
     });
+  }
+
+  /** The layers that apply, merged: the project's whole file, only its allowed keys, or none of it yet. */
+  private compose(project: SettingsObject | undefined): SettingsObject {
+    const { defaults, user, extra, managed } = this.layers;
+    return overlayManaged(mergeSettings(defaults, user, project, ...extra), managed);
+  }
+
+  private pluginPolicy(): PluginPolicy {
+    const { blocked, allowed } = this.managed.plugins;
+    return { disabled: this.core.plugins.disabled, blocked, allowed, managedFile: this.layers.managedFile };
+  }
+
+  /** Settles the settings once the project's trust is known, and builds the loop on them. */
+  private settle(trust: ProjectTrust): void {
+    this.trust = trust;
+    const project = trust.trusted ? this.layers.project : trust.allowed;
+    const settings = this.compose(project);
+    this.view = { settings, core: parseCoreSettings(settings, this.warnings), untrusted: trust.trusted ? undefined : this.layers.project };
     this.agent = new Agent({
       bus: this.bus,
       hooks: this.hooks,
@@ -108,13 +149,40 @@ export class KeelRuntime implements Runtime {
     });
   }
 
+  /** The merged settings in effect. */
+  get settings(): SettingsObject {
+    return this.view.settings;
+  }
+
+  /** The kernel's own keys of the settings in effect. */
+  get core(): CoreSettings {
+    return this.view.core;
+  }
+
   /** Builds the runtime: settings, discovery, manifests, and the plugins that start with the host. */
+  /**
+   * The order matters: the plugins that decide project trust activate first, on settings without the
+   * project; then trust is decided and the settings settle; then everything else activates on them. Rejects
+   * (after disposing what started) when a required plugin cannot run.
+   */
   static async create(options: RuntimeOptions, beforeLoad?: (runtime: KeelRuntime) => void): Promise<KeelRuntime> {
-    const runtime = new KeelRuntime(options);
+    const layers = loadSettingLayers({ keelHome: options.keelHome, cwd: options.cwd, defaults: options.distribution?.settings, extra: options.extraSettings, managedFile: options.managedSettingsFile ?? managedSettingsFile() });
+    const runtime = new KeelRuntime(options, layers);
     beforeLoad?.(runtime);
     const candidates = discover({ distributionPlugins: options.distribution?.plugins ?? [], keelHome: options.keelHome, cliPlugins: options.pluginPaths ?? [], cwd: options.cwd, safeMode: options.safeMode ?? false });
     runtime.host.register(candidates, options.inline);
+    await runtime.host.activateTrustDeciders(runtime.pluginPolicy());
+    const trust = await decideProjectTrust({ cwd: options.cwd, project: layers.project, store: new TrustStore(options.keelHome), hooks: runtime.hooks, options: options.trust ?? {}, isCliCommand: (word) => runtime.host.declaresCliCommand(word), command: options.distribution?.command ?? "keel", warnings: runtime.warnings });
+    runtime.settle(trust);
+    runtime.host.applyPolicy(runtime.pluginPolicy());
+    const required = requiredPlugins([layers.defaults, layers.user, trust.trusted ? layers.project : undefined, ...layers.extra, layers.managed]);
+    await runtime.host.activateNow(required);
     await runtime.host.activateStartup();
+    const failure = checkRequired(required, runtime.host, { safeMode: options.safeMode ?? false, managedFile: layers.managedFile });
+    if (failure) {
+      await runtime.shutdown();
+      throw failure;
+    }
     return runtime;
   }
 

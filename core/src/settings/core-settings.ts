@@ -13,7 +13,17 @@ export const CoreSettingsSchema = z.object({
   systemPrompt: z.string().default(""),
   /** On a name clash, which plugin keeps the plain name, per kind: `{ "tools": { "grep": "@acme/keel-grep" } }`. */
   prefer: z.partialRecord(z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]]), z.record(z.string(), z.string())).default({}),
-  plugins: z.object({ disabled: z.array(z.string()).default([]) }).default({ disabled: [] }),
+  plugins: z
+    .object({
+      disabled: z.array(z.string()).default([]),
+      /** Plugins keel must not run without (runtime/required-plugins.ts); every layer adds to the list. */
+      required: z.array(z.string()).default([]),
+      /** Read from the managed layer only (settings/managed.ts); listed so the shape is checked everywhere. */
+      allowed: z.array(z.string()).optional(),
+      blocked: z.array(z.string()).optional(),
+      allowedCatalogs: z.array(z.string()).optional(),
+    })
+    .default({ disabled: [], required: [] }),
   loop: z
     .object({
       maxSteps: z.number().int().positive().optional(),

@@ -1,17 +1,13 @@
 /**
  * Settings: the distribution's defaults, then `$KEEL_HOME/settings.json` (user), then `.keel/settings.json`
- * (project), then `--settings`, merged in that order (objects merge key by key, anything else replaces). A
- * file that cannot be read is skipped with a warning naming it; the agent still runs.
+ * (project, only what its trust allows), then `--settings`, merged in that order (objects merge key by key,
+ * anything else replaces), and the managed layer over all of them (managed.ts). A file that cannot be read is
+ * skipped with a warning naming it; the agent still runs.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 export type SettingsObject = Record<string, unknown>;
-
-export interface LoadedSettings {
-  merged: SettingsObject;
-  warnings: string[];
-}
 
 export function isPlainObject(value: unknown): value is SettingsObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -65,9 +61,29 @@ export function parseSettingsArg(arg: string, cwd: string, warnings: string[]): 
   return readSettingsFile(join(cwd, trimmed), warnings) ?? (warnings.push(`--settings file ${trimmed} was not found.`), undefined);
 }
 
-export function loadSettings(options: { keelHome: string; cwd: string; defaults?: SettingsObject; extra?: SettingsObject[]; projectSettings?: boolean }): LoadedSettings {
+/** Every settings layer, unmerged: which of them apply depends on the project folder's trust. */
+export interface SettingLayers {
+  defaults?: SettingsObject;
+  user?: SettingsObject;
+  /** `.keel/settings.json` as the project wrote it. */
+  project?: SettingsObject;
+  /** Each `--settings`, in order. */
+  extra: SettingsObject[];
+  /** The managed layer: above every other, and nothing below can undo it. */
+  managed?: SettingsObject;
+  managedFile: string;
+  warnings: string[];
+}
+
+export function loadSettingLayers(options: { keelHome: string; cwd: string; defaults?: SettingsObject; extra?: SettingsObject[]; managedFile: string }): SettingLayers {
   const warnings: string[] = [];
-  const user = readSettingsFile(join(options.keelHome, "settings.json"), warnings);
-  const project = options.projectSettings === false ? undefined : readSettingsFile(join(options.cwd, ".keel", "settings.json"), warnings);
-  return { merged: mergeSettings(options.defaults, user, project, ...(options.extra ?? [])), warnings };
+  return {
+    defaults: options.defaults,
+    user: readSettingsFile(join(options.keelHome, "settings.json"), warnings),
+    project: readSettingsFile(join(options.cwd, ".keel", "settings.json"), warnings),
+    extra: options.extra ?? [],
+    managed: readSettingsFile(options.managedFile, warnings),
+    managedFile: options.managedFile,
+    warnings,
+  };
 }

@@ -1,0 +1,73 @@
+/**
+ * Deciding whether the project folder's own configuration applies. The project_trust hook answers first (a
+ * policy plugin, or the interactive UI asking the user); unanswered, `--trust` or the decision remembered for
+ * exactly these files decides; otherwise the folder is not trusted. Runs before the project's settings are
+ * merged, so only plugins from outside the project can answer.
+ */
+import type { ProjectTrustAnswer } from "@keel/extensions-api";
+import type { HookBus } from "../hooks/hook-bus.js";
+import type { SettingsObject } from "../settings/settings.js";
+import { readProjectConfig, type ProjectConfig } from "./project-config.js";
+import type { TrustStore } from "./trust-store.js";
+import { splitProjectSettings } from "./untrusted-project.js";
+
+export interface TrustOptions {
+  /** `--trust`: the user trusts the folder for this run. */
+  granted?: boolean;
+  /** The session runs an interactive UI that may ask (not print, JSON, RPC or a built-in subcommand). */
+  interactive?: boolean;
+  /** The first word of the command line: when a plugin's subcommand has that name, nobody is asked. */
+  firstWord?: string;
+}
+
+export interface ProjectTrust {
+  config: ProjectConfig;
+  trusted: boolean;
+  /** What waits for trust, by name; empty when the project sets only what the allowlist allows. */
+  held: string[];
+  /** The settings an untrusted project may still apply. */
+  allowed: SettingsObject;
+  /** Who decided, for the notice: a plugin's name, `--trust`, or the remembered decision. */
+  decidedBy?: string;
+  /** The one notice for a project whose held configuration was skipped. */
+  notice?: string;
+}
+
+function isAnswer(value: unknown): value is ProjectTrustAnswer {
+  return typeof value === "object" && value !== null && typeof (value as ProjectTrustAnswer).trusted === "boolean";
+}
+
+export interface TrustInputs {
+  cwd: string;
+  project: SettingsObject | undefined;
+  store: TrustStore;
+  hooks: HookBus;
+  options: TrustOptions;
+  /** Whether a plugin's manifest contributes this subcommand. */
+  isCliCommand(word: string): boolean;
+  /** The distribution's command, for the notice. */
+  command: string;
+  warnings: string[];
+}
+
+export async function decideProjectTrust(args: TrustInputs): Promise<ProjectTrust> {
+  const config = readProjectConfig(args.cwd);
+  const { allowed, held } = splitProjectSettings(args.project);
+  if (held.length === 0) return { config, trusted: true, held, allowed };
+  const remembered = args.store.remembered(config, args.warnings);
+  const granted = args.options.granted === true;
+  const { firstWord } = args.options;
+  const interactive = args.options.interactive === true && !(firstWord !== undefined && args.isCliCommand(firstWord));
+  const raw = await args.hooks.provide("project_trust", { dir: config.dir, files: config.files, keys: held, remembered, granted, interactive });
+  if (raw !== undefined && !isAnswer(raw)) args.warnings.push(`A project_trust handler answered ${JSON.stringify(raw)}, not { trusted: boolean }; it was ignored.`);
+  const answer = isAnswer(raw) ? raw : undefined;
+  if (answer?.remember) args.store.remember(config, answer.trusted, args.warnings);
+  const trusted = answer?.trusted ?? (granted || remembered === true);
+  const decidedBy = answer ? "project_trust" : granted ? "--trust" : remembered !== undefined ? "remembered" : undefined;
+  if (trusted) return { config, trusted, held, allowed, decidedBy };
+  const why = answer?.reason ? ` (${answer.reason})` : remembered === false && !answer ? " (you chose not to trust it)" : "";
+  const notice =
+    `This folder is not trusted${why}, so keel skipped what its ${config.files.join(", ")} sets beyond the harmless keys: ${held.join(", ")}. ` +
+    `Trust it with "${args.command} trust" (remembered until those files change) or run with --trust (this run only).`;
+  return { config, trusted, held, allowed, decidedBy, notice };
+}

@@ -1,0 +1,47 @@
+/**
+ * A project folder's own configuration: the files in it that can run code or redirect credentials, which
+ * therefore apply only once the user trusts the folder, and a hash of their content so a change asks again.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+/** Every project-scoped configuration file, relative to the project folder. A new one is added here only. */
+export const PROJECT_CONFIG_FILES = [".keel/settings.json"] as const;
+
+export interface ProjectConfig {
+  /** The project folder's real path: the key of its trust decision. */
+  dir: string;
+  /** The configuration files it has, relative to `dir`. */
+  files: string[];
+  /** sha256 over each file's name and bytes. */
+  hash: string;
+}
+
+function realPath(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir);
+  }
+}
+
+export function readProjectConfig(dir: string): ProjectConfig {
+  const real = realPath(dir);
+  const hash = createHash("sha256");
+  const files: string[] = [];
+  for (const file of PROJECT_CONFIG_FILES) {
+    let content: Buffer;
+    try {
+      content = readFileSync(join(real, file));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") continue;
+      // Unreadable now is still "present": hashing the error keeps a later readable version from matching.
+      content = Buffer.from(`unreadable: ${code}`);
+    }
+    files.push(file);
+    hash.update(`${file}\0${content.length}\0`).update(content);
+  }
+  return { dir: real, files, hash: hash.digest("hex") };
+}
