@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONTRIBUTIONS, type ContributionKind } from "@keel/extensions-api";
 import { createTestKit, type TestKit } from "@keel/testing";
-import { keelEnv, runKeel } from "../support/keel-cli.js";
-import { tempDir, writePlugin } from "../support/plugin-fixtures.js";
+import { keelEnv, runKeel } from "../support/keel-cli.ts";
+import { tempDir, writePlugin } from "../support/plugin-fixtures.ts";
 import { contributions } from "../../scripts/docs/contributions.js";
 
 let kit: TestKit | undefined;

@@ -7,7 +7,7 @@ import { afterEach, expect, it } from "vitest";
 import { createTestKit, type TestKit } from "@keel/testing";
 import { hostApi } from "@keel/core";
 import * as hostStream from "@keel/extensions-api/stream";
-import { tempDir, writePlugin } from "../support/plugin-fixtures.js";
+import { tempDir, writePlugin } from "../support/plugin-fixtures.ts";
 
 let kit: TestKit | undefined;
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { definePlugin, STAGE_OBSERVE, STAGE_POLICY, textOf, type EventPayloads, type PluginRef } from "@keel/extensions-api";
 import { createTestKit, type TestKit } from "@keel/testing";
 import { EventBus, HookBus } from "@keel/core";
-import { filesTool } from "../support/loop-helpers.js";
+import { filesTool } from "../support/loop-helpers.ts";
 
 const a: PluginRef = { name: "plugin-a", version: "1.0.0" };
 const b: PluginRef = { name: "plugin-b", version: "2.0.0" };

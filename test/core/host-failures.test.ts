@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestKit, type TestKit } from "@keel/testing";
-import { ECHO_TOOL_SOURCE, tempDir, writePlugin, type FixturePlugin } from "../support/plugin-fixtures.js";
+import { ECHO_TOOL_SOURCE, tempDir, writePlugin, type FixturePlugin } from "../support/plugin-fixtures.ts";
 
 let kit: TestKit | undefined;
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { createTestKit, type TestKit } from "@keel/testing";
-import { tempDir, writePlugin } from "../support/plugin-fixtures.js";
+import { tempDir, writePlugin } from "../support/plugin-fixtures.ts";
 
 let kit: TestKit | undefined;
 afterEach(async () => {

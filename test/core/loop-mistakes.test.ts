@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { definePlugin, defineTool, emptyUsage, jsonNestingDepth, MAX_ARGUMENT_DEPTH, textOf, z, type Message } from "@keel/extensions-api";
 import { toModelContext } from "@keel/core";
 import { createTestKit, type InlinePlugin, type TestKit } from "@keel/testing";
-import { expectValidPairs, filesTool } from "../support/loop-helpers.js";
+import { expectValidPairs, filesTool } from "../support/loop-helpers.ts";
 
 let kit: TestKit | undefined;
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ManifestCache } from "../../core/src/host/manifest-cache.js";
-import { tempDir, writePlugin } from "../support/plugin-fixtures.js";
+import { ManifestCache } from "../../core/src/host/manifest-cache.ts";
+import { tempDir, writePlugin } from "../support/plugin-fixtures.ts";
 
 describe("the manifest cache", () => {
   it("serves an unchanged manifest from the cache and re-reads one that changed", () => {

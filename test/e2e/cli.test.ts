@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ECHO_TOOL_SOURCE, writePlugin } from "../support/plugin-fixtures.js";
-import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.js";
+import { ECHO_TOOL_SOURCE, writePlugin } from "../support/plugin-fixtures.ts";
+import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.ts";
 
 describe("the keel command", () => {
   it("prints its version", async () => {

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.js";
+import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.ts";
 
 const LATIN1 = Buffer.from("caf\xe9 au lait\nna\xefve r\xe9sum\xe9\n", "latin1");
 

@@ -6,9 +6,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startMockLlm, type MockLlm } from "../support/mock-llm/index.js";
-import { keelEnv, runKeel } from "../support/keel-cli.js";
-import { tempDir, writePlugin } from "../support/plugin-fixtures.js";
+import { startMockLlm, type MockLlm } from "../support/mock-llm/index.ts";
+import { keelEnv, runKeel } from "../support/keel-cli.ts";
+import { tempDir, writePlugin } from "../support/plugin-fixtures.ts";
 
 const PARAMETERS = { type: "object", properties: { text: { type: "string", description: "what to echo" } }, required: ["text"] };
 

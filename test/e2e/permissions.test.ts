@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { keelEnv, runKeel } from "../support/keel-cli.js";
+import { keelEnv, runKeel } from "../support/keel-cli.ts";
 
 const demoScript = fileURLToPath(new URL("../../scripts/demo-script.json", import.meta.url));
 const buggy = "export function add(a, b) {\n  return a - b;\n}\n";

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockLlm, type MockLlm } from "../support/mock-llm/index.js";
+import { startMockLlm, type MockLlm } from "../support/mock-llm/index.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 

@@ -4,8 +4,8 @@
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KEEL_BIN, keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.js";
-import { startMockLlm, type MockLlm } from "../support/mock-llm/index.js";
+import { KEEL_BIN, keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.ts";
+import { startMockLlm, type MockLlm } from "../support/mock-llm/index.ts";
 
 let llm: MockLlm;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { KEEL_BIN, keelEnv, SCRIPTED } from "../support/keel-cli.js";
+import { KEEL_BIN, keelEnv, SCRIPTED } from "../support/keel-cli.ts";
 
 /** Whether a live process has `marker` in its command line (read from /proc, no pgrep needed). */
 function running(marker: string): boolean {

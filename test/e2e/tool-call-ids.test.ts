@@ -5,8 +5,8 @@
  */
 import { MAX_ARGUMENT_DEPTH } from "@keel/extensions-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.js";
-import { startMockLlm, type MockLlm, type RecordedRequest } from "../support/mock-llm/index.js";
+import { keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.ts";
+import { startMockLlm, type MockLlm, type RecordedRequest } from "../support/mock-llm/index.ts";
 
 type Format = { provider: string; model: string; env: (url: string) => Record<string, string> };
 

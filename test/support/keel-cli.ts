@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { tempDir } from "./plugin-fixtures.js";
+import { tempDir } from "./plugin-fixtures.ts";
 
 export const KEEL_BIN = fileURLToPath(new URL("../../bin/keel.js", import.meta.url));
 

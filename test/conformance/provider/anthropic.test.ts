@@ -1,5 +1,5 @@
-import { createAnthropicProviders } from "../../../plugins/provider-anthropic/src/providers.js";
-import { providerConformance } from "./suite.js";
+import { createAnthropicProviders } from "../../../plugins/provider-anthropic/src/providers.ts";
+import { providerConformance } from "./suite.ts";
 
 providerConformance({
   format: "anthropic",

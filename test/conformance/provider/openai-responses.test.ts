@@ -1,5 +1,5 @@
-import { createResponsesProviders } from "../../../plugins/provider-openai-responses/src/providers.js";
-import { providerConformance } from "./suite.js";
+import { createResponsesProviders } from "../../../plugins/provider-openai-responses/src/providers.ts";
+import { providerConformance } from "./suite.ts";
 
 providerConformance({
   format: "openai-responses",

@@ -1,5 +1,5 @@
-import { createOpenAIProviders } from "../../../plugins/provider-openai/src/providers.js";
-import { providerConformance } from "./suite.js";
+import { createOpenAIProviders } from "../../../plugins/provider-openai/src/providers.ts";
+import { providerConformance } from "./suite.ts";
 
 providerConformance({
   format: "openai",

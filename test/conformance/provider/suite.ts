@@ -9,8 +9,8 @@
 import { textOf, toolCallsOf, type ModelInfo, type Provider } from "@keel/extensions-api";
 import type { HttpProviderDeps } from "@keel/provider-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockLlm, type MockLlm, type MockTurn, type WireFormatName } from "../../support/mock-llm/index.js";
-import { collect, fakeClock, historyProblems, request } from "./harness.js";
+import { startMockLlm, type MockLlm, type MockTurn, type WireFormatName } from "../../support/mock-llm/index.ts";
+import { collect, fakeClock, historyProblems, request } from "./harness.ts";
 
 export interface ConformanceSpec {
   format: WireFormatName;

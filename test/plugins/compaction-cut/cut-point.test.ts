@@ -1,6 +1,6 @@
 import { compactionChoice, digestActivity, findCutPoint, neutralizeSummary } from "@keel/extensions-api/compaction";
 import { describe, expect, it } from "vitest";
-import { assistant, result, summaryMessage, turn, user } from "./conversation.js";
+import { assistant, result, summaryMessage, turn, user } from "./conversation.ts";
 
 describe("findCutPoint", () => {
   it("keeps the most recent whole turns that fit in keepRecentTokens", () => {

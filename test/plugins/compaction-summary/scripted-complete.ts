@@ -4,7 +4,7 @@
  */
 import { type AssistantMessage, type Message, type ModelInfo } from "@keel/extensions-api";
 import { playTurn, type ScriptTurn } from "@keel/extensions-api/scripted";
-import type { Complete } from "../../../plugins/compaction-summary/src/summarise.js";
+import type { Complete } from "../../../plugins/compaction-summary/src/summarise.ts";
 
 export interface RecordedCompletion {
   systemPrompt: string;

@@ -1,9 +1,9 @@
 import { textOf, type CompactRequest, type Message } from "@keel/extensions-api";
 import { describe, expect, it } from "vitest";
-import { SYSTEM_PROMPT } from "../../../plugins/compaction-summary/src/prompt.js";
-import { TURN_HEADING, compactWithSummary } from "../../../plugins/compaction-summary/src/summarise.js";
-import { assistant, result, summaryMessage, user } from "../compaction-cut/conversation.js";
-import { scriptedComplete } from "./scripted-complete.js";
+import { SYSTEM_PROMPT } from "../../../plugins/compaction-summary/src/prompt.ts";
+import { TURN_HEADING, compactWithSummary } from "../../../plugins/compaction-summary/src/summarise.ts";
+import { assistant, result, summaryMessage, user } from "../compaction-cut/conversation.ts";
+import { scriptedComplete } from "./scripted-complete.ts";
 
 const model = { id: "big", provider: "scripted", contextWindow: 100_000, maxOutput: 4_000 };
 const cheap = { id: "cheap", provider: "scripted", contextWindow: 100_000, maxOutput: 4_000 };

@@ -1,7 +1,7 @@
 import type { CompactRequest, Message } from "@keel/extensions-api";
 import { describe, expect, it } from "vitest";
-import { compactWindow } from "../../../plugins/compaction-window/src/window.js";
-import { assistant, result, summaryMessage, turn, user } from "../compaction-cut/conversation.js";
+import { compactWindow } from "../../../plugins/compaction-window/src/window.ts";
+import { assistant, result, summaryMessage, turn, user } from "../compaction-cut/conversation.ts";
 
 const model = { id: "m", provider: "scripted", contextWindow: 100_000, maxOutput: 4_000 };
 const request = (messages: Message[], previousSummary?: string): CompactRequest => ({ messages, model, reason: "threshold", previousSummary, tokensBefore: 0, signal: new AbortController().signal });

@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { definePlugin, defineTool, z } from "@keel/extensions-api";
 import { createTestKit } from "@keel/testing";
 import { describe, expect, it } from "vitest";
-import { handleFor } from "../../../plugins/large-results/src/store.js";
+import { handleFor } from "../../../plugins/large-results/src/store.ts";
 
 const big = Array.from({ length: 3000 }, (_, i) => `row ${i + 1}`).join("\n");
 

@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolResultMessage } from "@keel/extensions-api";
 import { afterAll, describe, expect, it } from "vitest";
-import { storeIfLarge } from "../../../plugins/large-results/src/intercept.js";
-import { readResultTool } from "../../../plugins/large-results/src/read-result.js";
-import { handleFor, ResultStore } from "../../../plugins/large-results/src/store.js";
+import { storeIfLarge } from "../../../plugins/large-results/src/intercept.ts";
+import { readResultTool } from "../../../plugins/large-results/src/read-result.ts";
+import { handleFor, ResultStore } from "../../../plugins/large-results/src/store.ts";
 
 const root = mkdtempSync(join(tmpdir(), "keel-large-"));
 const store = new ResultStore(() => join(root, "results"));

@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, renameSync, symlinkSync } from "
 import { join } from "node:path";
 import { PathAccessError } from "@keel/extensions-api";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { LocalOps } from "../../../plugins/ops-local/src/local-ops.js";
-import { makeWorld, SECRET, type World } from "./fixture.js";
+import type { LocalOps } from "../../../plugins/ops-local/src/local-ops.ts";
+import { makeWorld, SECRET, type World } from "./fixture.ts";
 
 interface Attempt {
   label: string;
@@ -139,7 +139,7 @@ describe("local backend confinement against swaps after the check", () => {
   it("refuses to read a file that became a symlink to outside after the check", async () => {
     const checked = world.ops.confinement.resolve("real.txt", "read");
     swapForSymlink(join(world.ws, "real.txt"), join(world.outside, "secret.txt"));
-    const { readChecked } = await import("../../../plugins/ops-local/src/read-checked.js");
+    const { readChecked } = await import("../../../plugins/ops-local/src/read-checked.ts");
     await expect(readChecked(world.ops.confinement, "real.txt", checked)).rejects.toThrow('Path refused: "real.txt": it became a symlink after it was checked; refusing to follow it');
   });
 
@@ -150,14 +150,14 @@ describe("local backend confinement against swaps after the check", () => {
     const checked = world.ops.confinement.resolve("sub/inner.txt", "read");
     renameSync(join(world.ws, "sub"), join(world.ws, "sub-moved"));
     symlinkSync(join(world.outside, "sub"), join(world.ws, "sub"));
-    const { readChecked } = await import("../../../plugins/ops-local/src/read-checked.js");
+    const { readChecked } = await import("../../../plugins/ops-local/src/read-checked.ts");
     await expect(readChecked(world.ops.confinement, "sub/inner.txt", checked)).rejects.toThrow(/^Path refused: "sub\/inner.txt": it was changed while being opened and now leads to .*outside\/sub\/inner.txt, outside the workspace/);
   });
 
   it("refuses to write to a file that became a symlink to outside after the check, and writes nothing there", async () => {
     const checked = world.ops.confinement.resolve("real.txt", "write");
     swapForSymlink(join(world.ws, "real.txt"), join(world.outside, "secret.txt"));
-    const { writeChecked } = await import("../../../plugins/ops-local/src/write-checked.js");
+    const { writeChecked } = await import("../../../plugins/ops-local/src/write-checked.ts");
     await expect(writeChecked("real.txt", checked, "pwned")).rejects.toThrow(`Path refused: "real.txt": it became a symlink to ${world.outside}/secret.txt after it was checked; nothing was written`);
     expect(readFileSync(join(world.outside, "secret.txt"), "utf8")).toBe(SECRET);
     expect(readdirSync(world.outside).sort()).toEqual(["dir", "secret.txt"]);
@@ -167,7 +167,7 @@ describe("local backend confinement against swaps after the check", () => {
     const checked = world.ops.confinement.resolve("sub/new.txt", "write");
     renameSync(join(world.ws, "sub"), join(world.ws, "sub-moved"));
     symlinkSync(join(world.outside, "dir"), join(world.ws, "sub"));
-    const { writeChecked } = await import("../../../plugins/ops-local/src/write-checked.js");
+    const { writeChecked } = await import("../../../plugins/ops-local/src/write-checked.ts");
     await expect(writeChecked("sub/new.txt", checked, "pwned")).rejects.toThrow(`its folder was replaced by a symlink to ${world.outside}/dir after it was checked; nothing was written`);
     expect(readdirSync(join(world.outside, "dir"))).toEqual([]);
   });

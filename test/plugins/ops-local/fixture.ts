@@ -5,8 +5,8 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createLocalOps, type LocalOps } from "../../../plugins/ops-local/src/local-ops.js";
-import { tempFolder } from "../../support/workspace.js";
+import { createLocalOps, type LocalOps } from "../../../plugins/ops-local/src/local-ops.ts";
+import { tempFolder } from "../../support/workspace.ts";
 
 export const SECRET = "outside secret\n";
 

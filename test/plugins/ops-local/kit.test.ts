@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { defineTool, definePlugin, z, textOf } from "@keel/extensions-api";
 import { createTestKit } from "@keel/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tempFolder } from "../../support/workspace.js";
+import { tempFolder } from "../../support/workspace.ts";
 
 const text = textOf;
 

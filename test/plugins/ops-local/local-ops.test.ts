@@ -1,8 +1,8 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createLocalOps } from "../../../plugins/ops-local/src/local-ops.js";
-import { makeWorld, SECRET, type World } from "./fixture.js";
+import { createLocalOps } from "../../../plugins/ops-local/src/local-ops.ts";
+import { makeWorld, SECRET, type World } from "./fixture.ts";
 
 describe("local backend", () => {
   let world: World;

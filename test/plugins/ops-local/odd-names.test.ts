@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeWorld, type World } from "./fixture.js";
+import { makeWorld, type World } from "./fixture.ts";
 
 const ODD_NAMES = [
   "with space.txt",

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { members, spawnProcess } from "../../../plugins/ops-local/src/spawn.js";
-import { groupMembers, isAlive, outputCollector, printedPids } from "../tool-bash/support.js";
+import { members, spawnProcess } from "../../../plugins/ops-local/src/spawn.ts";
+import { groupMembers, isAlive, outputCollector, printedPids } from "../tool-bash/support.ts";
 
 const cwd = mkdtempSync(join(tmpdir(), "keel-spawn-kill-"));
 const env = { ...process.env } as Record<string, string>;

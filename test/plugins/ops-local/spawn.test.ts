@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { spawnProcess } from "../../../plugins/ops-local/src/spawn.js";
-import { isAlive, outputCollector, printedPids } from "../tool-bash/support.js";
+import { spawnProcess } from "../../../plugins/ops-local/src/spawn.ts";
+import { isAlive, outputCollector, printedPids } from "../tool-bash/support.ts";
 
 const cwd = mkdtempSync(join(tmpdir(), "keel-spawn-"));
 const env = { ...process.env } as Record<string, string>;

@@ -1,6 +1,6 @@
 import { PathAccessError } from "@keel/extensions-api";
 import { describe, expect, it } from "vitest";
-import { createMemoryOps } from "../../../plugins/ops-memory/src/memory-ops.js";
+import { createMemoryOps } from "../../../plugins/ops-memory/src/memory-ops.ts";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 

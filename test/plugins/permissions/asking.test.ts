@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { createTestKit, type TestKitOptions } from "@keel/testing";
 import { definePlugin, textOf, type UiRequest, type UiResponse } from "@keel/extensions-api";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../../support/plugin-fixtures.js";
+import { tempDir } from "../../support/plugin-fixtures.ts";
 
 const plugins = [resolve("plugins/ops-local"), resolve("plugins/tool-bash"), resolve("plugins/permissions")];
 const touch = (file: string) => ({ toolCalls: [{ name: "bash", arguments: { command: `touch ${file}` } }] });

@@ -11,7 +11,7 @@ import { buildPolicy } from "../../../plugins/permissions/src/policy.ts";
 import { parseRules } from "../../../plugins/permissions/src/rules.ts";
 import { PermissionsSettingsSchema } from "../../../plugins/permissions/src/settings.ts";
 import { loadShellParser, parseShell } from "../../../plugins/permissions/src/shell.ts";
-import { tempDir } from "../../support/plugin-fixtures.js";
+import { tempDir } from "../../support/plugin-fixtures.ts";
 
 interface Case {
   /** The user's permissions section (mode defaults to auto). */

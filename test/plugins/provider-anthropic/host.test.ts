@@ -1,3 +1,3 @@
-import { providerThroughHost } from "../../conformance/provider/host.js";
+import { providerThroughHost } from "../../conformance/provider/host.ts";
 
 providerThroughHost({ format: "anthropic", plugin: "provider-anthropic", modelId: "claude-sonnet-4-5" });

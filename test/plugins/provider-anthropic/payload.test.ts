@@ -1,9 +1,9 @@
 import { type AssistantMessage, type Message } from "@keel/extensions-api";
 import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
 import { describe, expect, it } from "vitest";
-import { anthropicModels } from "../../../plugins/provider-anthropic/src/models.js";
-import { anthropicPayload } from "../../../plugins/provider-anthropic/src/payload.js";
-import { request } from "../../conformance/provider/harness.js";
+import { anthropicModels } from "../../../plugins/provider-anthropic/src/models.ts";
+import { anthropicPayload } from "../../../plugins/provider-anthropic/src/payload.ts";
+import { request } from "../../conformance/provider/harness.ts";
 
 const sonnet = anthropicModels("anthropic").find((m) => m.id === "claude-sonnet-4-5")!;
 const assistant = (content: AssistantMessage["content"], provider = "anthropic"): AssistantMessage => ({ role: "assistant", content, stopReason: "tool_use", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, provider, model: "claude-sonnet-4-5", timestamp: 2 });

@@ -1,8 +1,8 @@
 import { textOf } from "@keel/extensions-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOpenAIProviders } from "../../../plugins/provider-openai/src/providers.js";
-import { startMockLlm, type MockLlm } from "../../support/mock-llm/index.js";
-import { collect, fakeClock, request } from "../../conformance/provider/harness.js";
+import { createOpenAIProviders } from "../../../plugins/provider-openai/src/providers.ts";
+import { startMockLlm, type MockLlm } from "../../support/mock-llm/index.ts";
+import { collect, fakeClock, request } from "../../conformance/provider/harness.ts";
 
 describe("a server that goes quiet without closing", () => {
   let llm: MockLlm;

@@ -1,6 +1,6 @@
 import { DEFAULT_RETRY, backoffMs, planRetry, serverWaitMs } from "@keel/provider-kit";
 import { describe, expect, it } from "vitest";
-import { fakeClock } from "../../conformance/provider/harness.js";
+import { fakeClock } from "../../conformance/provider/harness.ts";
 
 const h = (init: Record<string, string>) => new Headers(init);
 

@@ -1,8 +1,8 @@
 import { openaiModels, providerConfigs, type BuiltinProvider } from "@keel/provider-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOpenAIProviders } from "../../../plugins/provider-openai/src/providers.js";
-import { startMockLlm, type MockLlm } from "../../support/mock-llm/index.js";
-import { collect, request } from "../../conformance/provider/harness.js";
+import { createOpenAIProviders } from "../../../plugins/provider-openai/src/providers.ts";
+import { startMockLlm, type MockLlm } from "../../support/mock-llm/index.ts";
+import { collect, request } from "../../conformance/provider/harness.ts";
 
 const OPENAI: BuiltinProvider = { id: "openai", defaultBaseUrl: "https://api.openai.com/v1", baseUrlEnv: "OPENAI_BASE_URL", keyEnv: "OPENAI_API_KEY", models: openaiModels("openai", "chat") };
 

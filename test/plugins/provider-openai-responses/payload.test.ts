@@ -4,10 +4,10 @@ import { type Message } from "@keel/extensions-api";
 import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
 import { openaiModels } from "@keel/provider-kit";
 import { describe, expect, it } from "vitest";
-import { createResponsesProviders } from "../../../plugins/provider-openai-responses/src/providers.js";
-import { responsesPayload } from "../../../plugins/provider-openai-responses/src/payload.js";
-import { collect, request } from "../../conformance/provider/harness.js";
-import { STREAMS_DIR, replayFetch } from "../../conformance/provider/recorded.js";
+import { createResponsesProviders } from "../../../plugins/provider-openai-responses/src/providers.ts";
+import { responsesPayload } from "../../../plugins/provider-openai-responses/src/payload.ts";
+import { collect, request } from "../../conformance/provider/harness.ts";
+import { STREAMS_DIR, replayFetch } from "../../conformance/provider/recorded.ts";
 
 const mini = openaiModels("openai-responses", "responses").find((m) => m.id === "gpt-5-mini")!;
 const gpt41 = openaiModels("openai-responses", "responses").find((m) => m.id === "gpt-4.1")!;

@@ -1,3 +1,3 @@
-import { providerThroughHost } from "../../conformance/provider/host.js";
+import { providerThroughHost } from "../../conformance/provider/host.ts";
 
 providerThroughHost({ format: "openai", plugin: "provider-openai", modelId: "gpt-4.1-mini" });

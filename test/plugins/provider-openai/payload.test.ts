@@ -2,8 +2,8 @@ import { type AssistantMessage, type Message, type ModelInfo } from "@keel/exten
 import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
 import { openaiModels } from "@keel/provider-kit";
 import { describe, expect, it } from "vitest";
-import { chatPayload } from "../../../plugins/provider-openai/src/payload.js";
-import { request } from "../../conformance/provider/harness.js";
+import { chatPayload } from "../../../plugins/provider-openai/src/payload.ts";
+import { request } from "../../conformance/provider/harness.ts";
 
 const model = (id: string) => openaiModels("openai", "chat").find((m) => m.id === id)!;
 const local: ModelInfo = { id: "qwen3:8b", provider: "ollama", contextWindow: 40_960, maxOutput: 8192, reasoning: true };

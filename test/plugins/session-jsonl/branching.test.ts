@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { branchTo, buildContext } from "../../../plugins/session-jsonl/src/context.js";
-import { loadBranch, loadSession } from "../../../plugins/session-jsonl/src/load.js";
-import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.js";
-import { assistant, options, recordSeedsExample, tempDir, texts, user } from "./helpers.js";
+import { branchTo, buildContext } from "../../../plugins/session-jsonl/src/context.ts";
+import { loadBranch, loadSession } from "../../../plugins/session-jsonl/src/load.ts";
+import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.ts";
+import { assistant, options, recordSeedsExample, tempDir, texts, user } from "./helpers.ts";
 
 const temp = tempDir();
 afterAll(() => temp.cleanup());

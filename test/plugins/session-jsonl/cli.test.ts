@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { sessionsCli } from "../../../plugins/session-jsonl/src/cli.js";
-import { sessionDir } from "../../../plugins/session-jsonl/src/paths.js";
-import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.js";
-import { assistant, options, tempDir, user } from "./helpers.js";
+import { sessionsCli } from "../../../plugins/session-jsonl/src/cli.ts";
+import { sessionDir } from "../../../plugins/session-jsonl/src/paths.ts";
+import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.ts";
+import { assistant, options, tempDir, user } from "./helpers.ts";
 
 const temp = tempDir();
 afterAll(() => temp.cleanup());

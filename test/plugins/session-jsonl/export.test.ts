@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { branchTo } from "../../../plugins/session-jsonl/src/context.js";
-import { toHtml } from "../../../plugins/session-jsonl/src/export-html.js";
-import { toMarkdown } from "../../../plugins/session-jsonl/src/export-markdown.js";
-import { loadSession } from "../../../plugins/session-jsonl/src/load.js";
-import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.js";
-import { assistant, options, tempDir, toolResult, user } from "./helpers.js";
+import { branchTo } from "../../../plugins/session-jsonl/src/context.ts";
+import { toHtml } from "../../../plugins/session-jsonl/src/export-html.ts";
+import { toMarkdown } from "../../../plugins/session-jsonl/src/export-markdown.ts";
+import { loadSession } from "../../../plugins/session-jsonl/src/load.ts";
+import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.ts";
+import { assistant, options, tempDir, toolResult, user } from "./helpers.ts";
 
 const temp = tempDir();
 afterAll(() => temp.cleanup());

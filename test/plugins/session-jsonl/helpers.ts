@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emptyUsage, type AssistantMessage, type Message, type ToolResultMessage, type UserMessage } from "@keel/extensions-api";
-import { SessionRecorder, type RecorderOptions } from "../../../plugins/session-jsonl/src/recorder.js";
+import { SessionRecorder, type RecorderOptions } from "../../../plugins/session-jsonl/src/recorder.ts";
 
 export function tempDir(prefix = "keel-sessions-"): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));

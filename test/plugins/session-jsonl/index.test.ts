@@ -1,11 +1,11 @@
 import { appendFileSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { NAME_ENTRY } from "../../../plugins/session-jsonl/src/format.js";
-import { freshMeta, latestSession, listSessions, readMeta } from "../../../plugins/session-jsonl/src/meta.js";
-import { metaPathOf } from "../../../plugins/session-jsonl/src/paths.js";
-import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.js";
-import { assistant, options, tempDir, user } from "./helpers.js";
+import { NAME_ENTRY } from "../../../plugins/session-jsonl/src/format.ts";
+import { freshMeta, latestSession, listSessions, readMeta } from "../../../plugins/session-jsonl/src/meta.ts";
+import { metaPathOf } from "../../../plugins/session-jsonl/src/paths.ts";
+import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.ts";
+import { assistant, options, tempDir, user } from "./helpers.ts";
 
 const temp = tempDir();
 afterAll(() => temp.cleanup());

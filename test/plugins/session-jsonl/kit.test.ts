@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { textOf, type Message } from "@keel/extensions-api";
 import { createTestKit, type TestKit, type TestKitOptions } from "@keel/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { loadSession } from "../../../plugins/session-jsonl/src/load.js";
-import { sessionDir } from "../../../plugins/session-jsonl/src/paths.js";
-import { tempDir } from "./helpers.js";
+import { loadSession } from "../../../plugins/session-jsonl/src/load.ts";
+import { sessionDir } from "../../../plugins/session-jsonl/src/paths.ts";
+import { tempDir } from "./helpers.ts";
 
 const plugins = join(import.meta.dirname, "../../../plugins");
 const sessions = join(plugins, "session-jsonl");

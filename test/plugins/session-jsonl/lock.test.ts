@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
-import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.js";
-import { assistant, options, tempDir, user } from "./helpers.js";
+import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.ts";
+import { assistant, options, tempDir, user } from "./helpers.ts";
 
 const temp = tempDir();
 afterAll(() => temp.cleanup());

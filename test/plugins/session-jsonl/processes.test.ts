@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { branchTo } from "../../../plugins/session-jsonl/src/context.js";
-import { loadSession } from "../../../plugins/session-jsonl/src/load.js";
-import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.js";
-import { buildSessionPlugin } from "./fixtures/build.js";
-import { startChild } from "./fixtures/child.js";
-import { options, tempDir, user } from "./helpers.js";
+import { branchTo } from "../../../plugins/session-jsonl/src/context.ts";
+import { loadSession } from "../../../plugins/session-jsonl/src/load.ts";
+import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.ts";
+import { buildSessionPlugin } from "./fixtures/build.ts";
+import { startChild } from "./fixtures/child.ts";
+import { options, tempDir, user } from "./helpers.ts";
 
 const temp = tempDir();
 beforeAll(() => buildSessionPlugin());

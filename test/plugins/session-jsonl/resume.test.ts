@@ -1,10 +1,10 @@
 import { type Message } from "@keel/extensions-api";
 import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
 import { afterAll, describe, expect, it } from "vitest";
-import { branchTo, buildContext } from "../../../plugins/session-jsonl/src/context.js";
-import { loadBranch, loadSession } from "../../../plugins/session-jsonl/src/load.js";
-import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.js";
-import { assistant, options, tempDir, texts, toolResult, user } from "./helpers.js";
+import { branchTo, buildContext } from "../../../plugins/session-jsonl/src/context.ts";
+import { loadBranch, loadSession } from "../../../plugins/session-jsonl/src/load.ts";
+import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.ts";
+import { assistant, options, tempDir, texts, toolResult, user } from "./helpers.ts";
 
 const temp = tempDir();
 afterAll(() => temp.cleanup());

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { loadSession } from "../../../plugins/session-jsonl/src/load.js";
-import { renderTree, resolveEntry } from "../../../plugins/session-jsonl/src/tree.js";
-import { recordSeedsExample, tempDir } from "./helpers.js";
+import { loadSession } from "../../../plugins/session-jsonl/src/load.ts";
+import { renderTree, resolveEntry } from "../../../plugins/session-jsonl/src/tree.ts";
+import { recordSeedsExample, tempDir } from "./helpers.ts";
 
 const temp = tempDir();
 afterAll(() => temp.cleanup());

@@ -1,9 +1,9 @@
 import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadBranch, loadSession } from "../../../plugins/session-jsonl/src/load.js";
-import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.js";
-import { assistant, options, tempDir, toolResult, user } from "./helpers.js";
+import { loadBranch, loadSession } from "../../../plugins/session-jsonl/src/load.ts";
+import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.ts";
+import { assistant, options, tempDir, toolResult, user } from "./helpers.ts";
 
 const temp = tempDir();
 afterAll(() => temp.cleanup());

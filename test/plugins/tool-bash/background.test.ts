@@ -5,11 +5,11 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { BackgroundProcesses } from "../../../plugins/tool-bash/src/background.js";
-import { bashTool } from "../../../plugins/tool-bash/src/bash-tool.js";
-import { ProcessParams, processTool } from "../../../plugins/tool-bash/src/process-tool.js";
-import { BashSettingsSchema } from "../../../plugins/tool-bash/src/settings.js";
-import { groupMembers, localWorkspace, processesWithEnv, textOf } from "./support.js";
+import { BackgroundProcesses } from "../../../plugins/tool-bash/src/background.ts";
+import { bashTool } from "../../../plugins/tool-bash/src/bash-tool.ts";
+import { ProcessParams, processTool } from "../../../plugins/tool-bash/src/process-tool.ts";
+import { BashSettingsSchema } from "../../../plugins/tool-bash/src/settings.ts";
+import { groupMembers, localWorkspace, processesWithEnv, textOf } from "./support.ts";
 
 const ws = localWorkspace();
 const settings = BashSettingsSchema.parse({ killGraceMs: 300, maxBackground: 3 });

@@ -4,11 +4,11 @@
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { BackgroundProcesses } from "../../../plugins/tool-bash/src/background.js";
-import { bashTool } from "../../../plugins/tool-bash/src/bash-tool.js";
-import type { BashDetails } from "../../../plugins/tool-bash/src/run-foreground.js";
-import { BashSettingsSchema } from "../../../plugins/tool-bash/src/settings.js";
-import { groupMembers, isAlive, localWorkspace, printedPids, textOf } from "./support.js";
+import { BackgroundProcesses } from "../../../plugins/tool-bash/src/background.ts";
+import { bashTool } from "../../../plugins/tool-bash/src/bash-tool.ts";
+import type { BashDetails } from "../../../plugins/tool-bash/src/run-foreground.ts";
+import { BashSettingsSchema } from "../../../plugins/tool-bash/src/settings.ts";
+import { groupMembers, isAlive, localWorkspace, printedPids, textOf } from "./support.ts";
 
 const ws = localWorkspace();
 const settings = BashSettingsSchema.parse({});

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { createTestKit } from "@keel/testing";
 import { describe, expect, it } from "vitest";
-import { processesWithEnv, textOf } from "./support.js";
+import { processesWithEnv, textOf } from "./support.ts";
 
 const plugins = [resolve("plugins/ops-local"), resolve("plugins/tool-bash")];
 

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { OutputLog } from "../../../plugins/tool-bash/src/output-log.js";
+import { OutputLog } from "../../../plugins/tool-bash/src/output-log.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "keel-output-log-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

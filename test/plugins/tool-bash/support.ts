@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolContext, ToolResult } from "@keel/extensions-api";
-import { createLocalOps } from "../../../plugins/ops-local/src/local-ops.js";
+import { createLocalOps } from "../../../plugins/ops-local/src/local-ops.ts";
 
 /** True while `pid` names a process that has not exited (a zombie has). */
 export function isAlive(pid: number): boolean {

@@ -6,10 +6,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Operations, ToolContext } from "@keel/extensions-api";
-import { createLocalOps } from "../../../plugins/ops-local/src/local-ops.js";
-import { createMemoryOps } from "../../../plugins/ops-memory/src/memory-ops.js";
-import { createFileTools } from "../../../plugins/tools-fs/src/index.js";
-import { tempFolder, toolContext } from "../../support/workspace.js";
+import { createLocalOps } from "../../../plugins/ops-local/src/local-ops.ts";
+import { createMemoryOps } from "../../../plugins/ops-memory/src/memory-ops.ts";
+import { createFileTools } from "../../../plugins/tools-fs/src/index.ts";
+import { tempFolder, toolContext } from "../../support/workspace.ts";
 
 export type FileTools = ReturnType<typeof createFileTools>;
 

@@ -1,7 +1,7 @@
 import type { Operations } from "@keel/extensions-api";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { callTool, toolContext } from "../../support/workspace.js";
-import { backends, type Env, readText } from "./backends.js";
+import { callTool, toolContext } from "../../support/workspace.ts";
+import { backends, type Env, readText } from "./backends.ts";
 
 const SOURCE = ["function add(a, b) {", "  return a + b;", "}", "", "function sub(a, b) {", "  return a - b;", "}", ""].join("\n");
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { callTool } from "../../support/workspace.js";
-import { type Env, searchBackends } from "./backends.js";
+import { callTool } from "../../support/workspace.ts";
+import { type Env, searchBackends } from "./backends.ts";
 
 const TREE = {
   "README.md": "",

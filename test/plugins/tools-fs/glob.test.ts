@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { globMatcher, literalFolder, ripgrepNameFilter } from "../../../plugins/tools-fs/src/glob.js";
-import { byPath } from "../../../plugins/tools-fs/src/search-files.js";
+import { globMatcher, literalFolder, ripgrepNameFilter } from "../../../plugins/tools-fs/src/glob.ts";
+import { byPath } from "../../../plugins/tools-fs/src/search-files.ts";
 
 describe("globs for find and grep", () => {
   it("matches a pattern without a slash against the name at any depth", () => {

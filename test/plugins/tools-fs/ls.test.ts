@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { callTool } from "../../support/workspace.js";
-import { backends, type Env } from "./backends.js";
+import { callTool } from "../../support/workspace.ts";
+import { backends, type Env } from "./backends.ts";
 
 describe.each(backends)("ls ($name)", (backend) => {
   let env: Env;

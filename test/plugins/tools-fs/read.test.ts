@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { callTool } from "../../support/workspace.js";
-import { backends, type Env } from "./backends.js";
+import { callTool } from "../../support/workspace.ts";
+import { backends, type Env } from "./backends.ts";
 
 const numbered = (count: number, width = 0) => Array.from({ length: count }, (_, i) => `line ${i + 1}`.padEnd(width, "x")).join("\n") + "\n";
 const PNG_1x1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");

@@ -1,6 +1,6 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
 import { describe, expect, it } from "vitest";
-import { unifiedDiff } from "../../../plugins/tools-fs/src/unified-diff.js";
+import { unifiedDiff } from "../../../plugins/tools-fs/src/unified-diff.ts";
 
 /** The diff package run on the whole texts: what the windowed diff must equal. */
 const whole = (before: string, after: string) => formatPatch(structuredPatch("f", "f", before, after, undefined, undefined, { context: 3 }), FILE_HEADERS_ONLY);

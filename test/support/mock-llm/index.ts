@@ -1,3 +1,3 @@
-export { startMockLlm, formatOf, type MockLlm } from "./server.js";
-export type * from "./types.js";
-export { sseEvent } from "./sse.js";
+export { startMockLlm, formatOf, type MockLlm } from "./server.ts";
+export type * from "./types.ts";
+export { sseEvent } from "./sse.ts";

@@ -1,7 +1,7 @@
 /** Renders a reply as an Anthropic Messages stream (message_start, content blocks, message_delta, message_stop). */
-import { argsText, pieces, sseEvent } from "./sse.js";
-import type { MockReply } from "./types.js";
-import type { Rendered } from "./render.js";
+import { argsText, pieces, sseEvent } from "./sse.ts";
+import type { MockReply } from "./types.ts";
+import type { Rendered } from "./render.ts";
 
 export function renderAnthropic(reply: MockReply, model: string, n: number): Rendered {
   const events: string[] = [];

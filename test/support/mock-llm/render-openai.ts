@@ -1,7 +1,7 @@
 /** Renders a reply as an OpenAI Chat Completions stream (`chat.completion.chunk` objects, then `[DONE]`). */
-import { argsText, pieces, sseEvent } from "./sse.js";
-import type { MockReply } from "./types.js";
-import type { Rendered } from "./render.js";
+import { argsText, pieces, sseEvent } from "./sse.ts";
+import type { MockReply } from "./types.ts";
+import type { Rendered } from "./render.ts";
 
 export function renderOpenAI(reply: MockReply, model: string, n: number): Rendered {
   const id = `chatcmpl-mock${n}`;

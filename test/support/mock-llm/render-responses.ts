@@ -1,7 +1,7 @@
 /** Renders a reply as an OpenAI Responses stream (typed `response.*` events with sequence numbers). */
-import { argsText, pieces, sseEvent } from "./sse.js";
-import type { MockReply } from "./types.js";
-import type { Rendered } from "./render.js";
+import { argsText, pieces, sseEvent } from "./sse.ts";
+import type { MockReply } from "./types.ts";
+import type { Rendered } from "./render.ts";
 
 export function renderResponses(reply: MockReply, model: string, n: number): Rendered {
   const events: string[] = [];

@@ -1,8 +1,8 @@
 /** Picks the renderer for a wire format and applies stream faults to the rendered events. */
-import { renderAnthropic } from "./render-anthropic.js";
-import { renderOpenAI } from "./render-openai.js";
-import { renderResponses } from "./render-responses.js";
-import type { MockFault, MockReply, WireFormatName } from "./types.js";
+import { renderAnthropic } from "./render-anthropic.ts";
+import { renderOpenAI } from "./render-openai.ts";
+import { renderResponses } from "./render-responses.ts";
+import type { MockFault, MockReply, WireFormatName } from "./types.ts";
 
 /** A reply as SSE events; the last `finalCount` events end the stream. */
 export interface Rendered {

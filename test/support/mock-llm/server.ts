@@ -11,8 +11,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { applyFault, render, type Plan } from "./render.js";
-import type { MockTurn, RecordedRequest, WireFormatName } from "./types.js";
+import { applyFault, render, type Plan } from "./render.ts";
+import type { MockTurn, RecordedRequest, WireFormatName } from "./types.ts";
 
 export interface MockLlm {
   /** `http://127.0.0.1:<port>`; formats are chosen by path, so any prefix (`/v1`) works. */
