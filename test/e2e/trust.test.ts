@@ -7,9 +7,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.js";
-import { startMockLlm, type MockLlm } from "../support/mock-llm/index.js";
-import { writePlugin } from "../support/plugin-fixtures.js";
+import { keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.ts";
+import { startMockLlm, type MockLlm } from "../support/mock-llm/index.ts";
+import { writePlugin } from "../support/plugin-fixtures.ts";
 
 function writeProjectSettings(dir: string, settings: unknown): void {
   mkdirSync(join(dir, ".keel"), { recursive: true });
