@@ -18,7 +18,7 @@ export interface InlinePlugin {
   name: string;
   version?: string;
   plugin: PluginDefinition<any>;
-  manifest?: Partial<Pick<KeelManifest, "activation" | "settingsKey" | "dependsOn">>;
+  manifest?: Partial<Pick<KeelManifest, "activation" | "settingsKey" | "dependsOn" | "reads">>;
 }
 
 /** What the kit starts: plugins, the scripted model's turns, the workspace's files, settings and flags. */
