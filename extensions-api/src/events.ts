@@ -39,7 +39,7 @@ export interface EventPayloads {
     toolCallId: string;
     toolName: string;
     decision: "allow" | "deny";
-    by: "rule" | "mode" | "session" | "user" | "yes" | "no_ui";
+    by: "rule" | "mode" | "session" | "user" | "yes" | "no_ui" | "error";
     rule?: string;
     mode: string;
     reason: string;
@@ -84,5 +84,5 @@ export const EVENTS: { [K in EventName]: string } = {
   session_start: "A session began (after the `session_start` hook); for observers.",
   session_end: "A session ended (after the `session_end` hook); for observers.",
   notice: "A message for the user from a command or plugin (`runtime.notify`).",
-  permission_decision: "A permission policy allowed or denied a tool call. `by` says what decided: a `rule` (named in `rule`), the `mode`, a grant the user gave this `session`, the `user` when asked (`asked`), `yes` (--yes), or `no_ui` (an ask nobody could answer, so a deny); `reason` says why. Published by a plugin (`api.publish`).",
+  permission_decision: "A permission policy allowed or denied a tool call. `by` says what decided: a `rule` (named in `rule`), the `mode`, a grant the user gave this `session`, the `user` when asked (`asked`), `yes` (--yes), `no_ui` (an ask nobody could answer, so a deny) or `error` (the check itself failed, so a deny); `reason` says why. Published by a plugin (`api.publish`).",
 };

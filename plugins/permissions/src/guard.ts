@@ -12,12 +12,15 @@ import type { PermissionsSettings } from "./settings.ts";
 import { loadShellParser, parseShell } from "./shell.ts";
 import { saveAllowRules } from "./user-settings.ts";
 
+/** The guard, and `start` to build the policy at `session_start` (so a bad rule is reported before any call). */
 export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
   let state: { policy: Policy; places: Places } | undefined;
   // Questions wait for each other: two prompts at once would confuse any UI.
   let asking: Promise<unknown> = Promise.resolve();
+  // The input each allowed call had when judged, until the last guard has seen it.
+  const judged = new Map<string, string>();
 
-  /** Built on the first call: flags are parsed and the session's places known by then. */
+  /** Built when the session starts: the flags are parsed and the workspace known by then. */
   function session() {
     if (state) return state;
     const untrusted = "untrustedSettings" in api ? (api as { untrustedSettings?: unknown }).untrustedSettings : undefined;
@@ -33,7 +36,7 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
     api.publish("permission_decision", { toolCallId: call.toolCallId, toolName: call.toolName, decision, by, ...(rule && { rule }), mode: session().policy.mode, reason, asked });
   }
 
-  return async (call: ToolCallEvent): Promise<GuardDecision<ToolCallEvent>> => {
+  async function guard(call: ToolCallEvent): Promise<GuardDecision<ToolCallEvent>> {
     const { policy, places } = session();
     let decision: Decision;
     try {
@@ -41,11 +44,12 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
       decision = decide(call, policy, places, (command) => parseShell(shell!, command));
     } catch (error) {
       const reason = `The permission check failed, so the call was not run: ${(error as Error).message}`;
-      publish(call, "deny", "rule", reason, false);
+      publish(call, "deny", "error", reason, false);
       return { block: true, reason };
     }
     if (decision.decision === "allow") {
       publish(call, "allow", decision.by, decision.reason, false, decision.rule);
+      judged.set(call.toolCallId, JSON.stringify(call.input));
       return undefined;
     }
     if (decision.decision === "deny") {
@@ -74,8 +78,21 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
     }
     const how = answer.by === "yes" ? "approved by --yes" : answer.grant === "always" ? `always allowed by the user (${ask.suggestions.join(", ")})` : answer.grant === "session" ? "allowed by the user for this session" : "allowed once by the user";
     publish(call, "allow", answer.by, `${ask.reason} — ${how}`, answer.by === "user", ask.rule);
+    judged.set(call.toolCallId, JSON.stringify(call.input));
     return undefined;
-  };
+  }
+
+  /** After every other guard: a call whose input a later guard rewrote is judged again, as it will run. */
+  async function recheck(call: ToolCallEvent): Promise<GuardDecision<ToolCallEvent>> {
+    const before = judged.get(call.toolCallId);
+    judged.delete(call.toolCallId);
+    if (before === JSON.stringify(call.input)) return undefined;
+    const again = await guard(call);
+    judged.delete(call.toolCallId);
+    return again;
+  }
+
+  return { guard, recheck, start: () => void session() };
 }
 
 function subjectOf(call: ToolCallEvent): string {

@@ -4,7 +4,7 @@
  * more; what is left is asked through the active UI, and with nobody to ask it is denied with a reason.
  * Settings (`"permissions"` section): mode, allow, ask, deny. Flags: --permission-mode, --yes.
  */
-import { definePlugin, STAGE_POLICY } from "@keel/extensions-api";
+import { definePlugin, STAGE_OBSERVE, STAGE_POLICY } from "@keel/extensions-api";
 import { permissionGuard } from "./guard.ts";
 import { PermissionsSettingsSchema } from "./settings.ts";
 
@@ -13,7 +13,11 @@ export default definePlugin({
   activate(api) {
     api.registerFlag({ name: "permission-mode", description: "what runs without asking: ask, auto (default) or full", type: "string", valueName: "<mode>" });
     api.registerFlag({ name: "yes", description: "approve what the permission policy would ask about (not what cannot be undone)", type: "boolean" });
+    const permissions = permissionGuard(api);
+    api.hooks.tap("session_start", permissions.start);
     // A person may take their time to answer: no deadline on this guard.
-    api.hooks.tap("tool_call", { stage: STAGE_POLICY, timeoutMs: Infinity }, permissionGuard(api));
+    api.hooks.tap("tool_call", { stage: STAGE_POLICY, timeoutMs: Infinity }, permissions.guard);
+    // Last of all guards (observers included, should one rewrite): a rewritten input is judged again.
+    api.hooks.tap("tool_call", { name: "permissions-recheck", stage: STAGE_OBSERVE + 1, timeoutMs: Infinity }, permissions.recheck);
   },
 });
