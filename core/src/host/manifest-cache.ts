@@ -9,7 +9,7 @@ import type { PluginPackage } from "@keel/extensions-api";
 import { readManifest, type ManifestResult } from "./manifest.js";
 
 /** Bump when the cached shape changes. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 type Entry = { key: string; pkg: PluginPackage };
 
