@@ -54,6 +54,19 @@ describe("permissions in the keel binary", () => {
     expect(readFileSync(join(env.cwd, "math.js"), "utf8")).toBe(buggy);
   });
 
+  it("an untrusted project's permissions only narrow: its full mode and allow rules do not apply, its deny rules do", async () => {
+    const project = { permissions: { mode: "full", allow: ["bash(*)", "edit(**)"], deny: ["read(math.js)"] } };
+    const env = keelEnv({ files: { ...files, ".keel/settings.json": JSON.stringify(project) } });
+    const run = await runKeel(["-p", "Fix add()", "--mode", "json", "--provider", "scripted", "--settings", settings, "--permission-mode", "ask"], env, { timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    expect(decisions(run.stdout).map((d) => [d.toolName, d.decision, d.by, d.mode])).toEqual([
+      ["read", "deny", "rule", "ask"],
+      ["edit", "deny", "no_ui", "ask"],
+      ["bash", "deny", "no_ui", "ask"],
+    ]);
+    expect(readFileSync(join(env.cwd, "math.js"), "utf8")).toBe(buggy);
+  });
+
   it("lists its flags in keel --help", async () => {
     const run = await runKeel(["--help"], keelEnv());
     expect(run.stdout).toContain("--permission-mode <mode>");

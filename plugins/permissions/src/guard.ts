@@ -23,10 +23,9 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
   /** Built when the session starts: the flags are parsed and the workspace known by then. */
   function session() {
     if (state) return state;
-    const untrusted = "untrustedSettings" in api ? (api as { untrustedSettings?: unknown }).untrustedSettings : undefined;
     // The command line gives flags camel-cased (commander); the test kit as they are written.
     const flags = api.runtime.flags;
-    const { policy, problems } = buildPolicy({ settings: api.settings, flagMode: flags["permission-mode"] ?? flags.permissionMode, untrusted });
+    const { policy, problems } = buildPolicy({ settings: api.settings, flagMode: flags["permission-mode"] ?? flags.permissionMode, untrusted: api.untrustedSettings });
     for (const problem of problems) api.log.warn(problem);
     state = { policy, places: placesFor(api.runtime.cwd, api.keelHome) };
     return state;

@@ -176,3 +176,22 @@ describe("permissions: what runs is what was judged", () => {
     });
   });
 });
+
+describe("permissions: an untrusted project", () => {
+  it("narrows with its deny rules and cannot widen with its allow rules or its mode", async () => {
+    const project = { permissions: { mode: "full", allow: ["bash(*)"], deny: ["bash(cat *)"] } };
+    const script = [
+      { toolCalls: [{ name: "bash", arguments: { command: "rm -rf src" } }] },
+      { toolCalls: [{ name: "bash", arguments: { command: "cat src/a.ts" } }] },
+      { text: "ok" },
+    ];
+    await withKit({ files: { ".keel/settings.json": JSON.stringify(project), "src/a.ts": "" }, script }, async (kit) => {
+      await kit.run("go");
+      expect(existsSync(join(kit.cwd, "src/a.ts"))).toBe(true);
+      expect(kit.eventsOf("permission_decision").map((d) => [d.decision, d.by, d.mode, d.rule])).toEqual([
+        ["deny", "no_ui", "auto", undefined],
+        ["deny", "rule", "auto", "bash(cat *)"],
+      ]);
+    });
+  });
+});
