@@ -16,8 +16,8 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const jiti = createJiti(import.meta.url);
 /** @type {typeof import("../plugins/ops-local/src/local-ops.ts")} */
 const { createLocalOps } = await jiti.import(join(root, "plugins/ops-local/src/local-ops.ts"));
-/** @type {typeof import("../plugins/tools-fs/src/index.ts")} */
-const { createFileTools } = await jiti.import(join(root, "plugins/tools-fs/src/index.ts"));
+/** @type {typeof import("../plugins/tools-fs/src/tools.ts")} */
+const { createFileTools } = await jiti.import(join(root, "plugins/tools-fs/src/tools.ts"));
 const { rgPath } = await import("@vscode/ripgrep");
 
 const RUNS = Number(process.env.TOOLS_FS_BENCH_RUNS ?? 7);

@@ -15,7 +15,7 @@ writeFileSync(join(work, "math.test.js"), 'import { add } from "./math.js";\nif 
 writeFileSync(join(work, "package.json"), '{ "type": "module" }\n');
 
 console.log(`$ keel -p "Fix add() in math.js and run the tests"   (in ${work})\n`);
-const settings = JSON.stringify({ scripted: { script }, print: { progress: "always" } });
+const settings = JSON.stringify({ "provider-scripted": { script }, "ui-print": { progress: "always" } });
 const run = spawnSync(process.execPath, [bin, "-p", "Fix add() in math.js and run the tests", "--cwd", work, "--provider", "scripted", "--settings", settings], { stdio: "inherit", env: { ...process.env, KEEL_HOME: process.env.KEEL_HOME ?? join(work, ".keel-home") } });
 console.log(`\nmath.js is now:\n${readFileSync(join(work, "math.js"), "utf8")}`);
 process.exit(run.status ?? 1);

@@ -64,7 +64,10 @@ export const KeelManifestSchema = z
      * and its own, so a plugin cannot read another's secrets unless it says so here.
      */
     reads: z.array(z.string().min(1)).default([]),
-    /** What the plugin may do, shown at install time: `fs:read`, `fs:write`, `exec`, `net:host`, `env:NAME`. */
+    /**
+     * What the plugin's own code may do, shown at install time: `fs:read`, `fs:write`, `exec`, `net:<host>`,
+     * `env:<NAME>` (`net:*`, `env:*`: any). What it does through `ctx.ops` is the backend's to declare.
+     */
     capabilities: z.array(z.string()).default([]),
     description: z.string().optional(),
   })
@@ -83,6 +86,15 @@ export const KeelManifestSchema = z
   });
 
 export type KeelManifest = z.output<typeof KeelManifestSchema>;
+
+/**
+ * The section of settings.json that belongs to a plugin: `keel.settingsKey`, else the package name without
+ * its scope and a `keel-plugin-` / `plugin-` prefix (`@acme/keel-plugin-notify` → `notify`). First-party
+ * plugins all use the derived key; `settingsKey` is for a package whose name cannot change.
+ */
+export function settingsKeyOf(pkg: { name: string; keel: { settingsKey?: string } }): string {
+  return pkg.keel.settingsKey ?? pkg.name.replace(/^@[^/]+\//, "").replace(/^(keel-)?plugin-/, "");
+}
 
 /** The parts of package.json the host reads. */
 export const PluginPackageSchema = z.object({

@@ -1,7 +1,10 @@
 // Every generated document: its path and the text it must have. `npm run docs` writes them; `npm test` checks
 // that none is stale (scripts/docs.js --check), so a document cannot drift from what it is generated from.
+import { existsSync, readFileSync } from "node:fs";
 import { contributions } from "./contributions.js";
 import { hooksAndEvents } from "./hooks-and-events.js";
+import { pluginSettings, readmeSettings, settingsTable } from "./plugin-settings.js";
+import { fillRegion } from "./regions.js";
 
 /** @typedef {{ path: string; text: string }} GeneratedDoc */
 
@@ -11,9 +14,23 @@ import { hooksAndEvents } from "./hooks-and-events.js";
  * @returns {Promise<GeneratedDoc[]>}
  */
 export async function generatedDocs(root) {
+  const current = (/** @type {string} */ path) => (existsSync(new URL(path, root)) ? readFileSync(new URL(path, root), "utf8") : "");
+  const plugins = await pluginSettings(root);
+  const readmes = plugins.map((p) => {
+    const path = `plugins/${p.folder}/README.md`;
+    const fresh = (/** @type {string} */ region) => `# ${p.name}\n\n${p.description}\n\n## Settings\n\n${region}\n`;
+    const text = current(path);
+    const appended = (/** @type {string} */ region) => (text ? `${text.trimEnd()}\n\n## Settings\n\n${region}\n` : fresh(region));
+    return { path, text: fillRegion(text, "settings", readmeSettings(p), appended) };
+  });
+  const settings = fillRegion(current("docs/settings.md"), "plugin-settings", settingsTable(plugins), () => {
+    throw new Error("docs/settings.md has no generated:plugin-settings region");
+  });
   return [
     { path: "docs/hooks-and-events.md", text: await hooksAndEvents(root) },
     { path: "docs/contributions.md", text: contributions() },
+    { path: "docs/settings.md", text: settings },
+    ...readmes,
   ];
 }
 

@@ -15,7 +15,7 @@ const files = {
 describe("a coding task end to end (the README demo)", () => {
   it("reads the file, edits it, runs the test with bash, and reports", async () => {
     const env = keelEnv({ files });
-    const settings = JSON.stringify({ scripted: { script: demoScript } });
+    const settings = JSON.stringify({ "provider-scripted": { script: demoScript } });
     const run = await runKeel(["-p", "Fix add() in math.js and run the tests", "--mode", "json", "--provider", "scripted", "--settings", settings], env, { timeoutMs: 60_000 });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);

@@ -15,7 +15,7 @@ const files = {
   "math.js": buggy,
   "math.test.js": 'import { add } from "./math.js";\nif (add(2, 3) !== 5) process.exit(1);\nconsole.log("PASS");\n',
 };
-const settings = JSON.stringify({ scripted: { script: demoScript } });
+const settings = JSON.stringify({ "provider-scripted": { script: demoScript } });
 
 function decisions(stdout: string) {
   return stdout

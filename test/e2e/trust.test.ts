@@ -96,7 +96,7 @@ describe("an untrusted project folder", () => {
   it("applies the harmless keys without asking or a notice", async () => {
     const env = keelEnv({ script: [{ text: "scripted answer" }] });
     writeProjectSettings(env.cwd, { provider: "scripted", compaction: { reserveTokens: 1000 } });
-    const run = await runKeel(["-p", "hi", "--settings", '{"scripted":{"script":"turns.json"}}'], env);
+    const run = await runKeel(["-p", "hi", "--settings", '{"provider-scripted":{"script":"turns.json"}}'], env);
     expect(run).toMatchObject({ code: 0, stdout: "scripted answer\n", stderr: "" });
   });
 

@@ -2,9 +2,10 @@
 // itself notices a stale file and that each document really follows its source.
 import { readFileSync } from "node:fs";
 import { afterEach, expect, it } from "vitest";
-import { HOOKS } from "@keel/extensions-api";
+import { HOOKS, z } from "@keel/extensions-api";
 import { interfaceDocs } from "../../scripts/docs/doc-comments.js";
 import { generatedDocs, staleDocs } from "../../scripts/docs/generate.js";
+import { readmeSettings, settingsRows } from "../../scripts/docs/plugin-settings.js";
 
 const root = new URL("../../", import.meta.url);
 const readRepo = (path: string) => readFileSync(new URL(path, root), "utf8");
@@ -65,4 +66,31 @@ it("reads an interface's doc comments, multi-line signatures included", () => {
     ],
   });
   expect(() => interfaceDocs(source, "Other")).toThrow('no "export interface Other" found');
+});
+
+it("builds a plugin's settings table from its schema: keys, types, defaults and .describe() texts", () => {
+  const schema = z
+    .object({
+      level: z.enum(["low", "high"]).default("low").describe("How loud it is."),
+      roots: z.array(z.object({ path: z.string().describe("Where.") })).default([]).describe("Extra folders."),
+      name: z.string().optional(),
+    })
+    .prefault({});
+  const rows = settingsRows(schema);
+  expect(rows).toEqual([
+    { key: "level", type: '"low" \\| "high"', default: '"low"', description: "How loud it is." },
+    { key: "roots", type: "{ path }[]", default: "[]", description: "Extra folders." },
+    { key: "roots[].path", type: "string", default: "—", description: "Where." },
+    { key: "name", type: "string", default: "—", description: "" },
+  ]);
+  const table = readmeSettings({ folder: "p", name: "@x/p", description: "", settingsKey: "p", reads: [], rows });
+  expect(table).toContain('| `level` | `"low" \\| "high"` | `"low"` | How loud it is. |');
+});
+
+it("finds a plugin README whose settings table was edited by hand stale", async () => {
+  const docs = await generatedDocs(root);
+  const readme = "plugins/tool-bash/README.md";
+  expect(docs.map((d) => d.path)).toEqual(expect.arrayContaining([readme, "docs/settings.md"]));
+  const edited = (path: string) => (path === readme ? readRepo(path).replace("| `timeoutSeconds` | `number` | `120` |", "| `timeoutSeconds` | `number` | `60` |") : readRepo(path));
+  expect(staleDocs(docs, edited)).toEqual([readme]);
 });

@@ -36,7 +36,7 @@ export function keelEnv(options: { files?: Record<string, string>; script?: unkn
 }
 
 /** Settings that select the scripted model playing the workspace's turns.json. */
-export const SCRIPTED = ["--provider", "scripted", "--settings", '{"scripted":{"script":"turns.json"}}'];
+export const SCRIPTED = ["--provider", "scripted", "--settings", '{"provider-scripted":{"script":"turns.json"}}'];
 
 export function runKeel(args: string[], env: KeelEnv, options: { extraEnv?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<KeelRun> {
   return new Promise((resolve, reject) => {

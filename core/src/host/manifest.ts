@@ -50,10 +50,3 @@ export function declaredNames(contributes: KeelManifest["contributes"] | undefin
   return { ...out, hooks: [...(contributes?.hooks ?? [])] } as DeclaredContributions;
 }
 
-/**
- * The section of settings.json that belongs to a plugin: `keel.settingsKey`, else the package name without
- * its scope and a `keel-plugin-` / `plugin-` prefix (`@acme/keel-plugin-notify` → `notify`).
- */
-export function settingsKeyOf(pkg: Pick<PluginPackage, "name"> & { keel: { settingsKey?: string } }): string {
-  return pkg.keel.settingsKey ?? pkg.name.replace(/^@[^/]+\//, "").replace(/^(keel-)?plugin-/, "");
-}

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import satisfies from "semver/functions/satisfies.js";
 import validRange from "semver/ranges/valid.js";
-import { API_VERSION, CONTRIBUTION_KINDS, CONTRIBUTIONS, ContributesSchema, type Tool, type KeelManifest, type PluginDefinition, type PluginInfo, type PluginRef, type PluginSource, type Runtime } from "@keel/extensions-api";
+import { API_VERSION, CONTRIBUTION_KINDS, CONTRIBUTIONS, ContributesSchema, settingsKeyOf, type Tool, type KeelManifest, type PluginDefinition, type PluginInfo, type PluginRef, type PluginSource, type Runtime } from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
@@ -16,7 +16,7 @@ import { describeIssues } from "../settings/core-settings.js";
 import type { Contributions } from "./contributions.js";
 import type { Candidate } from "./discover.js";
 import { loadEntry } from "./loader.js";
-import { activationEvents, declaredNames, settingsKeyOf } from "./manifest.js";
+import { activationEvents, declaredNames } from "./manifest.js";
 import { ManifestCache } from "./manifest-cache.js";
 import { orderPlugins } from "./order.js";
 import { keelCacheDir } from "../cache-dir.js";

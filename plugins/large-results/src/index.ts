@@ -2,23 +2,13 @@
  * large-results: any tool result over the threshold (16 KB of text) is stored whole in the session's results
  * folder, and the model gets a preview (head and tail) with a handle; the `read_result` tool reads ranges or
  * matching lines from it. Images pass through untouched.
- * Settings (`"large-results"` section): thresholdBytes, previewLines, previewBytes.
  */
-import { definePlugin, STAGE_ENRICH, z } from "@keel/extensions-api";
+import { definePlugin, STAGE_ENRICH } from "@keel/extensions-api";
 import { join } from "node:path";
 import { storeIfLarge } from "./intercept.ts";
 import { readResultTool } from "./read-result.ts";
+import { LargeResultsSettingsSchema } from "./settings.ts";
 import { ResultStore } from "./store.ts";
-
-export const LargeResultsSettingsSchema = z
-  .object({
-    /** Results whose text is larger than this many UTF-8 bytes are stored. */
-    thresholdBytes: z.number().int().positive().default(16 * 1024),
-    /** The preview shows at most this many lines, and `previewBytes`, from each end. */
-    previewLines: z.number().int().positive().default(40),
-    previewBytes: z.number().int().positive().default(3 * 1024),
-  })
-  .prefault({});
 
 export default definePlugin({
   settings: LargeResultsSettingsSchema,

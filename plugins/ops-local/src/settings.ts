@@ -5,15 +5,13 @@
 import { z } from "@keel/extensions-api";
 
 export const AllowedRootSchema = z.object({
-  /** Absolute, or relative to the workspace; `~/` means the home folder. */
-  path: z.string().min(1),
-  /** `read` (the default) lets tools read there; `read-write` also lets them write. */
-  access: z.enum(["read", "read-write"]).default("read"),
+  path: z.string().min(1).describe("Absolute, or relative to the workspace; `~/` means the home folder."),
+  access: z.enum(["read", "read-write"]).default("read").describe("`read` lets tools read there; `read-write` also lets them write."),
 });
 
 export const LocalOpsSettingsSchema = z
   .object({
-    allowedRoots: z.array(AllowedRootSchema).default([]),
+    allowedRoots: z.array(AllowedRootSchema).default([]).describe("Folders outside the workspace tools may also use."),
   })
   .default({ allowedRoots: [] });
 

@@ -2,16 +2,12 @@
  * ops-memory: the `memory` operations backend, files in a map. For tests of file tools and for trying a
  * distribution without touching the disk. Seed it from settings: `"ops-memory": { "files": { "a.txt": "hi" } }`.
  */
-import { definePlugin, z } from "@keel/extensions-api";
+import { definePlugin } from "@keel/extensions-api";
 import { createMemoryOps } from "./memory-ops.ts";
+import { MemoryOpsSettingsSchema } from "./settings.ts";
 
 export default definePlugin({
-  settings: z
-    .object({
-      /** Workspace-relative path → text, created when the backend is. */
-      files: z.record(z.string(), z.string()).default({}),
-    })
-    .default({ files: {} }),
+  settings: MemoryOpsSettingsSchema,
   activate(api) {
     api.registerOps({
       name: "memory",

@@ -6,14 +6,13 @@ import { z } from "@keel/extensions-api";
 
 export const PermissionsSettingsSchema = z
   .object({
-    /** What runs without asking when no rule speaks: `ask`, `auto` (default) or `full`. `--permission-mode` wins. */
-    mode: z.enum(["ask", "auto", "full"]).default("auto"),
-    /** Rules that let a call run without asking, e.g. `bash(npm run build *)`, `edit(src/**)`. */
-    allow: z.array(z.string()).default([]),
-    /** Rules that always ask, whatever the mode, e.g. `bash(git commit *)`. */
-    ask: z.array(z.string()).default([]),
-    /** Rules that refuse, in every mode, e.g. `bash(git push*)`, `read(**\/.env)`, `write(/etc/**)`. */
-    deny: z.array(z.string()).default([]),
+    mode: z
+      .enum(["ask", "auto", "full"])
+      .default("auto")
+      .describe("What runs without asking when no rule speaks. `--permission-mode` wins."),
+    allow: z.array(z.string()).default([]).describe("Rules that let a call run without asking, e.g. `bash(npm run build *)`, `edit(src/**)`."),
+    ask: z.array(z.string()).default([]).describe("Rules that always ask, whatever the mode, e.g. `bash(git commit *)`."),
+    deny: z.array(z.string()).default([]).describe("Rules that refuse, in every mode, e.g. `bash(git push*)`, `read(**/.env)`, `write(/etc/**)`."),
   })
   .prefault({});
 

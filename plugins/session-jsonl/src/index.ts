@@ -1,24 +1,16 @@
 /**
  * session-jsonl: every session is an append-only JSONL tree under `$KEEL_HOME/sessions/<folder>/`. Resume
  * with `-c` / `--session`, keep nothing with `--no-session`, move around with /tree, /fork, /label, /name,
- * /export, list with `keel sessions`. Settings (`"sessions"` section): `lockStaleMs`, `fsync`.
+ * /export, list with `keel sessions`.
  */
-import { definePlugin, z } from "@keel/extensions-api";
+import { definePlugin } from "@keel/extensions-api";
 import { sessionsCli } from "./cli.ts";
 import { sessionCommands } from "./commands.ts";
 import { SessionController, startRequest } from "./controller.ts";
-
-const SettingsSchema = z
-  .object({
-    /** A write lock not refreshed for this long (a crashed keel on another machine) is taken over. */
-    lockStaleMs: z.number().int().min(2_000).default(10_000),
-    /** Flush each append to disk (survives power loss; slower). */
-    fsync: z.boolean().default(false),
-  })
-  .default({ lockStaleMs: 10_000, fsync: false });
+import { SessionSettingsSchema } from "./settings.ts";
 
 export default definePlugin({
-  settings: SettingsSchema,
+  settings: SessionSettingsSchema,
   activate(api) {
     const controller = new SessionController({
       keelHome: api.keelHome,

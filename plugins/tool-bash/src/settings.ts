@@ -5,14 +5,15 @@ import { z } from "@keel/extensions-api";
 
 export const BashSettingsSchema = z
   .object({
-    /** Seconds a foreground command may run when the call gives no timeout. */
-    timeoutSeconds: z.number().positive().max(86_400).default(120),
-    /** Milliseconds between TERM and KILL when a command is stopped. */
-    killGraceMs: z.number().int().nonnegative().max(60_000).default(1000),
-    /** The largest full-output log kept per command or background process; the beginning is kept. */
-    maxLogBytes: z.number().int().positive().default(64 * 1024 * 1024),
-    /** Background processes that may run at once. */
-    maxBackground: z.number().int().positive().default(16),
+    timeoutSeconds: z.number().positive().max(86_400).default(120).describe("Seconds a foreground command may run when the call gives no timeout."),
+    killGraceMs: z.number().int().nonnegative().max(60_000).default(1000).describe("Milliseconds between TERM and KILL when a command is stopped."),
+    maxLogBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(64 * 1024 * 1024)
+      .describe("The largest full-output log kept per command or background process; the beginning is kept."),
+    maxBackground: z.number().int().positive().default(16).describe("Background processes that may run at once."),
   })
   .prefault({});
 

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import type { Operations, ToolContext } from "@keel/extensions-api";
 import { createLocalOps } from "../../../plugins/ops-local/src/local-ops.ts";
 import { createMemoryOps } from "../../../plugins/ops-memory/src/memory-ops.ts";
-import { createFileTools } from "../../../plugins/tools-fs/src/index.ts";
+import { createFileTools } from "../../../plugins/tools-fs/src/tools.ts";
 import { tempFolder, toolContext } from "../../support/workspace.ts";
 
 export type FileTools = ReturnType<typeof createFileTools>;

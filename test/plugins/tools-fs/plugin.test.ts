@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createFileTools } from "../../../plugins/tools-fs/src/index.ts";
+import { createFileTools } from "../../../plugins/tools-fs/src/tools.ts";
 
 describe("tools-fs tools", () => {
   it("marks read, ls, find and grep read-only, so they may run in parallel, and write and edit not", () => {

@@ -1,0 +1,54 @@
+/** The `text` mode (keel -p: the final answer) and the `json` mode (every event as a JSON line). */
+import type { EventPayloads, Mode, Runtime, RunResult } from "@keel/extensions-api";
+import { showProgress } from "./progress.ts";
+
+async function runPrompt(runtime: Runtime, prompt: string): Promise<RunResult | "command"> {
+  if (prompt.startsWith("/") && (await runtime.runCommand(prompt))) return "command";
+  return runtime.prompt(prompt);
+}
+
+/**
+ * One event as a JSON object. A message_update carries only its delta: repeating the partial message on every
+ * delta would make the output grow with the square of the reply; message_end carries the whole message.
+ */
+function jsonLine(type: string, payload: object): object {
+  if (type !== "message_update") return { type, ...payload };
+  const { partial: _partial, ...delta } = (payload as EventPayloads["message_update"]).delta;
+  return { type, delta };
+}
+
+function needPrompt(mode: string): number {
+  process.stderr.write(`keel: the ${mode} mode needs a prompt: keel -p "<prompt>"${mode === "json" ? " --mode json" : ""}\n`);
+  return 2;
+}
+
+/** `text`; `progress` shows tool activity on stderr. */
+export function textMode(progress: boolean): Mode {
+  return {
+    name: "text",
+    description: "print the final answer (keel -p)",
+    async run(runtime, { prompt }) {
+      if (!prompt) return needPrompt("text");
+      if (progress) showProgress(runtime);
+      runtime.events.on("notice", (n) => void process.stderr.write(`${n.level === "info" ? "" : `${n.level}: `}${n.message}\n`));
+      runtime.events.on("retry_start", (r) => void process.stderr.write(`keel: ${r.provider} ${r.reason}; retry ${r.attempt}/${r.maxAttempts} in ${Math.round(r.delayMs / 100) / 10} s\n`));
+      const result = await runPrompt(runtime, prompt);
+      if (result === "command") return 0;
+      if (result.finalText) process.stdout.write(result.finalText.endsWith("\n") ? result.finalText : `${result.finalText}\n`);
+      if (result.reason === "stop") return 0;
+      process.stderr.write(`keel: the run ended (${result.reason})${result.errorMessage ? `: ${result.errorMessage}` : ""}\n`);
+      return 1;
+    },
+  };
+}
+
+export const jsonMode: Mode = {
+  name: "json",
+  description: "print every event as one JSON line",
+  async run(runtime, { prompt }) {
+    if (!prompt) return needPrompt("json");
+    runtime.events.onAny((type, payload) => void process.stdout.write(`${JSON.stringify(jsonLine(type, payload))}\n`));
+    const result = await runPrompt(runtime, prompt);
+    return result === "command" || result.reason === "stop" ? 0 : 1;
+  },
+};
