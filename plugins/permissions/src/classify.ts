@@ -17,7 +17,7 @@ const READERS = new Set([
   "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "pwd", "which", "whereis", "type", "file", "stat", "du", "df",
   "cut", "tr", "diff", "cmp", "comm", "paste", "column", "fold", "nl", "od", "hexdump", "strings", "tac", "rev", "seq",
   "sleep", "true", "false", "test", "[", "echo", "printf", "whoami", "id", "uname", "groups", "printenv", "basename",
-  "dirname", "realpath", "readlink", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "jq", "ps", "cd", "nproc",
+  "dirname", "realpath", "readlink", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "jq", "ps", "nproc",
   "uptime", "free",
 ]);
 
@@ -34,6 +34,9 @@ const READERS_IF: Readonly<Record<string, (args: string[], places: Places) => bo
   env: (args) => args.length === 0,
   git: gitReads,
   node: nodeRunsTests,
+  // Later commands' relative paths are judged from the workspace: a `cd` out of it would make that wrong.
+  cd: staysInWorkspace,
+  pushd: staysInWorkspace,
 };
 
 /** Test runners: running the project's own tests is what the agent is there to do. */
@@ -145,6 +148,11 @@ function nodeRunsTests(args: string[], places: Places): boolean {
   if (files.length !== 1 || !file) return false;
   const path = resolvePath(file, places);
   return path.rel !== undefined && /(^|\/)(test|tests|__tests__)\/|\.(test|spec)\.[cm]?[jt]sx?$/.test(path.rel);
+}
+
+function staysInWorkspace(args: string[], places: Places): boolean {
+  const targets = args.filter((a) => !a.startsWith("-") || a === "-");
+  return targets.length === 1 && targets[0] !== "-" && resolvePath(targets[0]!, places).rel !== undefined;
 }
 
 function gitReads(args: string[]): boolean {
