@@ -48,7 +48,10 @@ export type Decision =
       irreversible: boolean;
       /** It changes a protected file: no "always allow" is offered, and `--yes` does not approve it. */
       protected: boolean;
-      /** Rules that would allow what asked, offered as "always allow" and kept for "allow for this session". */
+      /**
+       * Rules that would allow what asked, offered as "always allow" and kept for "allow for this session"; empty
+       * when something in it no rule can name (a file name computed at run time): then it can be allowed once.
+       */
       suggestions: string[];
     };
 
@@ -65,7 +68,8 @@ interface Item {
   why?: string;
   irreversible?: string;
   protected?: string;
-  suggestion: string;
+  /** The rule that would allow it; none when no rule can name it. */
+  suggestion?: string;
 }
 
 /** Decides one call. `parse` turns a bash command line into its commands. */
@@ -114,7 +118,7 @@ export function decide(call: Call, policy: Policy, places: Places, parse: (comma
       reason: asks.map((a) => `${a.item.label}: ${a.item.irreversible ?? a.why}`).join("; "),
       irreversible: asks.some((a) => a.item.irreversible),
       protected: asks.some((a) => a.item.protected),
-      suggestions: [...new Set(asks.map((a) => a.item.suggestion))],
+      suggestions: asks.every((a) => a.item.suggestion) ? [...new Set(asks.map((a) => a.item.suggestion!))] : [],
     };
   }
   const reason = by === "rule" ? `allowed by the rule ${allowedBy!.text}` : by === "session" ? "allowed for this session by the user" : `allowed by the ${policy.mode} mode`;
@@ -155,8 +159,13 @@ function pathItem(call: Call, places: Places): Item {
     level: path.rel !== undefined ? "auto" : "ask",
     ...(path.rel === undefined && { why: "it is outside the workspace" }),
     ...protection(path, places),
-    suggestion: `${call.toolName}(${folderPattern(path)})`,
+    suggestion: pathRule(call.toolName, path, places),
   };
+}
+
+/** The rule for a path's folder; for a protected file, the file alone. */
+function pathRule(toolName: string, path: ResolvedPath, places: Places): string {
+  return `${toolName}(${protectedReason(path, places) ? (path.rel ?? path.abs) : folderPattern(path)})`;
 }
 
 function protection(path: ResolvedPath, places: Places): { protected?: string } {
@@ -170,7 +179,7 @@ function bashItems(line: string, places: Places, parse: (command: string) => Par
   const items: Item[] = parsed.commands.map((command) => commandItem(command, places, lineUnsafe));
   for (const redirect of parsed.redirects) {
     if (redirect.target === undefined) {
-      items.push({ subject: { toolName: "write" }, label: "an output redirection", level: "ask", why: "it writes to a file whose name is computed when it runs", suggestion: "bash" });
+      items.push({ subject: { toolName: "write" }, label: "an output redirection", level: "ask", why: "it writes to a file whose name is computed when it runs" });
       continue;
     }
     if (isDevice(redirect.target)) continue;
@@ -181,7 +190,7 @@ function bashItems(line: string, places: Places, parse: (command: string) => Par
       level: path.rel !== undefined ? "auto" : "ask",
       why: "it writes a file outside the workspace",
       ...protection(path, places),
-      suggestion: `write(${folderPattern(path)})`,
+      suggestion: pathRule("write", path, places),
     });
   }
   if (parsed.parseError) items.push({ subject: { toolName: "bash", commands: [normaliseCommand(line)] }, label: `\`${line}\``, level: "ask", why: lineUnsafe!, suggestion: `bash(${normaliseCommand(line)})` });

@@ -92,6 +92,16 @@ describe("permissions: asking the user", () => {
     });
   });
 
+  it("offers only allow once when no rule could name what asks (a file name computed at run time)", async () => {
+    const { asked, inline } = ui([pick("Allow once")]);
+    const script = [{ toolCalls: [{ name: "bash", arguments: { command: "OUT=x.txt; echo hi > $OUT" } }] }, { text: "ok" }];
+    await withKit({ inline: [inline], script }, async (kit) => {
+      await kit.run("write");
+      expect((asked[0] as { options: string[] }).options).toEqual(["Allow once", "Deny"]);
+      expect(existsSync(join(kit.cwd, "x.txt"))).toBe(true);
+    });
+  });
+
   it("deny with a reason: the call does not run and the model sees the reason", async () => {
     const { inline } = ui([pick("Deny"), () => ({ kind: "input", value: "use the build script instead" })]);
     await withKit({ inline: [inline], script: [touch("a.txt"), { text: "ok" }] }, async (kit) => {
