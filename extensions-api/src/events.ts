@@ -3,7 +3,7 @@
  * handler cannot change anything, and one that throws never stops the others (its error becomes a
  * `plugin_error` event naming the plugin).
  */
-import type { RunEndReason } from "./hooks.js";
+import type { RunEnd, SessionInfo } from "./hooks.js";
 import type { AssistantMessage, Message, ToolResultMessage } from "./messages.js";
 import type { RetryInfo, StreamDelta } from "./provider.js";
 import type { ToolResult } from "./tool.js";
@@ -16,7 +16,7 @@ export interface PluginRef {
 /** The event catalog, as types: name → payload. Each event is described once, in `EVENTS` below. */
 export interface EventPayloads {
   agent_start: { runId: string };
-  agent_end: { runId: string; reason: RunEndReason; messages: Message[]; errorMessage?: string };
+  agent_end: RunEnd;
   turn_start: { turn: number };
   turn_end: { turn: number; message: AssistantMessage; toolResults: ToolResultMessage[] };
   message_start: { message: Message };
@@ -32,8 +32,8 @@ export interface EventPayloads {
   plugin_activated: { plugin: PluginRef; ms: number };
   plugin_error: { plugin: PluginRef; phase: string; message: string };
   plugin_warning: { plugin?: PluginRef; message: string };
-  session_start: { sessionId?: string; cwd: string };
-  session_end: { sessionId?: string; cwd: string };
+  session_start: SessionInfo;
+  session_end: SessionInfo;
   notice: { level: "info" | "warning" | "error"; message: string };
   permission_decision: {
     toolCallId: string;

@@ -134,8 +134,16 @@ export interface HookTypes {
   project_trust: Provide<ProjectTrustRequest, ProjectTrustAnswer>;
   session_start: Lifecycle<SessionInfo>;
   session_end: Lifecycle<SessionInfo>;
-  agent_end: Lifecycle<{ messages: Message[]; reason: RunEndReason }>;
+  agent_end: Lifecycle<RunEnd>;
   shutdown: Lifecycle<Record<string, never>>;
+}
+
+/** How a run ended: the `agent_end` hook and event both carry it. `messages` are the ones the run added. */
+export interface RunEnd {
+  runId: string;
+  reason: RunEndReason;
+  messages: Message[];
+  errorMessage?: string;
 }
 
 /** Why a run ended. */
@@ -208,7 +216,7 @@ export const HOOKS = {
   project_trust: { kind: "provide", lifetime: "process", timeoutMs: Infinity, doc: "Trust the project folder's own configuration? Asked once per start, before it is merged; unanswered: `--trust`, else the remembered decision, else not trusted." },
   session_start: { kind: "lifecycle", lifetime: "session", timeoutMs: 10_000, doc: "A session begins (plugins are active, no prompt yet); start session work here. The host waits for it; the `session_start` event only tells observers." },
   session_end: { kind: "lifecycle", lifetime: "session", timeoutMs: 10_000, doc: "A session ends; stop what `session_start` started. The host waits for it; the `session_end` event only tells observers." },
-  agent_end: { kind: "lifecycle", lifetime: "turn", timeoutMs: 30_000, doc: "A run ended (answered, aborted, failed); `messages` are the ones it added. Awaited before the run resolves; the `agent_end` event (with `runId` and `errorMessage`) fires just before, for observers." },
+  agent_end: { kind: "lifecycle", lifetime: "turn", timeoutMs: 30_000, doc: "A run ended (answered, aborted, failed); `messages` are the ones it added. Awaited before the run resolves; the `agent_end` event, with the same payload, fires just before, for observers." },
   shutdown: { kind: "lifecycle", lifetime: "process", timeoutMs: 5_000, doc: "The process is about to exit." },
 } as const satisfies { [K in HookName]: HookSpec & { kind: HookKindOf<K> } };
 

@@ -56,7 +56,10 @@ export interface Runtime {
   readonly dataDir: string;
   /** The whole history of the session (what the model sees is derived from it before each request). */
   readonly messages: readonly Message[];
-  /** The model the next request goes to; undefined while none is resolved yet. */
+  /**
+   * The model the next request goes to, picked when the session starts (before the `session_start` hook);
+   * undefined when none could be picked — the first run then says why (an unknown provider, a missing key).
+   */
   readonly model: ModelInfo | undefined;
   /** Whether a run is going (between `agent_start` and `agent_end`). */
   readonly isRunning: boolean;
@@ -138,6 +141,12 @@ export interface FlagSpec {
   type: "boolean" | "string" | "string[]";
   /** Placeholder for string values, e.g. `<id>`. */
   valueName?: string;
+  /**
+   * Checks the value given on the command line, before anything runs (no session, no prompt). A returned text
+   * is an error that ends the command with exit code 2; it should name the flag and say what to do. Not called
+   * when the flag is absent.
+   */
+  check?(value: unknown): string | undefined | Promise<string | undefined>;
 }
 
 /** A subcommand: `keel <name> [args]`. Runs instead of the agent. */

@@ -41,6 +41,22 @@ function catalogs(root) {
     "| event | payload | when |",
     "|---|---|---|",
     ...Object.entries(EVENTS).map(([name, doc]) => `| \`${name}\` | \`${cell(eventTypes[name] ?? "?")}\` | ${doc} |`),
+    "",
+    ...bothRule(),
+  ];
+}
+
+/** The rule for a name that is both a hook and an event, with the names taken from the catalogs. */
+function bothRule() {
+  const shared = Object.keys(HOOKS).filter((name) => name in EVENTS);
+  const list = (/** @type {string[]} */ names) => names.map((n) => `\`${n}\``).join(", ");
+  const lifecycle = shared.filter((name) => HOOKS[/** @type {keyof typeof HOOKS} */ (name)].kind === "lifecycle");
+  const others = shared.filter((name) => !lifecycle.includes(name));
+  return [
+    `**A name that is both a hook and an event.** ${list(lifecycle)} are one moment with one payload: tap the hook`,
+    "for work the host must wait for (resume a session at `session_start`, send a notification before the process exits at",
+    "`agent_end`), subscribe to the event to observe (UIs, logs): it never delays the run, and a failing handler disturbs",
+    `nothing.${others.length > 0 ? ` ${list(others)}: the hook decides what enters the history, the event reports what did.` : ""}`,
   ];
 }
 

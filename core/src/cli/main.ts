@@ -8,8 +8,8 @@ import { Command, CommanderError } from "commander";
 import type { FlagSpec } from "@keel/extensions-api";
 import { KeelRuntime, type Distribution } from "../runtime/runtime.js";
 import { readDistribution } from "../runtime/distribution.js";
-import { parseSettingsArg } from "../settings/settings.js";
 import { scanBootArgs } from "./boot-args.js";
+import { readBootValues } from "./boot-values.js";
 import { trace } from "../trace.js";
 import { addBuiltinCommands, BUILTIN_COMMANDS } from "./builtin-commands.js";
 import { RequiredPluginError } from "../runtime/required-plugins.js";
@@ -45,14 +45,18 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     err(`keel: ${(error as Error).message}\n`);
     return 2;
   }
-  const settingWarnings: string[] = [];
-  const extraSettings = boot.settings.map((s) => parseSettingsArg(s, cwd, settingWarnings)).filter((s) => s !== undefined);
+  const values = readBootValues(boot, cwd);
+  if (!values.ok) {
+    for (const e of values.errors) err(`${distribution.command}: ${e}\n`);
+    return 2;
+  }
+  const { extraSettings, pluginPaths } = values;
 
   const builtin = boot.firstWord !== undefined && BUILTIN_COMMANDS.includes(boot.firstWord);
   const trust = { granted: boot.trust, interactive: !boot.print && (boot.mode ?? "interactive") === "interactive" && !builtin, firstWord: boot.firstWord };
   let runtime: KeelRuntime;
   try {
-    runtime = await KeelRuntime.create({ cwd, keelHome: keelHomeDir(), distribution, pluginPaths: boot.plugins, safeMode: boot.safeMode, extraSettings, trust }, (rt) => {
+    runtime = await KeelRuntime.create({ cwd, keelHome: keelHomeDir(), distribution, pluginPaths, safeMode: boot.safeMode, extraSettings, trust }, (rt) => {
       rt.bus.on("plugin_error", (e) => err(`${distribution.command}: plugin ${e.plugin.name}@${e.plugin.version}: ${e.message}\n`));
       rt.bus.on("plugin_warning", (e) => err(`${distribution.command}: ${e.plugin ? `plugin ${e.plugin.name}: ` : ""}${e.message}\n`));
     });
@@ -62,7 +66,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     return 2;
   }
   trace("runtime ready (startup plugins active)");
-  for (const w of [...settingWarnings, ...runtime.warnings]) err(`${distribution.command}: ${w}\n`);
+  for (const w of runtime.warnings) err(`${distribution.command}: ${w}\n`);
   // `keel trust` is about to answer it; everywhere else the one notice says what was skipped.
   if (runtime.trust?.notice && boot.firstWord !== "trust") err(`${distribution.command}: ${runtime.trust.notice}\n`);
   if (boot.firstWord && runtime.host.waitsFor(`onCliCommand:${boot.firstWord}`)) await runtime.host.activateFor(`onCliCommand:${boot.firstWord}`);
@@ -96,6 +100,12 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     });
   }
   program.action(async (words: string[], opts: Record<string, unknown>) => {
+    const problems = await flagProblems(program, runtime.contributions.flags.list().map((e) => e.item), opts);
+    if (problems.length > 0) {
+      for (const problem of problems) err(`${distribution.command}: ${problem}\n`);
+      exitCode = 2;
+      return;
+    }
     Object.assign(runtime.flags, opts);
     exitCode = await runMode(runtime, opts, words, err);
   });
@@ -114,6 +124,23 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     trace(`shut down (peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB)`);
   }
   return exitCode;
+}
+
+/** What plugin flags' `check` say about the values given; a check that throws is reported as its problem. */
+async function flagProblems(program: Command, flags: FlagSpec[], opts: Record<string, unknown>): Promise<string[]> {
+  const problems: string[] = [];
+  for (const flag of flags) {
+    const option = program.options.find((o) => o.long === `--${flag.name}`);
+    const value = option ? opts[option.attributeName()] : undefined;
+    if (!flag.check || value === undefined) continue;
+    try {
+      const problem = await flag.check(value);
+      if (problem) problems.push(problem);
+    } catch (error) {
+      problems.push(`--${flag.name}: ${(error as Error).message}`);
+    }
+  }
+  return problems;
 }
 
 async function runMode(runtime: KeelRuntime, opts: Record<string, unknown>, words: string[], err: (t: string) => void): Promise<number> {
@@ -138,6 +165,8 @@ async function runMode(runtime: KeelRuntime, opts: Record<string, unknown>, word
   process.on("SIGINT", onInterrupt);
   process.on("SIGTERM", onTerminate);
   try {
+    // The mode is the session's UI, so it can show the model from the start (the session starts on first use).
+    await runtime.pickModel();
     return await mode.item.run(runtime, { prompt });
   } finally {
     process.off("SIGINT", onInterrupt);

@@ -14,8 +14,8 @@ export interface Candidate {
 export interface DiscoverOptions {
   distributionPlugins: string[];
   keelHome: string;
+  /** `--plugin` folders; a relative one resolves against the process's current folder, as shells do. */
   cliPlugins: string[];
-  cwd: string;
   /** Only the distribution's own plugins. */
   safeMode: boolean;
 }
@@ -42,6 +42,6 @@ export function discover(options: DiscoverOptions): Candidate[] {
   const out: Candidate[] = options.distributionPlugins.map((dir) => ({ dir, source: "distribution" as const }));
   if (options.safeMode) return out;
   for (const dir of pluginFolders(join(options.keelHome, "plugins"))) out.push({ dir, source: "user" });
-  for (const path of options.cliPlugins) out.push({ dir: resolve(options.cwd, path), source: "cli" });
+  for (const path of options.cliPlugins) out.push({ dir: resolve(path), source: "cli" });
   return out;
 }

@@ -122,8 +122,9 @@ export class Agent {
     } finally {
       this.controller = undefined;
     }
-    bus.emit("agent_end", { runId, reason, messages: added, errorMessage });
-    await hooks.lifecycle("agent_end", { messages: added, reason });
+    const end = { runId, reason, messages: added, errorMessage };
+    bus.emit("agent_end", end);
+    await hooks.lifecycle("agent_end", end);
     release();
     const last = [...added].reverse().find((m): m is AssistantMessage => m.role === "assistant");
     return { reason, messages: added, finalText: last ? textOf(last) : "", errorMessage };

@@ -31,7 +31,12 @@ function safeModels(provider: Provider): ModelInfo[] {
   }
 }
 
-export async function resolveTarget(want: { provider?: string; model?: string }, host: PluginHost, contributions: Contributions, hooks: HookBus): Promise<Target> {
+/**
+ * `checkReady: false` picks without asking the named provider whether it can be used (a missing key), so the
+ * session's model is known before a run needs it; `ensureReady` asks later.
+ */
+export async function resolveTarget(want: { provider?: string; model?: string }, host: PluginHost, contributions: Contributions, hooks: HookBus, checkReady = true): Promise<Target> {
+  const ready = (target: Target) => (checkReady ? ensureReady(target) : target);
   if (hooks.has("resolve_model")) {
     const available = await allModels(host, contributions);
     const picked = await hooks.provide("resolve_model", { ...want, available });
@@ -73,7 +78,7 @@ export async function resolveTarget(want: { provider?: string; model?: string },
   throw new Error(`No provider is ready to use. ${reasons.length > 0 ? reasons.join(" ") : "No provider plugin is installed."} Pick one with --provider <id>.`);
 }
 
-async function ready(target: Target): Promise<Target> {
+export async function ensureReady(target: Target): Promise<Target> {
   const problem = await target.provider.checkReady?.(target.model);
   if (problem) throw new Error(problem);
   return target;

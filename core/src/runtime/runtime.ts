@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { emptyUsage, type AssistantMessage, type EventSubscriber, type ModelInfo, type Message, type Operations, type PluginInfo, type Runtime, type RunResult, type ToolCall, type ToolContext, type ToolResult, type UiRequest, type UiResponse, type UserContent } from "@keel/extensions-api";
 import { EventBus, KERNEL } from "../bus/event-bus.js";
-import { HookBus } from "../hooks/hook-bus.js";
+import { HookBus, type HookFailure } from "../hooks/hook-bus.js";
 import { createContributions, type Contributions } from "../host/contributions.js";
 import { discover } from "../host/discover.js";
 import { PluginHost, type InlineCandidate, type PluginPolicy } from "../host/plugin-host.js";
@@ -22,6 +22,7 @@ import { decideProjectTrust, type ProjectTrust, type TrustOptions } from "../tru
 import { TrustStore } from "../trust/trust-store.js";
 import { checkRequired } from "./required-plugins.js";
 import { allModels, resolveTarget, type Target } from "./model-resolver.js";
+import { ModelSlot } from "./model-slot.js";
 import { BackendSlot, createOps } from "./ops.js";
 import { trace } from "../trace.js";
 
@@ -77,7 +78,7 @@ export class KeelRuntime implements Runtime {
   private view: SettingsView;
   private readonly managed: ManagedPolicy;
   private agent!: Agent;
-  private target: Target | undefined;
+  private readonly target = new ModelSlot((checkReady) => resolveTarget(this.wantedModel(), this.host, this.contributions, this.hooks, checkReady));
   private readonly backend = new BackendSlot(() => createOps(this.core.ops, this.cwd, this.host, this.contributions));
   private id: string = randomUUID();
   private sessionStarted = false;
@@ -97,7 +98,7 @@ export class KeelRuntime implements Runtime {
     this.view = { settings: early, core: parseCoreSettings(early, []) };
     this.managed = managedPolicy(layers.managed, layers.managedFile, [layers.defaults, layers.user, ...layers.extra], this.warnings);
     this.hooks = new HookBus(
-      (f) => this.bus.emit("plugin_error", { plugin: f.owner, phase: `hook ${f.hook}`, message: f.message }),
+      (f) => this.bus.emit("plugin_error", { plugin: f.owner, phase: `hook ${f.hook}`, message: hookFailure(f) }),
       (hook, by, reason, subject) => this.bus.emit("guard_blocked", { hook, by, reason, subject }),
     );
     this.contributions = createContributions(
@@ -138,7 +139,7 @@ export class KeelRuntime implements Runtime {
     this.agent = new Agent({
       bus: this.bus,
       hooks: this.hooks,
-      model: () => this.resolveTarget(),
+      model: () => this.target.ready(),
       tools: () => this.activeTools(),
       systemPrompt: (model, toolNames) => this.hooks.transform("system_prompt", this.core.systemPrompt, { cwd: this.cwd, model, toolNames }),
       toolContext: (call, signal, update) => this.toolContext(call, signal, update),
@@ -169,7 +170,7 @@ export class KeelRuntime implements Runtime {
     const layers = loadSettingLayers({ keelHome: options.keelHome, cwd: options.cwd, defaults: options.distribution?.settings, extra: options.extraSettings, managedFile: options.managedSettingsFile ?? managedSettingsFile() });
     const runtime = new KeelRuntime(options, layers);
     beforeLoad?.(runtime);
-    const candidates = discover({ distributionPlugins: options.distribution?.plugins ?? [], keelHome: options.keelHome, cliPlugins: options.pluginPaths ?? [], cwd: options.cwd, safeMode: options.safeMode ?? false });
+    const candidates = discover({ distributionPlugins: options.distribution?.plugins ?? [], keelHome: options.keelHome, cliPlugins: options.pluginPaths ?? [], safeMode: options.safeMode ?? false });
     runtime.host.register(candidates, options.inline);
     await runtime.host.activateTrustDeciders(runtime.pluginPolicy());
     const trust = await decideProjectTrust({ cwd: options.cwd, project: layers.project, store: new TrustStore(options.keelHome), hooks: runtime.hooks, options: options.trust ?? {}, isCliCommand: (word) => runtime.host.declaresCliCommand(word), command: options.distribution?.command ?? "keel", warnings: runtime.warnings });
@@ -192,9 +193,18 @@ export class KeelRuntime implements Runtime {
   async startSession(): Promise<void> {
     if (this.sessionStarted) return;
     this.sessionStarted = true;
+    await this.pickModel();
     await this.hooks.lifecycle("session_start", { cwd: this.cwd, sessionId: this.id });
     trace("session started");
     this.bus.emit("session_start", { cwd: this.cwd, sessionId: this.id });
+  }
+
+  /**
+   * Picks the session's model if none is yet, without asking its provider whether it is ready, so modes and
+   * commands can show it; a problem (unknown provider, missing key) is left for the first run to report.
+   */
+  pickModel(): Promise<void> {
+    return this.target.pick();
   }
 
   /** Ends the session and disposes every plugin. Safe to call more than once. */
@@ -232,7 +242,7 @@ export class KeelRuntime implements Runtime {
   }
 
   get model(): ModelInfo | undefined {
-    return this.target?.model;
+    return this.target.model;
   }
 
   get isRunning(): boolean {
@@ -278,8 +288,9 @@ export class KeelRuntime implements Runtime {
   }
 
   async setModel(provider: string, model: string): Promise<ModelInfo> {
-    this.target = await resolveTarget({ provider, model }, this.host, this.contributions, this.hooks);
-    return this.target.model;
+    const target = await resolveTarget({ provider, model }, this.host, this.contributions, this.hooks);
+    this.target.set(target);
+    return target.model;
   }
 
   listModels(): ModelInfo[] {
@@ -316,7 +327,7 @@ export class KeelRuntime implements Runtime {
   async complete(request: { systemPrompt: string; messages: Message[]; model?: ModelInfo; maxTokens?: number; signal?: AbortSignal }): Promise<AssistantMessage> {
     let target: Target;
     try {
-      target = request.model ? await resolveTarget({ provider: request.model.provider, model: request.model.id }, this.host, this.contributions, this.hooks) : await this.resolveTarget();
+      target = request.model ? await resolveTarget({ provider: request.model.provider, model: request.model.id }, this.host, this.contributions, this.hooks) : await this.target.ready();
     } catch (error) {
       return { role: "assistant", content: [], stopReason: "error", errorMessage: (error as Error).message, usage: emptyUsage(), provider: request.model?.provider ?? "none", model: request.model?.id ?? "none", timestamp: Date.now() };
     }
@@ -348,12 +359,8 @@ export class KeelRuntime implements Runtime {
 
   // --- wiring ----------------------------------------------------------------------------------------
 
-  private async resolveTarget(): Promise<Target> {
-    if (!this.target) {
-      const want = { provider: str(this.flags.provider) ?? this.core.provider, model: str(this.flags.model) ?? this.core.model };
-      this.target = await resolveTarget(want, this.host, this.contributions, this.hooks);
-    }
-    return this.target;
+  private wantedModel(): { provider?: string; model?: string } {
+    return { provider: str(this.flags.provider) ?? this.core.provider, model: str(this.flags.model) ?? this.core.model };
   }
 
   private activeTools(): Map<string, ActiveTool> {
@@ -375,6 +382,11 @@ export class KeelRuntime implements Runtime {
       },
     };
   }
+}
+
+/** Names the hook and, when the plugin named its handler, the handler: the plugin itself is the event's. */
+function hookFailure(f: HookFailure): string {
+  return `its ${f.hook} hook${f.tap !== f.owner.name ? ` handler "${f.tap}"` : ""} failed: ${f.message}`;
 }
 
 function str(value: unknown): string | undefined {

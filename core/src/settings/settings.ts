@@ -46,19 +46,19 @@ export function readSettingsFile(path: string, warnings: string[]): SettingsObje
   return undefined;
 }
 
-/** `--settings` takes inline JSON or a path to a JSON file. */
-export function parseSettingsArg(arg: string, cwd: string, warnings: string[]): SettingsObject | undefined {
+/** `--settings` takes inline JSON or a path to a JSON file; `errors` receives why a value cannot be used. */
+export function parseSettingsArg(arg: string, cwd: string, errors: string[]): SettingsObject | undefined {
   const trimmed = arg.trim();
   if (trimmed.startsWith("{")) {
     try {
       const value: unknown = JSON.parse(trimmed);
       if (isPlainObject(value)) return value;
     } catch (error) {
-      warnings.push(`--settings is not valid JSON (${(error as Error).message}); it was ignored.`);
+      errors.push(`--settings is not valid JSON (${(error as Error).message}). Fix it, or pass the path of a JSON file.`);
       return undefined;
     }
   }
-  return readSettingsFile(join(cwd, trimmed), warnings) ?? (warnings.push(`--settings file ${trimmed} was not found.`), undefined);
+  return readSettingsFile(join(cwd, trimmed), errors) ?? (errors.push(`--settings ${trimmed}: no such file in ${cwd} (and it is not inline JSON).`), undefined);
 }
 
 /** Every settings layer, unmerged: which of them apply depends on the project folder's trust. */

@@ -7,6 +7,7 @@ import { definePlugin } from "@keel/extensions-api";
 import { sessionsCli } from "./cli.ts";
 import { sessionCommands } from "./commands.ts";
 import { SessionController, startRequest } from "./controller.ts";
+import { sessionArgProblem } from "./paths.ts";
 import { SessionSettingsSchema } from "./settings.ts";
 
 export default definePlugin({
@@ -20,7 +21,7 @@ export default definePlugin({
       warn: (message) => api.log.warn(message),
     });
     api.registerFlag({ name: "continue", short: "c", description: "Continue the most recent session of this folder", type: "boolean" });
-    api.registerFlag({ name: "session", description: "Resume a session by id, id prefix or file path", type: "string", valueName: "<id|path>" });
+    api.registerFlag({ name: "session", description: "Resume a session by id, id prefix or file path", type: "string", valueName: "<id|path>", check: (value) => sessionArgProblem(api.keelHome, api.cwd, value) });
     api.registerFlag({ name: "no-session", description: "Keep nothing: do not save this session", type: "boolean" });
     api.hooks.tap("session_start", async () => controller.start(api.runtime, startRequest(api.runtime.flags)));
     api.hooks.tap("session_end", () => controller.close());

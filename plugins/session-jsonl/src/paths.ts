@@ -69,3 +69,14 @@ export function resolveSessionArg(keelHome: string, cwd: string, arg: string): s
   }
   throw new Error(`--session ${arg}: no session with that id; run \`keel sessions\` (or \`keel sessions --all\`) to list them`);
 }
+
+/** Why `--session <value>` names no session it could resume, or undefined when it does. */
+export function sessionArgProblem(keelHome: string, cwd: string, value: unknown): string | undefined {
+  if (typeof value !== "string" || value.length === 0) return undefined;
+  try {
+    resolveSessionArg(keelHome, cwd, value);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
