@@ -1,7 +1,9 @@
 import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ManifestCache } from "../../core/src/host/manifest-cache.ts";
+import { createHash } from "node:crypto";
+import { PluginPackageSchema, z } from "@keel/extensions-api";
+import { FORMAT, ManifestCache } from "../../core/src/host/manifest-cache.ts";
 import { tempDir, writePlugin } from "../support/plugin-fixtures.ts";
 
 describe("the manifest cache", () => {
@@ -50,4 +52,17 @@ describe("the manifest cache", () => {
     const dir = writePlugin(root, { name: "fine" });
     expect(new ManifestCache(cacheFile).read(dir).ok).toBe(true);
   });
+});
+
+/**
+ * The manifest schema's shape under each cache format. A changed schema needs a new format, or a cached manifest
+ * of the old shape is served as if it were valid (a missing default crashes the host): bump FORMAT in
+ * core/src/host/manifest-cache.ts and add its fingerprint here; never edit an old entry.
+ */
+const FINGERPRINTS: Record<number, string> = { 3: "e1e6dd8df2bca94b" };
+
+it("has a new cache format for every change of the manifest schema", () => {
+  const shape = JSON.stringify(z.toJSONSchema(PluginPackageSchema, { unrepresentable: "any" }));
+  const fingerprint = createHash("sha256").update(shape).digest("hex").slice(0, 16);
+  expect(FINGERPRINTS[FORMAT], `the manifest schema changed: bump FORMAT in manifest-cache.ts and record ${fingerprint} for it`).toBe(fingerprint);
 });

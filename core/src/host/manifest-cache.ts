@@ -8,8 +8,11 @@ import { dirname, join } from "node:path";
 import type { PluginPackage } from "@keel/extensions-api";
 import { readManifest, type ManifestResult } from "./manifest.js";
 
-/** Bump when the cached shape changes. */
-const FORMAT = 3;
+/**
+ * Bump when the cached shape changes, which includes any change to the manifest schema (a cached manifest is
+ * not parsed again); test/core/manifest-cache.test.ts fails when the schema changed and this did not.
+ */
+export const FORMAT = 3;
 
 type Entry = { key: string; pkg: PluginPackage };
 
