@@ -6,8 +6,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.js";
-import { writePlugin } from "../support/plugin-fixtures.js";
+import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.ts";
+import { writePlugin } from "../support/plugin-fixtures.ts";
 
 /** A mode that prints the session's model, then runs one prompt and prints how it ended. */
 const MODEL_MODE = `
