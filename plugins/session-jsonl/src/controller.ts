@@ -96,7 +96,7 @@ export class SessionController {
   /** The whole current file; throws a user-facing message when there is none yet. */
   load(): LoadedSession {
     const r = this.live();
-    if (!r.created) throw new Error("nothing is recorded yet: the session file is created with the first reply");
+    if (!r.created) throw new Error("nothing is recorded yet: the session file is created with the first prompt");
     const loaded = loadSession(r.path);
     if (loaded.warnings.length) this.options.warn(`session ${r.path}: ${loaded.warnings.join("; ")}`);
     return loaded;

@@ -2,10 +2,14 @@
  * Loading a session file. `loadSession` parses every line (the tree, /fork, /export); `loadBranch` reads
  * backwards from the end and parses only the entries the active branch needs since its latest compaction,
  * so resuming a 100 MB session reads a few hundred kilobytes. Neither ever changes the file: an unreadable
- * line is skipped with a warning, and a torn tail is ignored.
+ * line is skipped with a warning, the chain is joined around it (./repair.ts), and a torn tail is ignored.
+ * When the fast read meets a parent it cannot find, it falls back to the full parse, which repairs the chain.
  */
+import { isUtf8 } from "node:buffer";
+import { branchTo } from "./context.ts";
 import { HeaderSchema, EntrySchema, FORMAT_VERSION, migrate, peekIds, type Entry, type Header } from "./format.ts";
 import { backwardLines, completeLength, forwardLines, readAt, withFile, type Line } from "./lines.ts";
+import { repairParents, type FileLine } from "./repair.ts";
 
 export interface LoadedSession {
   path: string;
@@ -54,7 +58,14 @@ function readHeader(path: string, fd: number, complete: number): { header: Heade
   return { header: parsed.data, end: nl + 1 };
 }
 
+/** The ids at the start of a line, read without parsing it (a damaged line may still show them). */
+function idsOf(line: Line): ReturnType<typeof peekIds> {
+  return peekIds(line.bytes.subarray(0, 200).toString("latin1"));
+}
+
 function parseEntry(line: Line, version: number, warnings: string[]): Entry | undefined {
+  // Our writer only writes UTF-8; a line that is not was damaged, but what can be read of it is kept.
+  if (!isUtf8(line.bytes)) warnings.push(`the line at byte ${line.offset} holds bytes that are not valid UTF-8; they were read as U+FFFD`);
   let value: unknown;
   try {
     value = JSON.parse(line.bytes.toString("utf8"));
@@ -81,21 +92,23 @@ export function loadSession(path: string): LoadedSession {
     const complete = completeLength(fd, size);
     const { header, end } = readHeader(path, fd, complete);
     const warnings: string[] = [];
-    const entries: Entry[] = [];
-    const byId = new Map<string, Entry>();
+    const lines: FileLine[] = [];
     for (const line of forwardLines(fd, end, complete)) {
       const entry = parseEntry(line, header.version, warnings);
-      if (!entry) continue;
-      entries.push(entry);
-      byId.set(entry.id, entry);
+      lines.push(entry ? { entry } : { damaged: { ids: idsOf(line) } });
     }
+    const entries = repairParents(lines, (message) => warnings.push(message));
+    const byId = new Map(entries.map((entry) => [entry.id, entry]));
     return { path, header, entries, byId, leafId: entries.at(-1)?.id ?? null, warnings, tornBytes: size - complete };
   });
 }
 
-/** Reads the active branch from the end of the file back to the oldest entry its latest compaction kept. */
+/**
+ * Reads the active branch from the end of the file back to the oldest entry its latest compaction kept; when
+ * a parent on the way is missing (a damaged line), the whole file is parsed and the repaired branch returned.
+ */
 export function loadBranch(path: string): LoadedBranch {
-  return withFile(path, (fd, size) => {
+  const fast = withFile(path, (fd, size) => {
     const complete = completeLength(fd, size);
     const { header, end } = readHeader(path, fd, complete);
     const warnings: string[] = [];
@@ -106,7 +119,7 @@ export function loadBranch(path: string): LoadedBranch {
     for (const line of backwardLines(fd, complete)) {
       if (line.offset < end || done) break;
       if (wanted !== undefined) {
-        const ids = peekIds(line.bytes.subarray(0, 200).toString("latin1"));
+        const ids = idsOf(line);
         if (ids && ids.id !== wanted) continue;
       }
       const entry = parseEntry(line, header.version, warnings);
@@ -119,8 +132,12 @@ export function loadBranch(path: string): LoadedBranch {
       } else if (entry.id === stopAt) done = true;
       if (wanted === null) done = true;
     }
-    if (!done && wanted) warnings.push(`entry ${wanted} is missing, so the branch was followed only that far back`);
+    if (!done && wanted) return undefined;
     branch.reverse();
     return { path, header, branch, partial: branch.length > 0 && branch[0]!.parentId !== null, leafId: branch.at(-1)?.id ?? null, warnings, tornBytes: size - complete };
   });
+  if (fast) return fast;
+  const full = loadSession(path);
+  const { header, leafId, warnings, tornBytes } = full;
+  return { path, header, branch: branchTo(full.byId, leafId), partial: false, leafId, warnings, tornBytes };
 }

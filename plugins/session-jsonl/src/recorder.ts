@@ -1,9 +1,9 @@
 /**
  * The live session: turns what the agent does into entries, keeps the leaf and knows which entry each
  * message object of the host's history came from (so a compaction's first kept message becomes a
- * `firstKeptEntryId`), and appends through the writer. A new session's file is created only with the first
- * successful assistant message (a session that never got an answer leaves no file); until then entries wait
- * in memory.
+ * `firstKeptEntryId`), and appends through the writer. A new session's file is created with the first
+ * message (the prompt, as soon as the run starts, so what the user typed survives a crash before the first
+ * reply); a session that never prompts leaves no file, and entries made before that wait in memory.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { join } from "node:path";
@@ -60,7 +60,7 @@ export class SessionRecorder {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** A new session in `dir`; nothing is written until the first assistant message. */
+  /** A new session in `dir`; nothing is written until the first message. */
   static start(dir: string, sessionId: string, options: RecorderOptions): SessionRecorder {
     const created = (options.now ?? (() => new Date()))();
     const header: Header = { type: "session", version: FORMAT_VERSION, id: sessionId, cwd: options.cwd, created: created.toISOString() };
@@ -121,7 +121,7 @@ export class SessionRecorder {
   get readOnly(): string | undefined {
     return this.readOnlyReason;
   }
-  /** Whether the file exists (it does from the first assistant message on). */
+  /** Whether the file exists (it does from the first message on). */
   get created(): boolean {
     return this.writer !== undefined;
   }
@@ -138,10 +138,9 @@ export class SessionRecorder {
       if (this.lastModel !== undefined && model !== this.lastModel) this.append({ type: "model_change", provider: message.provider, model: message.model });
       this.lastModel = model;
     }
+    if (!this.writer) this.create(); // before the append, which then goes straight to the file
     const entry = this.append({ type: "message", message });
     this.entryOf.set(message, entry.id);
-    const answered = message.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "aborted";
-    if (answered && !this.writer) this.create();
   }
 
   /**

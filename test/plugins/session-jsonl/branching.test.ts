@@ -36,13 +36,14 @@ describe("the session tree", () => {
     expect(texts(buildContext(fast.branch).messages)).toEqual(["Read foo.py", "call:read", "result:contents of foo.py", "foo.py parses the config", "Explain bar.py instead", "bar.py starts the server"]);
   });
 
-  it("creates the file only with the first successful assistant message", () => {
+  it("creates the file with the first message, so the prompt is on disk before any reply", () => {
     const r = SessionRecorder.start(temp.dir, "s2", options());
-    r.recordMessage(user("hello"));
-    r.recordMessage({ ...assistant("partial"), stopReason: "error", errorMessage: "no network" });
     expect(r.created).toBe(false);
-    r.recordMessage(assistant("hi"));
+    r.recordMessage(user("hello"));
     expect(r.created).toBe(true);
+    expect(loadSession(r.path).entries.map((e) => e.id)).toEqual(["e1"]);
+    r.recordMessage({ ...assistant("partial"), stopReason: "error", errorMessage: "no network" });
+    r.recordMessage(assistant("hi"));
     r.close();
     expect(loadSession(r.path).entries.map((e) => e.id)).toEqual(["e1", "e2", "e3"]);
   });

@@ -186,6 +186,6 @@ describe("the session commands", () => {
   it("/tree before the first answer says nothing is recorded yet", async () => {
     const kit = await keel({});
     await kit.runtime.runCommand("/tree");
-    expect(kit.eventsOf("notice").at(-1)).toEqual({ level: "error", message: "/tree: nothing is recorded yet: the session file is created with the first reply" });
+    expect(kit.eventsOf("notice").at(-1)).toEqual({ level: "error", message: "/tree: nothing is recorded yet: the session file is created with the first prompt" });
   });
 });
