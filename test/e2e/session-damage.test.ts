@@ -74,7 +74,7 @@ function expectValid(messages: WireMessage[]): void {
   expect(messages[0]!.role).toBe("user");
   for (const [i, message] of messages.entries()) {
     if (message.role !== "tool") continue;
-    const call = messages.slice(0, i).findLast((m) => m.role === "assistant");
+    const call = messages.slice(0, i).reverse().find((m) => m.role === "assistant");
     expect(call?.tool_calls?.map((c) => c.id)).toContain(message.tool_call_id);
   }
 }

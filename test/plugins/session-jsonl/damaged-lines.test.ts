@@ -45,7 +45,7 @@ function expectValidConversation(messages: readonly Message[]): void {
   expect(sent[0]?.role).toBe("user");
   for (const [i, message] of sent.entries()) {
     if (message.role !== "toolResult") continue;
-    const call = sent.slice(0, i).findLast((m) => m.role === "assistant");
+    const call = sent.slice(0, i).reverse().find((m) => m.role === "assistant");
     expect(call?.role === "assistant" && call.content.some((b) => b.type === "toolCall" && b.id === message.toolCallId)).toBe(true);
   }
 }
