@@ -1,7 +1,9 @@
 // The file tools on real data, through the real tools and the real local backend:
 // - find and grep over a generated tree of 50,000 files, as a ratio to running the same ripgrep binary directly
 //   on the same tree (with the fallback walker, ripgrep switched off, as a second row);
-// - read and edit on a 10 MB file, next to the plain fs calls they stand on.
+// - read and edit on a 10 MB file, next to the plain fs calls they stand on;
+// - the cost per call of race-safe file access (descriptor-checked folders, confirmed ripgrep results) against
+//   the path-based access it replaced (bench/path-based-ops.mjs), on a small tree, in the same run.
 // Runs are interleaved and medians reported. The tree is generated once under bench/.work/ (gitignored) and
 // reused; TOOLS_FS_BENCH_RUNS sets the number of timed runs.
 import { spawn } from "node:child_process";
@@ -18,7 +20,12 @@ const jiti = createJiti(import.meta.url);
 const { createLocalOps } = await jiti.import(join(root, "plugins/ops-local/src/local-ops.ts"));
 /** @type {typeof import("../plugins/tools-fs/src/tools.ts")} */
 const { createFileTools } = await jiti.import(join(root, "plugins/tools-fs/src/tools.ts"));
+/** @type {typeof import("../plugins/ops-local/src/spawn.ts")} */
+const { spawnProcess } = await jiti.import(join(root, "plugins/ops-local/src/spawn.ts"));
+/** @type {typeof import("../plugins/tools-fs/src/confirm.ts")} */
+const { confirmHits, confirmListed } = await jiti.import(join(root, "plugins/tools-fs/src/confirm.ts"));
 const { rgPath } = await import("@vscode/ripgrep");
+const { pathBasedOps } = await import("./path-based-ops.mjs");
 
 const RUNS = Number(process.env.TOOLS_FS_BENCH_RUNS ?? 7);
 const FILES = 50_000;
@@ -167,3 +174,64 @@ for (const [j, [name]] of fileCases.entries()) {
 }
 printTable(`read and edit on a ${(bigText.length / 1024 / 1024).toFixed(1)} MB file of ${lines.length.toLocaleString("en")} lines (medians of ${RUNS})`, fileRows);
 rmSync(bigDir, { recursive: true, force: true });
+
+// Race-safe access per call: the same tools on the path-based reference and on today's backend, interleaved.
+const smallDir = join(work, "tools-fs-small");
+rmSync(smallDir, { recursive: true, force: true });
+for (let a = 0; a < 10; a++) {
+  mkdirSync(join(smallDir, `dir${a}`), { recursive: true });
+  for (let b = 0; b < 100; b++) writeFileSync(join(smallDir, `dir${a}`, `f${b}.ts`), `export const v${b} = ${b};\n${b % 50 === 0 ? "// marker\n" : ""}`.repeat(20));
+}
+const safeOps = createLocalOps({ cwd: smallDir });
+const oldOps = pathBasedOps(safeOps, spawnProcess);
+const contexts = [oldOps, safeOps].map((o) => ({ ...ctx, cwd: smallDir, ops: o }));
+const SMALL_RUNS = Number(process.env.TOOLS_FS_BENCH_SMALL_RUNS ?? 60);
+let writes = 0;
+/** @type {[string, (o: any, c: any) => Promise<unknown>][]} */
+const accessCases = [
+  ["ops.list (100 entries)", (o) => o.list("dir3")],
+  ["ops.stat", (o) => o.stat("dir3/f7.ts")],
+  ["ops.readFile (0.5 KB)", (o) => o.readFile("dir3/f7.ts")],
+  ["ops.writeFile (0.5 KB, fsync)", (o) => o.writeFile(`dir4/w${writes++ % 10}.txt`, "x".repeat(500))],
+  ["ops.spawn true", (o) => o.spawn("true", { cwd: "dir5" }).exited],
+  ["ls", (_, c) => withRg.ls.execute({ path: "dir3" }, c)],
+  ["read", (_, c) => withRg.read.execute({ path: "dir3/f7.ts" }, c)],
+  ["write", (_, c) => withRg.write.execute({ path: `dir6/w${writes++ % 10}.txt`, content: "y".repeat(500) }, c)],
+  ['find "*.ts", ripgrep (1,000 files)', (_, c) => withRg.find.execute(withRg.find.parameters.parse({ pattern: "*.ts" }), c)],
+  ['find "*.ts", walker', (_, c) => withoutRg.find.execute(withoutRg.find.parameters.parse({ pattern: "*.ts" }), c)],
+  ['grep "marker", ripgrep (400 hits)', (_, c) => withRg.grep.execute(withRg.grep.parameters.parse({ pattern: "marker", limit: 1000 }), c)],
+  ['grep "marker", walker', (_, c) => withoutRg.grep.execute(withoutRg.grep.parameters.parse({ pattern: "marker", limit: 1000 }), c)],
+];
+const listed = Array.from({ length: 1000 }, (_, i) => `dir${Math.floor(i / 100)}/f${i % 100}.ts`);
+const hits = Array.from({ length: 20 }, (_, i) => ({ path: `dir${Math.floor(i / 2)}/f${(i % 2) * 50}.ts`, hits: [{ line: 2, text: "// marker", match: true }] }));
+/** Parts of the "now" searches, timed alone: confirming what ripgrep reported through the backend. */
+/** @type {Record<string, [string, () => Promise<unknown>]>} */
+const confirmAfter = {
+  'find "*.ts", ripgrep (1,000 files)': ["  of which: confirming 1,000 listed files", () => confirmListed(safeOps, ".", listed)],
+  'grep "marker", ripgrep (400 hits)': ["  of which: confirming hits in 20 files", () => confirmHits(safeOps, ".", hits)],
+};
+const timed = async (fn) => {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+};
+const accessRows = [["call", "path-based (before)", "descriptor-based (now)", "ratio", "cost per call"]];
+for (const [name, fn] of accessCases) {
+  const runs = name.includes("walker") || name.includes("find") || name.includes("grep") ? Math.ceil(SMALL_RUNS / 3) : SMALL_RUNS;
+  const [before, now] = [[], []];
+  for (const c of contexts) await fn(c.ops, c); // warm up both
+  for (let i = 0; i < runs; i++) {
+    before.push(await timed(() => fn(oldOps, contexts[0])));
+    now.push(await timed(() => fn(safeOps, contexts[1])));
+  }
+  const [b, n] = [median(before), median(now)];
+  accessRows.push([name, ms(b), ms(n), ratio(n, b), `${((n - b) * 1000).toFixed(0)} µs`]);
+  const part = confirmAfter[name];
+  if (part) {
+    const samples = [];
+    for (let i = 0; i < runs; i++) samples.push(await timed(part[1]));
+    accessRows.push([part[0], "", ms(median(samples)), "", ""]);
+  }
+}
+printTable(`race-safe file access per call on a tree of 1,000 files (medians of ${SMALL_RUNS}, searches of ${Math.ceil(SMALL_RUNS / 3)}); the same tools on both backends`, accessRows);
+rmSync(smallDir, { recursive: true, force: true });

@@ -1,15 +1,20 @@
 /**
  * `Operations` on the local machine, confined to the workspace and the allowed roots. Every method resolves
- * its path through the one `Confinement` first; processes are started by `spawnProcess` (./spawn.ts).
+ * its path through the one `Confinement` first, then works through a descriptor it checked after opening
+ * (./checked-dir.ts, ./read-checked.ts), so a folder swapped for a symlink between the check and the use
+ * cannot lead it outside; processes are started by `spawnProcess` (./spawn.ts) in a checked folder.
  */
-import { promises as fs } from "node:fs";
+import { lstatSync, promises as fs, type Stats } from "node:fs";
+import { basename, dirname } from "node:path";
 import type { DirEntry, FileStat, Operations, ProcessHandle, SpawnOptions } from "@keel/extensions-api";
 import { PathAccessError } from "@keel/extensions-api";
+import { CheckedDir, errorCode, inCheckedDir } from "./checked-dir.ts";
 import { Confinement } from "./confine.ts";
 import { readChecked } from "./read-checked.ts";
+import { removeIn } from "./remove-checked.ts";
 import { Roots } from "./roots.ts";
 import type { AllowedRoot } from "./settings.ts";
-import { spawnProcess } from "./spawn.ts";
+import { missingCwdError, spawnProcess } from "./spawn.ts";
 import { writeChecked } from "./write-checked.ts";
 
 export interface LocalOpsOptions {
@@ -23,6 +28,10 @@ function kindOf(entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLi
   if (entry.isSymbolicLink()) return "symlink";
   if (entry.isDirectory()) return "directory";
   return entry.isFile() ? "file" : "other";
+}
+
+function statOf(info: Stats): FileStat {
+  return { kind: kindOf(info), size: info.size, mtimeMs: info.mtimeMs };
 }
 
 function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -58,46 +67,62 @@ export class LocalOps implements Operations {
   }
 
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {
-    await writeChecked(path, this.confinement.resolve(path, "write"), data);
+    await writeChecked(this.confinement, path, this.confinement.resolve(path, "write"), data);
   }
 
   async stat(path: string): Promise<FileStat | undefined> {
     const entry = this.confinement.resolve(path, "read", "entry");
     try {
-      const info = await fs.lstat(entry);
-      return { kind: kindOf(info), size: info.size, mtimeMs: info.mtimeMs };
+      if (this.confinement.isRoot(entry)) return statOf(lstatSync(entry));
+      return await inCheckedDir(this.confinement, path, dirname(entry), "read", async (dir) => statOf(await fs.lstat(dir.path(basename(entry)))));
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errorCode(error);
       if (code === "ENOENT" || code === "ENOTDIR") return undefined;
       throw error;
     }
   }
 
   async list(path: string): Promise<DirEntry[]> {
-    const entries = await fs.readdir(this.confinement.resolve(path, "read"), { withFileTypes: true });
-    return entries.map((entry) => ({ name: entry.name, kind: kindOf(entry) }));
+    return inCheckedDir(this.confinement, path, this.confinement.resolve(path, "read"), "read", async (dir) => {
+      const entries = await fs.readdir(dir.path(), { withFileTypes: true });
+      return entries.map((entry) => ({ name: entry.name, kind: kindOf(entry) }));
+    });
   }
 
   async mkdir(path: string): Promise<void> {
-    await fs.mkdir(this.confinement.resolve(path, "write"), { recursive: true });
+    CheckedDir.create(this.confinement, path, this.confinement.resolve(path, "write")).close();
   }
 
   async remove(path: string): Promise<void> {
     const entry = this.confinement.resolve(path, "write", "entry");
     if (this.confinement.isRoot(entry)) throw new PathAccessError(path, "it is a root folder of the workspace; remove what is inside it instead");
-    await fs.rm(entry, { recursive: true });
+    await inCheckedDir(this.confinement, path, dirname(entry), "write", (dir) => removeIn(dir, basename(entry), path));
   }
 
   spawn(command: string, options: SpawnOptions = {}): ProcessHandle {
-    const cwd = this.confinement.resolve(options.cwd ?? ".", "read");
-    return spawnProcess(command, {
-      cwd,
-      env: { ...this.baseEnv, ...options.env },
-      signal: options.signal,
-      onData: options.onData,
-      stdin: options.stdin,
-      keepStdinOpen: options.keepStdinOpen,
-    });
+    const real = this.confinement.resolve(options.cwd ?? ".", "read");
+    let dir: CheckedDir;
+    try {
+      dir = CheckedDir.open(this.confinement, options.cwd ?? ".", real, "read");
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === "ENOENT" || code === "ENOTDIR") throw missingCwdError(command, real);
+      throw error;
+    }
+    try {
+      // The child changes into the folder through the descriptor before it starts, so no swap of the path
+      // since the check can move it elsewhere; once spawned it no longer needs the descriptor.
+      return spawnProcess(command, {
+        cwd: dir.path(),
+        env: { ...this.baseEnv, ...options.env },
+        signal: options.signal,
+        onData: options.onData,
+        stdin: options.stdin,
+        keepStdinOpen: options.keepStdinOpen,
+      });
+    } finally {
+      dir.close();
+    }
   }
 }
 

@@ -5,19 +5,10 @@
  */
 import { constants, promises as fs } from "node:fs";
 import { PathAccessError } from "@keel/extensions-api";
+import { pathOfDescriptor } from "./checked-dir.ts";
 import type { Confinement } from "./confine.ts";
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-/** The real path behind an open descriptor, where the platform tells (Linux), else undefined. */
-async function pathOfDescriptor(fd: number): Promise<string | undefined> {
-  if (process.platform !== "linux") return undefined;
-  try {
-    return await fs.readlink(`/proc/self/fd/${fd}`);
-  } catch {
-    return undefined;
-  }
-}
 
 function errnoError(code: string, message: string): NodeJS.ErrnoException {
   return Object.assign(new Error(message), { code });
@@ -56,7 +47,7 @@ export async function readChecked(confinement: Confinement, input: string, real:
     throw error;
   }
   try {
-    const opened = await pathOfDescriptor(handle.fd);
+    const opened = pathOfDescriptor(handle.fd);
     if (opened !== undefined) confinement.checkOpened(input, opened, "read");
     const info = await handle.stat();
     if (info.isDirectory()) throw errnoError("EISDIR", `EISDIR: ${input} is a folder, not a file`);

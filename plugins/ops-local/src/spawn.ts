@@ -77,11 +77,14 @@ function isExecutable(file: string): boolean {
   }
 }
 
+/** The error for a working folder `cwd` that does not exist or is not a folder. */
+export function missingCwdError(command: string, cwd: string): Error {
+  return new Error(`Cannot run ${JSON.stringify(command)}: the working directory ${cwd} does not exist or is not a folder. Create it or run the command elsewhere.`);
+}
+
 /** Starts `command` through the shell. Throws at once when `cwd` is not a folder. */
 export function spawnProcess(command: string, options: SpawnProcessOptions): ProcessHandle {
-  if (!existsSync(options.cwd) || !statSync(options.cwd).isDirectory()) {
-    throw new Error(`Cannot run ${JSON.stringify(command)}: the working directory ${options.cwd} does not exist or is not a folder. Create it or run the command elsewhere.`);
-  }
+  if (!existsSync(options.cwd) || !statSync(options.cwd).isDirectory()) throw missingCwdError(command, options.cwd);
   const shell = findShell(options.env.PATH);
   const tag = randomBytes(12).toString("hex");
   const stdinOpen = options.keepStdinOpen === true || options.stdin !== undefined;

@@ -1,38 +1,61 @@
 /**
- * Writes a confined path atomically: write-file-atomic writes a temp file beside the target and renames it
- * over, so a crash leaves the old file or the new one, never half of one. Before the rename we check the temp
- * file landed where the confined path said (write-file-atomic follows a final symlink, which an attacker
- * could swap in after our check) and that its folder is still inside a writable root.
+ * Writes a confined path atomically, inside a folder checked by its descriptor (./checked-dir.ts): the temp
+ * file is created there with O_EXCL|O_NOFOLLOW, written, flushed, and renamed over the target there, so a
+ * crash leaves the old file or the new one, and a folder swapped for a symlink meanwhile cannot make either
+ * step land outside. (write-file-atomic, used before, works by path, which is the gap this closes.) An
+ * existing file keeps its permissions.
  */
-import { realpathSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { constants, lstatSync, promises as fs, readlinkSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import writeFileAtomic from "write-file-atomic";
 import { PathAccessError } from "@keel/extensions-api";
 import { MAX_NAME_BYTES } from "@keel/extensions-api/paths";
+import { CheckedDir, errorCode } from "./checked-dir.ts";
+import type { Confinement } from "./confine.ts";
 
-/** write-file-atomic's temp file is the target's name plus `.` and up to ten digits, within NAME_MAX. */
-export const MAX_WRITABLE_NAME_BYTES = MAX_NAME_BYTES - 11;
+const TEMP_SUFFIX_BYTES = 11;
+/** The temp file is the target's name plus `.` and ten hex digits, within NAME_MAX. */
+export const MAX_WRITABLE_NAME_BYTES = MAX_NAME_BYTES - TEMP_SUFFIX_BYTES;
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
-export async function writeChecked(input: string, real: string, data: string | Uint8Array): Promise<void> {
-  const nameBytes = new TextEncoder().encode(basename(real)).length;
+/** The permissions to keep: those of the regular file at `name`, or undefined for a new one. */
+function existingMode(dir: CheckedDir, name: string, input: string): number | undefined {
+  try {
+    const info = lstatSync(dir.path(name));
+    if (info.isSymbolicLink()) {
+      throw new PathAccessError(input, `it became a symlink to ${readlinkSync(dir.path(name))} after it was checked; nothing was written`);
+    }
+    return info.isFile() ? info.mode & 0o7777 : undefined;
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** Writes `data` to `real`, which `confinement.resolve(input, "write")` returned. */
+export async function writeChecked(confinement: Confinement, input: string, real: string, data: string | Uint8Array): Promise<void> {
+  const name = basename(real);
+  const nameBytes = Buffer.byteLength(name);
   if (nameBytes > MAX_WRITABLE_NAME_BYTES) {
     throw new PathAccessError(input, `its name is ${nameBytes} bytes; files are written through a temp file named after them, so names written may be at most ${MAX_WRITABLE_NAME_BYTES} bytes. Use a shorter name`);
   }
-  const folder = dirname(real);
-  await mkdir(folder, { recursive: true });
-  await writeFileAtomic(real, data, {
-    tmpfileCreated(tmpfile) {
-      // write-file-atomic names its temp file `<real target>.<number>`.
-      const suffix = tmpfile.startsWith(`${real}.`) ? tmpfile.slice(real.length + 1) : "";
-      if (!/^\d+$/.test(suffix)) {
-        const target = tmpfile.replace(/\.\d+$/, "");
-        throw new PathAccessError(input, `it became a symlink to ${target} after it was checked; nothing was written`);
-      }
-      const folderNow = realpathSync.native(folder);
-      if (folderNow !== folder) {
-        throw new PathAccessError(input, `its folder was replaced by a symlink to ${folderNow} after it was checked; nothing was written`);
-      }
-    },
-  });
+  const dir = CheckedDir.create(confinement, input, dirname(real));
+  const temp = `${name}.${randomBytes((TEMP_SUFFIX_BYTES - 1) / 2).toString("hex")}`;
+  try {
+    const mode = existingMode(dir, name, input);
+    const handle = await fs.open(dir.path(temp), TEMP_FLAGS, 0o666);
+    try {
+      if (mode !== undefined) await handle.chmod(mode);
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(dir.path(temp), dir.path(name));
+  } catch (error) {
+    await fs.unlink(dir.path(temp)).catch(() => {}); // absent when it was never created
+    throw error;
+  } finally {
+    dir.close();
+  }
 }

@@ -2,10 +2,12 @@
  * The ripgrep route of `grep`: one ripgrep run with `--sort path` and `--json`, read as it streams and
  * stopped once more matching lines than the limit have arrived. Sorting makes ripgrep search in path order,
  * so the results equal the fallback's and a common pattern costs a few files rather than the whole tree.
+ * Every file's hits are confirmed through the backend before they are returned (./confirm.ts).
  */
 import { posix } from "node:path";
 import { z } from "@keel/extensions-api";
 import type { Operations } from "@keel/extensions-api";
+import { confirmHits } from "./confirm.ts";
 import { globMatcher, literalFolder, ripgrepNameFilter } from "./glob.ts";
 import type { FileHits, Hit } from "./grep-hits.ts";
 import { pathKind } from "./paths.ts";
@@ -121,5 +123,5 @@ export async function grepWithRipgrep(ripgrep: Ripgrep, ops: Operations, query: 
   if (!run) return undefined;
   collector.finish();
   if (run.code === 2 && collector.files.length === 0) throw await explainFailure(ripgrep, ops, start, args, signal);
-  return collector.files;
+  return confirmHits(ops, query.folder, collector.files);
 }

@@ -1,10 +1,11 @@
 /**
  * The files a search covers, sorted by path so results are the same on every backend and every run: from
- * ripgrep's file listing when it can run, else from the fallback walker. A glob narrows them with picomatch
- * on both routes.
+ * ripgrep's file listing when it can run (each file confirmed through the backend, ./confirm.ts), else from
+ * the fallback walker. A glob narrows them with picomatch on both routes.
  */
 import type { Operations } from "@keel/extensions-api";
 import { posix } from "node:path";
+import { confirmListed } from "./confirm.ts";
 import { globMatcher, literalFolder, ripgrepNameFilter } from "./glob.ts";
 import { pathKind } from "./paths.ts";
 import { COMMON_FLAGS, type Ripgrep } from "./ripgrep.ts";
@@ -48,7 +49,7 @@ export async function filesUnder(ops: Operations, ripgrep: Ripgrep, folder: stri
     const nameFilter = glob ? ripgrepNameFilter(glob) : [];
     const run = await ripgrep.run(ops, start, ["--files", "--null", ...COMMON_FLAGS, ...nameFilter, "."], signal);
     // Code 2 with a listing means some folders could not be read; the rest is still right.
-    if (run && (run.code !== 2 || run.output.length > 0)) files = splitPaths(run.output);
+    if (run && (run.code !== 2 || run.output.length > 0)) files = await confirmListed(ops, start, splitPaths(run.output));
   }
   files ??= await listFiles(ops, start, signal);
   if (prefix !== "") files = files.map((file) => `${prefix}/${file}`);

@@ -158,7 +158,7 @@ describe("local backend confinement against swaps after the check", () => {
     const checked = world.ops.confinement.resolve("real.txt", "write");
     swapForSymlink(join(world.ws, "real.txt"), join(world.outside, "secret.txt"));
     const { writeChecked } = await import("../../../plugins/ops-local/src/write-checked.ts");
-    await expect(writeChecked("real.txt", checked, "pwned")).rejects.toThrow(`Path refused: "real.txt": it became a symlink to ${world.outside}/secret.txt after it was checked; nothing was written`);
+    await expect(writeChecked(world.ops.confinement, "real.txt", checked, "pwned")).rejects.toThrow(`Path refused: "real.txt": it became a symlink to ${world.outside}/secret.txt after it was checked; nothing was written`);
     expect(readFileSync(join(world.outside, "secret.txt"), "utf8")).toBe(SECRET);
     expect(readdirSync(world.outside).sort()).toEqual(["dir", "secret.txt"]);
   });
@@ -168,8 +168,46 @@ describe("local backend confinement against swaps after the check", () => {
     renameSync(join(world.ws, "sub"), join(world.ws, "sub-moved"));
     symlinkSync(join(world.outside, "dir"), join(world.ws, "sub"));
     const { writeChecked } = await import("../../../plugins/ops-local/src/write-checked.ts");
-    await expect(writeChecked("sub/new.txt", checked, "pwned")).rejects.toThrow(`its folder was replaced by a symlink to ${world.outside}/dir after it was checked; nothing was written`);
+    await expect(writeChecked(world.ops.confinement, "sub/new.txt", checked, "pwned")).rejects.toThrow('Path refused: "sub/new.txt": a folder on its path became a symlink after it was checked; refusing to follow it');
     expect(readdirSync(join(world.outside, "dir"))).toEqual([]);
+  });
+
+  it("refuses to open a folder that became a symlink to outside after the check", async () => {
+    const checked = world.ops.confinement.resolve("sub", "read");
+    renameSync(join(world.ws, "sub"), join(world.ws, "sub-moved"));
+    symlinkSync(join(world.outside, "dir"), join(world.ws, "sub"));
+    const { CheckedDir } = await import("../../../plugins/ops-local/src/checked-dir.ts");
+    expect(() => CheckedDir.open(world.ops.confinement, "sub", checked, "read")).toThrow('Path refused: "sub": a folder on its path became a symlink after it was checked; refusing to follow it');
+  });
+
+  it("refuses a folder whose parent became a symlink to outside after the check, by where the descriptor leads", async () => {
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(world.outside, "dir/deeper"));
+    const checked = world.ops.confinement.resolve("sub/deeper", "read");
+    renameSync(join(world.ws, "sub"), join(world.ws, "sub-moved"));
+    symlinkSync(join(world.outside, "dir"), join(world.ws, "sub"));
+    const { CheckedDir } = await import("../../../plugins/ops-local/src/checked-dir.ts");
+    expect(() => CheckedDir.open(world.ops.confinement, "sub/deeper", checked, "read")).toThrow(/^Path refused: "sub\/deeper": it was changed while being opened and now leads to .*outside\/dir\/deeper, outside the workspace/);
+  });
+
+  it("makes no folder outside when a parent of missing folders became a symlink after the check", async () => {
+    const checked = world.ops.confinement.resolve("sub/new/deep/x.txt", "write");
+    renameSync(join(world.ws, "sub"), join(world.ws, "sub-moved"));
+    symlinkSync(join(world.outside, "dir"), join(world.ws, "sub"));
+    const { writeChecked } = await import("../../../plugins/ops-local/src/write-checked.ts");
+    await expect(writeChecked(world.ops.confinement, "sub/new/deep/x.txt", checked, "pwned")).rejects.toThrow("a folder on its path became a symlink after it was checked");
+    expect(readdirSync(join(world.outside, "dir"))).toEqual([]);
+  });
+
+  it("removes a folder holding a symlink to outside without touching what it leads to", async () => {
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    mkdirSync(join(world.ws, "tree/a"), { recursive: true });
+    writeFileSync(join(world.ws, "tree/a/file.txt"), "x");
+    symlinkSync(join(world.outside, "dir"), join(world.ws, "tree/a/out"));
+    writeFileSync(join(world.outside, "dir/kept.txt"), "kept");
+    await world.ops.remove("tree");
+    expect(existsSync(join(world.ws, "tree"))).toBe(false);
+    expect(readdirSync(join(world.outside, "dir"))).toEqual(["kept.txt"]);
   });
 
   it("never returns outside content while another process flips a file and a symlink during reads", async () => {
