@@ -136,6 +136,12 @@ describe("local backend confinement against swaps after the check", () => {
     renameSync(temp, path);
   }
 
+  /** Moves the folder `sub` of the workspace away and puts a symlink to `outside/dir` in its place. */
+  function swapSubFolder(): void {
+    renameSync(join(world.ws, "sub"), join(world.ws, "sub-moved"));
+    symlinkSync(join(world.outside, "dir"), join(world.ws, "sub"));
+  }
+
   it("refuses to read a file that became a symlink to outside after the check", async () => {
     const checked = world.ops.confinement.resolve("real.txt", "read");
     swapForSymlink(join(world.ws, "real.txt"), join(world.outside, "secret.txt"));
@@ -165,8 +171,7 @@ describe("local backend confinement against swaps after the check", () => {
 
   it("refuses to write into a folder that became a symlink to outside after the check", async () => {
     const checked = world.ops.confinement.resolve("sub/new.txt", "write");
-    renameSync(join(world.ws, "sub"), join(world.ws, "sub-moved"));
-    symlinkSync(join(world.outside, "dir"), join(world.ws, "sub"));
+    swapSubFolder();
     const { writeChecked } = await import("../../../plugins/ops-local/src/write-checked.ts");
     await expect(writeChecked(world.ops.confinement, "sub/new.txt", checked, "pwned")).rejects.toThrow('Path refused: "sub/new.txt": a folder on its path became a symlink after it was checked; refusing to follow it');
     expect(readdirSync(join(world.outside, "dir"))).toEqual([]);
@@ -174,8 +179,7 @@ describe("local backend confinement against swaps after the check", () => {
 
   it("refuses to open a folder that became a symlink to outside after the check", async () => {
     const checked = world.ops.confinement.resolve("sub", "read");
-    renameSync(join(world.ws, "sub"), join(world.ws, "sub-moved"));
-    symlinkSync(join(world.outside, "dir"), join(world.ws, "sub"));
+    swapSubFolder();
     const { CheckedDir } = await import("../../../plugins/ops-local/src/checked-dir.ts");
     expect(() => CheckedDir.open(world.ops.confinement, "sub", checked, "read")).toThrow('Path refused: "sub": a folder on its path became a symlink after it was checked; refusing to follow it');
   });
@@ -184,16 +188,14 @@ describe("local backend confinement against swaps after the check", () => {
     const { mkdirSync } = await import("node:fs");
     mkdirSync(join(world.outside, "dir/deeper"));
     const checked = world.ops.confinement.resolve("sub/deeper", "read");
-    renameSync(join(world.ws, "sub"), join(world.ws, "sub-moved"));
-    symlinkSync(join(world.outside, "dir"), join(world.ws, "sub"));
+    swapSubFolder();
     const { CheckedDir } = await import("../../../plugins/ops-local/src/checked-dir.ts");
     expect(() => CheckedDir.open(world.ops.confinement, "sub/deeper", checked, "read")).toThrow(/^Path refused: "sub\/deeper": it was changed while being opened and now leads to .*outside\/dir\/deeper, outside the workspace/);
   });
 
   it("makes no folder outside when a parent of missing folders became a symlink after the check", async () => {
     const checked = world.ops.confinement.resolve("sub/new/deep/x.txt", "write");
-    renameSync(join(world.ws, "sub"), join(world.ws, "sub-moved"));
-    symlinkSync(join(world.outside, "dir"), join(world.ws, "sub"));
+    swapSubFolder();
     const { writeChecked } = await import("../../../plugins/ops-local/src/write-checked.ts");
     await expect(writeChecked(world.ops.confinement, "sub/new/deep/x.txt", checked, "pwned")).rejects.toThrow("a folder on its path became a symlink after it was checked");
     expect(readdirSync(join(world.outside, "dir"))).toEqual([]);
