@@ -45,7 +45,9 @@ describe("the keel command", () => {
     expect(types[0]).toBe("session_start");
     expect(types).toContain("agent_start");
     expect(types).toContain("message_update");
-    expect(types.at(-2)).toBe("agent_end");
+    // A lazily loaded backend may still report its activation after the session ended; the run's own events end
+    // with agent_end and session_end.
+    expect(types.filter((type) => !type.startsWith("plugin_")).slice(-2)).toEqual(["agent_end", "session_end"]);
     const update = JSON.parse(run.stdout.split("\n").find((line) => line.includes('"message_update"'))!);
     expect(update).toEqual({ type: "message_update", delta: { type: "text_start", index: 0 } });
   });
