@@ -7,9 +7,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startFolderSwapper } from "../support/folder-swapper.js";
-import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.js";
-import { tempDir } from "../support/plugin-fixtures.js";
+import { startFolderSwapper } from "../support/folder-swapper.ts";
+import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.ts";
+import { tempDir } from "../support/plugin-fixtures.ts";
 
 const TRIES = 100;
 const LEAK = /classified|leaked/;

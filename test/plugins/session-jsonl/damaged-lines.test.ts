@@ -6,10 +6,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "@keel/extensions-api";
 import { afterAll, describe, expect, it } from "vitest";
-import { toModelContext } from "../../../core/src/loop/history.js";
-import { loadBranch, loadSession } from "../../../plugins/session-jsonl/src/load.js";
-import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.js";
-import { assistant, options, recordSeedsExample, tempDir, texts, toolResult, user } from "./helpers.js";
+import { toModelContext } from "../../../core/src/loop/history.ts";
+import { loadBranch, loadSession } from "../../../plugins/session-jsonl/src/load.ts";
+import { SessionRecorder } from "../../../plugins/session-jsonl/src/recorder.ts";
+import { assistant, options, recordSeedsExample, tempDir, texts, toolResult, user } from "./helpers.ts";
 
 const temp = tempDir();
 afterAll(() => temp.cleanup());

@@ -7,10 +7,10 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createLocalOps } from "../../../plugins/ops-local/src/local-ops.js";
-import { createFileTools } from "../../../plugins/tools-fs/src/index.js";
-import { startFolderSwapper, type FolderSwapper } from "../../support/folder-swapper.js";
-import { callTool, tempFolder, toolContext } from "../../support/workspace.js";
+import { createLocalOps } from "../../../plugins/ops-local/src/local-ops.ts";
+import { createFileTools } from "../../../plugins/tools-fs/src/index.ts";
+import { startFolderSwapper, type FolderSwapper } from "../../support/folder-swapper.ts";
+import { callTool, tempFolder, toolContext } from "../../support/workspace.ts";
 
 const INSIDE = { "same.txt": "inside words\n", "inside-only.txt": "inside words\n" };
 // Names and text that only exist outside; the grep pattern matches the text without spelling it out, since
