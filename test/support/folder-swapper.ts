@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
+import { setPriority } from "node:os";
 import { basename, dirname, join } from "node:path";
 
 /** Shared by the attacker and `stop`: puts the real folder back at `path`, moving anything else aside. */
@@ -49,6 +50,8 @@ export interface FolderSwapper {
 /** Starts swapping the folder `path` for a symlink to `target`; resolves once the attacker runs. */
 export async function startFolderSwapper(path: string, target: string): Promise<FolderSwapper> {
   const child: ChildProcess = spawn(process.execPath, ["-e", ATTACK, path, target], { stdio: ["ignore", "pipe", "inherit"] });
+  // It spins as fast as it can; at the lowest priority it races the tools without starving tests running beside.
+  setPriority(child.pid!, 19);
   const exited = new Promise((resolve) => child.once("exit", resolve));
   await new Promise((resolve) => child.stdout!.once("data", resolve));
   let stopped: Promise<void> | undefined;
