@@ -1,13 +1,12 @@
 /**
  * An attacker racing the file tools: another process that swaps a folder of the workspace for a symlink to a
- * folder outside it and back, nonstop, as fast as it can. The real folder keeps its inode the whole time; it
+ * folder outside it and back, nonstop, pausing a fraction of a millisecond in each state. The real folder keeps its inode the whole time; it
  * is parked beside the symlink while the symlink stands in its place. In the moment between the two renames
  * the path is missing, and a tool may create a folder there (a write makes its parent folders): the swapper
  * moves such a folder aside as `<path>.made-<n>`, keeping what was written into it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { setPriority } from "node:os";
 import { basename, dirname, join } from "node:path";
 
 /** Shared by the attacker and `stop`: puts the real folder back at `path`, moving anything else aside. */
@@ -32,12 +31,16 @@ const RESTORE = `
 
 const ATTACK = `${RESTORE}
   process.stdout.write("ready\\n");
+  // A short pause in each state keeps it from taking a whole core from the tests running beside it.
+  const pause = new Int32Array(new SharedArrayBuffer(4));
   for (;;) {
     restore();
+    Atomics.wait(pause, 0, 0, 0.2);
     step(() => fs.symlinkSync(target, link));
     step(() => fs.renameSync(path, parked));
     clearPath();
     step(() => fs.renameSync(link, path));
+    Atomics.wait(pause, 0, 0, 0.2);
   }`;
 
 export interface FolderSwapper {
@@ -50,8 +53,6 @@ export interface FolderSwapper {
 /** Starts swapping the folder `path` for a symlink to `target`; resolves once the attacker runs. */
 export async function startFolderSwapper(path: string, target: string): Promise<FolderSwapper> {
   const child: ChildProcess = spawn(process.execPath, ["-e", ATTACK, path, target], { stdio: ["ignore", "pipe", "inherit"] });
-  // It spins as fast as it can; at the lowest priority it races the tools without starving tests running beside.
-  setPriority(child.pid!, 19);
   const exited = new Promise((resolve) => child.once("exit", resolve));
   await new Promise((resolve) => child.stdout!.once("data", resolve));
   let stopped: Promise<void> | undefined;
