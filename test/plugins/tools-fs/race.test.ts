@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLocalOps } from "../../../plugins/ops-local/src/local-ops.ts";
-import { createFileTools } from "../../../plugins/tools-fs/src/index.ts";
+import { createFileTools } from "../../../plugins/tools-fs/src/tools.ts";
 import { startFolderSwapper, type FolderSwapper } from "../../support/folder-swapper.ts";
 import { callTool, tempFolder, toolContext } from "../../support/workspace.ts";
 
