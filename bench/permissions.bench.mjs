@@ -12,7 +12,7 @@ import { median, printTable } from "./lib.mjs";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const plugin = (name) => resolve(root, "plugins", name);
 const CALLS = Number(process.env.PERMISSIONS_BENCH_CALLS ?? 200);
-const ROUNDS = 5;
+const ROUNDS = 7;
 const LINE = "git status && npm test -- --run | tail -5; ls -la src";
 
 const noop = (name, readOnly) =>
@@ -30,7 +30,6 @@ async function perCall(kind, withPolicy) {
   const script = [...Array.from({ length: kind.calls }, (_, i) => ({ toolCalls: [kind.call(i)] })), { text: "done" }];
   const kit = await createTestKit({ plugins: [...kind.plugins, ...(withPolicy ? [plugin("permissions")] : [])], inline: kind.inline(), script });
   try {
-    // One call first, outside the timing: the grammar loads once per process.
     const start = performance.now();
     const result = await kit.run("go");
     const elapsed = performance.now() - start;
@@ -44,19 +43,21 @@ async function perCall(kind, withPolicy) {
   }
 }
 
-// Warm up both paths (jiti's cache, the grammar) before anything is timed.
-await perCall({ ...kinds[1], calls: 3 }, true);
-const rows = [["call", "without the plugin", "with it (auto)", "added per call", "ratio"]];
-for (const kind of kinds) {
-  const without = [];
-  const withIt = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    without.push(await perCall(kind, false));
-    withIt.push(await perCall(kind, true));
+// Warm every path (jiti's cache, the grammar, the JIT) before anything is timed; then rounds interleave the
+// kinds and the two setups, so a slow moment of a shared machine falls on both.
+for (const kind of kinds) for (const withPolicy of [false, true]) await perCall({ ...kind, calls: 20 }, withPolicy);
+const times = kinds.map(() => ({ without: [], withIt: [] }));
+for (let i = 0; i < ROUNDS; i++) {
+  for (const [k, kind] of kinds.entries()) {
+    times[k].without.push(await perCall(kind, false));
+    times[k].withIt.push(await perCall(kind, true));
   }
-  const a = median(without);
-  const b = median(withIt);
-  const us = (v) => `${(v * 1000).toFixed(0)} µs`;
+}
+const us = (v) => `${(v * 1000).toFixed(0)} µs`;
+const rows = [["call", "without the plugin", "with it (auto)", "added per call", "ratio"]];
+for (const [k, kind] of kinds.entries()) {
+  const a = median(times[k].without);
+  const b = median(times[k].withIt);
   rows.push([kind.name, us(a), us(b), us(b - a), `${(b / a).toFixed(2)}×`]);
 }
 printTable(`permission policy cost per tool call (${CALLS} calls a run, median of ${ROUNDS})`, rows);
