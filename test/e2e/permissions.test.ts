@@ -67,6 +67,14 @@ describe("permissions in the keel binary", () => {
     expect(readFileSync(join(env.cwd, "math.js"), "utf8")).toBe(buggy);
   });
 
+  it("a --permission-mode that is not a mode stops keel before anything runs", async () => {
+    const env = keelEnv({ files });
+    const run = await runKeel(["-p", "Fix add()", "--provider", "scripted", "--settings", settings, "--permission-mode", "yolo"], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--permission-mode must be ask, auto, full (got "yolo")');
+    expect(readFileSync(join(env.cwd, "math.js"), "utf8")).toBe(buggy);
+  });
+
   it("lists its flags in keel --help", async () => {
     const run = await runKeel(["--help"], keelEnv());
     expect(run.stdout).toContain("--permission-mode <mode>");

@@ -6,12 +6,19 @@
  */
 import { definePlugin, STAGE_OBSERVE, STAGE_POLICY } from "@keel/extensions-api";
 import { permissionGuard } from "./guard.ts";
+import { flagModeProblem } from "./policy.ts";
 import { PermissionsSettingsSchema } from "./settings.ts";
 
 export default definePlugin({
   settings: PermissionsSettingsSchema,
   activate(api) {
-    api.registerFlag({ name: "permission-mode", description: "what runs without asking: ask, auto (default) or full", type: "string", valueName: "<mode>" });
+    api.registerFlag({
+      name: "permission-mode",
+      description: "what runs without asking: ask, auto (default) or full",
+      type: "string",
+      valueName: "<mode>",
+      check: flagModeProblem,
+    });
     api.registerFlag({ name: "yes", description: "approve what the permission policy would ask about (not what cannot be undone)", type: "boolean" });
     const permissions = permissionGuard(api);
     api.hooks.tap("session_start", permissions.start);

@@ -16,17 +16,20 @@ export interface PolicySources {
   untrusted?: unknown;
 }
 
+/** What is wrong with a `--permission-mode` value, or undefined. */
+export function flagModeProblem(value: unknown): string | undefined {
+  return MODES.includes(value as Mode) ? undefined : `--permission-mode must be ${MODES.join(", ")} (got ${JSON.stringify(value)})`;
+}
+
 /** The policy, and problems to report (rules that do not parse, a bad flag, an unreadable project section). */
 export function buildPolicy(sources: PolicySources): { policy: Policy; problems: string[] } {
   const problems: string[] = [];
   let mode: Mode = sources.settings.mode;
   if (sources.flagMode !== undefined) {
-    if (MODES.includes(sources.flagMode as Mode)) mode = sources.flagMode as Mode;
-    else {
-      // An unreadable mode must not widen anything: the strictest applies.
-      problems.push(`--permission-mode must be one of ${MODES.join(", ")} (got ${JSON.stringify(sources.flagMode)}); using ask`);
-      mode = "ask";
-    }
+    const problem = flagModeProblem(sources.flagMode);
+    // The command line refuses a bad value before anything runs; given another way, the strictest mode applies.
+    if (problem) problems.push(`${problem}; using ask`);
+    mode = problem ? "ask" : (sources.flagMode as Mode);
   }
   const rules = (list: readonly string[], key: string): Rule[] => {
     const parsed = parseRules(list);
