@@ -7,12 +7,14 @@
 import { join } from "node:path";
 import satisfies from "semver/functions/satisfies.js";
 import validRange from "semver/ranges/valid.js";
-import { API_VERSION, CONTRIBUTION_KINDS, CONTRIBUTIONS, ContributesSchema, settingsKeyOf, type Tool, type KeelManifest, type PluginDefinition, type PluginInfo, type PluginRef, type PluginSource, type Runtime } from "@keel/extensions-api";
+import { API_VERSION, CONTRIBUTION_KINDS, CONTRIBUTIONS, ContributesSchema, settingsKeyOf, type Tool, type KeelManifest, type PluginDefinition, type PluginInfo, type PluginRef, type PluginSource, type Runtime, type z } from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
 import { runWithDeadline } from "../hooks/timeout.js";
 import { describeIssues } from "../settings/core-settings.js";
+import type { NamedLayer } from "../settings/settings.js";
+import { sectionKeyWarnings } from "../settings/unknown-keys.js";
 import type { Contributions } from "./contributions.js";
 import type { Candidate } from "./discover.js";
 import { loadEntry } from "./loader.js";
@@ -62,6 +64,8 @@ export interface HostDeps {
   settings(): Readonly<Record<string, unknown>>;
   /** A section as an untrusted project wrote it; undefined when the project is trusted. */
   untrustedSettings(key: string): unknown;
+  /** Every settings layer as written, named, to report keys in a plugin's section that its schema lacks. */
+  settingLayers(): NamedLayer[];
   activationTimeoutMs(): number;
   runtime(): Runtime | undefined;
 }
@@ -273,6 +277,7 @@ export class PluginHost {
       const parsed = definition.settings.safeParse(settings);
       if (!parsed.success) return this.fail(r, "settings", `invalid settings: ${describeIssues(r.settingsKey, parsed.error.issues)}. Fix that section of settings.json; the plugin stays off until then`);
       settings = parsed.data;
+      this.warnUnknownKeys(r, definition.settings);
     }
     // The plugin's own registrations replace the declarations offered for it.
     for (const off of r.offered?.splice(0) ?? []) off();
@@ -294,6 +299,20 @@ export class PluginHost {
     this.activated.push(r);
     this.deps.bus.emit("plugin_activated", { plugin: { name: r.name, version: r.version }, ms: performance.now() - started });
     return true;
+  }
+
+  /** Keys in the plugin's section, in any layer, that its schema does not have (zod drops them silently). */
+  private warnUnknownKeys(r: PluginRecord, schema: z.ZodType): void {
+    for (const layer of this.deps.settingLayers()) {
+      for (const message of sectionKeyWarnings(schema, r.settingsKey, layer.value?.[r.settingsKey], layer.name, "the plugin")) {
+        this.deps.bus.emit("plugin_warning", { plugin: { name: r.name, version: r.version }, message });
+      }
+    }
+  }
+
+  /** The settings sections discovered plugins own or read, loaded or not: what top-level keys may be. */
+  knownSettingsKeys(): string[] {
+    return this.records.flatMap((r) => [r.settingsKey, ...(r.manifest?.reads ?? [])]).filter((key) => key.length > 0);
   }
 
   /** Names the manifest declares that activate() did not register: listings and lazy activation promised them. */

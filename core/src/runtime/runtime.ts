@@ -17,7 +17,8 @@ import { requestOptions, streamReply } from "../loop/stream-reply.js";
 import type { ActiveTool } from "../loop/tool-calls.js";
 import { parseCoreSettings, type CoreSettings } from "../settings/core-settings.js";
 import { managedPolicy, managedSettingsFile, overlayManaged, requiredPlugins, type ManagedPolicy } from "../settings/managed.js";
-import { loadSettingLayers, mergeSettings, type SettingLayers, type SettingsObject } from "../settings/settings.js";
+import { unknownSettingsKeys } from "../settings/unknown-keys.js";
+import { loadSettingLayers, mergeSettings, namedLayers, type SettingLayers, type SettingsObject } from "../settings/settings.js";
 import { decideProjectTrust, type ProjectTrust, type TrustOptions } from "../trust/decide.js";
 import { TrustStore } from "../trust/trust-store.js";
 import { checkRequired } from "./required-plugins.js";
@@ -114,6 +115,7 @@ export class KeelRuntime implements Runtime {
       keelHome: this.keelHome,
       settings: () => this.view.settings,
       untrustedSettings: (key) => this.view.untrusted?.[key],
+      settingLayers: () => namedLayers(this.layers),
       activationTimeoutMs: () => this.core.activationTimeoutMs,
       runtime: () => (this.sessionStarted ? this : undefined),
     });
@@ -172,6 +174,7 @@ export class KeelRuntime implements Runtime {
     beforeLoad?.(runtime);
     const candidates = discover({ distributionPlugins: options.distribution?.plugins ?? [], keelHome: options.keelHome, cliPlugins: options.pluginPaths ?? [], safeMode: options.safeMode ?? false });
     runtime.host.register(candidates, options.inline);
+    runtime.warnings.push(...unknownSettingsKeys(namedLayers(layers), runtime.host.knownSettingsKeys()));
     await runtime.host.activateTrustDeciders(runtime.pluginPolicy());
     const trust = await decideProjectTrust({ cwd: options.cwd, project: layers.project, store: new TrustStore(options.keelHome), hooks: runtime.hooks, options: options.trust ?? {}, isCliCommand: (word) => runtime.host.declaresCliCommand(word), command: options.distribution?.command ?? "keel", warnings: runtime.warnings });
     runtime.settle(trust);

@@ -72,18 +72,41 @@ export interface SettingLayers {
   /** The managed layer: above every other, and nothing below can undo it. */
   managed?: SettingsObject;
   managedFile: string;
+  userFile: string;
+  projectFile: string;
   warnings: string[];
+}
+
+/** One settings layer, named as the user knows it (a file path, `--settings`). */
+export interface NamedLayer {
+  name: string;
+  value: SettingsObject | undefined;
+}
+
+/** The layers, lowest first, each named as the user knows it (for messages about a key in one of them). */
+export function namedLayers(layers: SettingLayers): NamedLayer[] {
+  return [
+    { name: "the distribution's settings", value: layers.defaults },
+    { name: layers.userFile, value: layers.user },
+    { name: layers.projectFile, value: layers.project },
+    ...layers.extra.map((value, i) => ({ name: layers.extra.length > 1 ? `--settings #${i + 1}` : "--settings", value })),
+    { name: layers.managedFile, value: layers.managed },
+  ];
 }
 
 export function loadSettingLayers(options: { keelHome: string; cwd: string; defaults?: SettingsObject; extra?: SettingsObject[]; managedFile: string }): SettingLayers {
   const warnings: string[] = [];
+  const userFile = join(options.keelHome, "settings.json");
+  const projectFile = join(options.cwd, ".keel", "settings.json");
   return {
     defaults: options.defaults,
-    user: readSettingsFile(join(options.keelHome, "settings.json"), warnings),
-    project: readSettingsFile(join(options.cwd, ".keel", "settings.json"), warnings),
+    user: readSettingsFile(userFile, warnings),
+    project: readSettingsFile(projectFile, warnings),
     extra: options.extra ?? [],
     managed: readSettingsFile(options.managedFile, warnings),
     managedFile: options.managedFile,
+    userFile,
+    projectFile,
     warnings,
   };
 }
