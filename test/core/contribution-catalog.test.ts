@@ -210,6 +210,16 @@ describe("declared and registered contributions", () => {
     ]);
   });
 
+  it("warns about a hook tapped but not declared, and one declared but not tapped", async () => {
+    const body = `api.hooks.tap("tool_result", (m) => m);`;
+    const { dir } = lazyPlugin(tempDir(), "hooky", { contributes: { hooks: ["context"] } }, body);
+    kit = await createTestKit({ plugins: [dir] });
+    expect(kit.problems()).toEqual([
+      "hooky: tapped the tool_result hook that its manifest does not list in keel.contributes.hooks; listings will not know about it.",
+      "hooky: declares the context hook in keel.contributes.hooks but did not tap it when activated; remove it from the manifest or tap it in activate().",
+    ]);
+  });
+
   it("warns about a declared contribution the plugin did not register", async () => {
     const { dir } = lazyPlugin(tempDir(), "forgetful", { contributes: { commands: ["/gone"] }, activation: ["onStartup"] }, "");
     kit = await createTestKit({ plugins: [dir] });

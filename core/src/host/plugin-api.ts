@@ -2,7 +2,7 @@
  * The API object one plugin receives. Everything it registers is recorded against the plugin, so disposing
  * or failing the plugin removes all of it; once revoked (a timed-out activate), late registrations throw.
  */
-import { CONTRIBUTION_KINDS, CONTRIBUTIONS, type ContributionKind, type ContributionTypes, type DeclaredContributions, PLUGIN_EVENTS, type PluginAPI, type PluginRef, type PluginSource, type Runtime } from "@keel/extensions-api";
+import { CONTRIBUTION_KINDS, CONTRIBUTIONS, type ContributionKind, type ContributionTypes, type DeclaredContributions, type HookRegistrar, PLUGIN_EVENTS, type PluginAPI, type PluginRef, type PluginSource, type Runtime } from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
 import type { Owner, Registry } from "../registry/registry.js";
@@ -29,6 +29,8 @@ export interface ScopeDeps {
 
 export interface PluginScope {
   api: PluginAPI<unknown>;
+  /** The hooks the plugin tapped, to compare with what its manifest declares. */
+  tapped: ReadonlySet<string>;
   /** Runs every disposer in reverse order; errors are collected, never thrown. */
   dispose(): Promise<string[]>;
   revoke(): void;
@@ -64,6 +66,7 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource; 
     }
     track((deps.contributions[kind] as Registry<ContributionTypes[K]>).add(name, admitted, owner));
   };
+  const tapped = new Set<string>();
   const registrars = Object.fromEntries(CONTRIBUTION_KINDS.map((kind) => [CONTRIBUTIONS[kind].register, (item: never) => register(kind, item)]));
   const log = {
     debug: (m: string) => process.env.KEEL_DEBUG && process.stderr.write(`[${owner.name}] ${m}\n`),
@@ -78,7 +81,12 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource; 
     untrustedSettings: deps.untrustedSettings,
     cwd: deps.cwd,
     keelHome: deps.keelHome,
-    hooks: deps.hooks.registrarFor(ref, track),
+    hooks: declaredHooksOnly(deps.hooks.registrarFor(ref, track), (hook) => {
+      tapped.add(hook);
+      if (deps.declared && !deps.declared.hooks.includes(hook)) {
+        deps.bus.emit("plugin_warning", { plugin: ref, message: `tapped the ${hook} hook that its manifest does not list in keel.contributes.hooks; listings will not know about it.` });
+      }
+    }),
     events: deps.bus.subscriberFor(ref, track),
     log: log as PluginAPI["log"],
     ...(registrars as Pick<PluginAPI, RegisterMethods>),
@@ -99,6 +107,7 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource; 
 
   return {
     api,
+    tapped,
     revoke: () => {
       revoked = true;
     },
@@ -114,4 +123,14 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource; 
       return errors;
     },
   };
+}
+
+/** `registrar`, telling `onTap` the name of each hook it tapped. */
+function declaredHooksOnly(registrar: HookRegistrar, onTap: (hook: string) => void): HookRegistrar {
+  const tap = (hook: string, ...rest: unknown[]) => {
+    const off = (registrar.tap as (...args: unknown[]) => () => void)(hook, ...rest);
+    onTap(hook);
+    return off;
+  };
+  return { tap } as HookRegistrar;
 }

@@ -315,9 +315,13 @@ export class PluginHost {
     return this.records.flatMap((r) => [r.settingsKey, ...(r.manifest?.reads ?? [])]).filter((key) => key.length > 0);
   }
 
-  /** Names the manifest declares that activate() did not register: listings and lazy activation promised them. */
+  /** Names the manifest declares that activate() did not register or tap: listings and lazy activation promised them. */
   private warnUnregistered(r: PluginRecord): void {
     const declared = declaredNames(r.manifest!.contributes);
+    for (const hook of declared.hooks.filter((h) => !r.scope?.tapped.has(h))) {
+      const message = `declares the ${hook} hook in keel.contributes.hooks but did not tap it when activated; remove it from the manifest or tap it in activate().`;
+      this.deps.bus.emit("plugin_warning", { plugin: { name: r.name, version: r.version }, message });
+    }
     for (const kind of CONTRIBUTION_KINDS) {
       const registered = this.deps.contributions[kind].declaredBy(r.name);
       for (const name of declared[kind].filter((n) => !registered.includes(n))) {
