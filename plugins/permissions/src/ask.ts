@@ -39,11 +39,13 @@ export async function askUser(runtime: Runtime, toolName: string, subject: strin
 
 function noUiReason(decision: AskDecision, yes: boolean): string {
   const rule = decision.suggestions[0];
-  const ways = [
-    ...(decision.irreversible || decision.protected ? [] : ["run keel with --yes"]),
-    ...(rule && !decision.protected ? [`add "${rule}" to permissions.allow in the user's settings (~/.keel/settings.json)`] : []),
-    "run with --permission-mode full",
-  ];
+  const ways = decision.irreversible || decision.protected ? [] : ["run keel with --yes"];
+  // An ask rule holds over allow rules and in every mode: only changing it helps.
+  if (decision.rule) ways.push(`take "${decision.rule}" out of permissions.ask in the settings`);
+  else {
+    if (rule && !decision.protected) ways.push(`add "${rule}" to permissions.allow in the user's settings (~/.keel/settings.json)`);
+    ways.push("run with --permission-mode full");
+  }
   const unanswerable = yes ? "--yes does not approve it, and nobody can be asked here" : "nobody can approve it here (no interactive UI)";
   return `Permission needed: ${decision.reason}. It was not run: ${unanswerable}. To allow it, the user can ${ways.join(", or ")}.`;
 }

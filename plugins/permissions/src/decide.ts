@@ -115,7 +115,7 @@ export function decide(call: Call, policy: Policy, places: Places, parse: (comma
       decision: "ask",
       by: first ? "rule" : "mode",
       ...(first?.rule && { rule: first.rule.text }),
-      reason: asks.map((a) => `${a.item.label}: ${a.item.irreversible ?? a.why}`).join("; "),
+      reason: asks.map((a) => `${a.item.label}: ${a.why}${a.item.irreversible && a.why !== a.item.irreversible ? `; ${a.item.irreversible}` : ""}`).join("; "),
       irreversible: asks.some((a) => a.item.irreversible),
       protected: asks.some((a) => a.item.protected),
       suggestions: asks.every((a) => a.item.suggestion) ? [...new Set(asks.map((a) => a.item.suggestion!))] : [],
@@ -211,7 +211,7 @@ function commandItem(command: ShellCommand, places: Places, lineUnsafe: string |
     if (lineUnsafe) item.why = lineUnsafe;
     else item.level = "auto";
   } else {
-    item.why = judged.why ?? "it may change files or the machine";
+    item.why = item.irreversible ?? judged.why ?? "it may change files or the machine";
     const touched = inner.words.slice(1).filter((w, i) => inner.literal[i + 1] && !w.startsWith("-")).map((w) => resolvePath(w, places));
     const guarded = touched.map((p) => protectedReason(p, places)).find(Boolean);
     if (guarded) item.protected = guarded;
