@@ -69,7 +69,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   for (const w of runtime.warnings) err(`${distribution.command}: ${w}\n`);
   // `keel trust` is about to answer it; everywhere else the one notice says what was skipped.
   if (runtime.trust?.notice && boot.firstWord !== "trust") err(`${distribution.command}: ${runtime.trust.notice}\n`);
-  if (boot.firstWord && runtime.host.waitsFor(`onCliCommand:${boot.firstWord}`)) await runtime.host.activateFor(`onCliCommand:${boot.firstWord}`);
+  if (boot.firstWord && runtime.host.waitsFor("cliCommands", boot.firstWord)) await runtime.host.activateFor("cliCommands", boot.firstWord);
 
   let exitCode = 0;
   const program = new Command(distribution.command)
@@ -147,7 +147,7 @@ async function runMode(runtime: KeelRuntime, opts: Record<string, unknown>, word
   let prompt = typeof opts.print === "string" ? opts.print : words.length > 0 ? words.join(" ") : undefined;
   if (prompt === undefined && opts.print === true && !process.stdin.isTTY) prompt = await readStdin();
   const modeName = typeof opts.mode === "string" ? opts.mode : opts.print !== undefined ? "text" : "interactive";
-  await runtime.host.activateFor(`onMode:${modeName}`);
+  await runtime.host.activateFor("modes", modeName);
   const mode = runtime.contributions.modes.get(modeName);
   if (!mode) {
     const installed = runtime.listPlugins().filter((p) => p.state !== "failed" && p.state !== "disabled").flatMap((p) => p.contributes.modes);

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import satisfies from "semver/functions/satisfies.js";
 import validRange from "semver/ranges/valid.js";
-import { API_VERSION, CONTRIBUTION_KINDS, CONTRIBUTIONS, ContributesSchema, settingsKeyOf, type Tool, type KeelManifest, type PluginDefinition, type PluginInfo, type PluginRef, type PluginSource, type Runtime, type z } from "@keel/extensions-api";
+import { API_VERSION, CONTRIBUTION_KINDS, CONTRIBUTIONS, ContributesSchema, type ContributionKind, settingsKeyOf, type Tool, type KeelManifest, type PluginDefinition, type PluginInfo, type PluginRef, type PluginSource, type Runtime, type z } from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
@@ -234,20 +234,21 @@ export class PluginHost {
   }
 
   /**
-   * Activates the lazy plugins waiting for `event` (e.g. `onCommand:/compact`); `onProvider:*` matches every
-   * provider plugin. Resolves once they are active (or failed).
+   * Fires the activation event of `kind`'s contribution `name` (`onCommand:/compact`): activates the lazy
+   * plugins waiting for it; `*` matches every plugin waiting for any of that kind. Resolves once they are
+   * active (or failed).
    */
-  async activateFor(event: string): Promise<void> {
-    const [kind, name] = event.split(/:(.*)/s) as [string, string];
+  async activateFor(kind: ContributionKind, name: string): Promise<void> {
+    const prefix = `${CONTRIBUTIONS[kind].event}:`;
     for (const r of this.records) {
       if (r.state !== "lazy") continue;
-      if (r.events.some((e) => e === event || (name === "*" && e.startsWith(`${kind}:`)))) await this.activate(r);
+      if (r.events.some((e) => e === prefix + name || (name === "*" && e.startsWith(prefix)))) await this.activate(r);
     }
   }
 
-  /** Whether some lazy plugin waits for this event. */
-  waitsFor(event: string): boolean {
-    return this.records.some((r) => r.state === "lazy" && r.events.includes(event));
+  /** Whether some lazy plugin waits for `kind`'s contribution `name`. */
+  waitsFor(kind: ContributionKind, name: string): boolean {
+    return this.records.some((r) => r.state === "lazy" && r.events.includes(`${CONTRIBUTIONS[kind].event}:${name}`));
   }
 
   private async activate(r: PluginRecord): Promise<boolean> {

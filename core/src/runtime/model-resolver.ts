@@ -19,7 +19,7 @@ function unlistedModel(provider: string, id: string): ModelInfo {
 }
 
 export async function allModels(host: PluginHost, contributions: Contributions): Promise<ModelInfo[]> {
-  await host.activateFor("onProvider:*");
+  await host.activateFor("providers", "*");
   return contributions.providers.list().flatMap((entry) => safeModels(entry.item).map((m) => ({ ...m, provider: entry.name })));
 }
 
@@ -45,9 +45,9 @@ export async function resolveTarget(want: { provider?: string; model?: string },
   }
 
   if (want.provider) {
-    await host.activateFor(`onProvider:${want.provider}`);
+    await host.activateFor("providers", want.provider);
     // Providers defined in settings are registered by the plugin serving their API, which may still be lazy.
-    if (!contributions.providers.get(want.provider)) await host.activateFor("onProvider:*");
+    if (!contributions.providers.get(want.provider)) await host.activateFor("providers", "*");
     const entry = contributions.providers.get(want.provider);
     if (!entry) {
       const known = (await allModels(host, contributions)).map((m) => m.provider);

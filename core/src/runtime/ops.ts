@@ -6,7 +6,7 @@ import type { Contributions } from "../host/contributions.js";
 import type { PluginHost } from "../host/plugin-host.js";
 
 export async function createOps(wanted: string | undefined, cwd: string, host: PluginHost, contributions: Contributions): Promise<Operations> {
-  await host.activateFor(wanted ? `onOps:${wanted}` : "onOps:*");
+  await host.activateFor("ops", wanted ?? "*");
   const entry = wanted ? contributions.ops.get(wanted) : contributions.ops.list()[0];
   if (!entry) {
     const installed = contributions.ops.list().map((e) => e.name);

@@ -344,7 +344,7 @@ export class KeelRuntime implements Runtime {
     const match = /^(\/\S+)\s*([\s\S]*)$/.exec(line.trim());
     if (!match) return false;
     const [, name, args] = match as unknown as [string, string, string];
-    if (!this.contributions.commands.get(name)) await this.host.activateFor(`onCommand:${name}`);
+    if (!this.contributions.commands.get(name)) await this.host.activateFor("commands", name);
     const entry = this.contributions.commands.get(name);
     if (!entry) return false;
     await this.startSession();
