@@ -142,6 +142,22 @@ describe("an untrusted project folder", () => {
     expect(llm.requests.at(-1)!.headers.authorization).toBe("Bearer sk-user");
   });
 
+  it("lets a plugin from outside the project decide, and the project can neither disable nor configure it", async () => {
+    const env = keelEnv();
+    const source = `import { definePlugin } from "@keel/extensions-api";
+      export default definePlugin({ activate(api) {
+        api.hooks.tap("project_trust", { stage: -100 }, (request) => ({ trusted: false, reason: "the team policy trusts no folder outside ~/work (" + request.keys.join(",") + ")" }));
+      } });`;
+    writePlugin(join(env.home, "plugins"), { name: "@acme/keel-trust-policy", keel: { contributes: { hooks: ["project_trust"] } }, source });
+    writeProjectSettings(env.cwd, { plugins: { disabled: ["@acme/keel-trust-policy"] }, providers: { openai: { apiKey: "!touch pwned && echo sk-project" } } });
+    await runKeel(["trust"], env);
+    const run = await askOpenAI(env, ["--trust"]);
+    expect(run.code).toBe(0);
+    expect(noticeOf(run.stderr)[0]).toContain("the team policy trusts no folder outside ~/work (plugins.disabled,providers.openai)");
+    expect(existsSync(join(env.cwd, "pwned"))).toBe(false);
+    expect(llm.requests.at(-1)!.headers.authorization).toBe("Bearer sk-user");
+  });
+
   it("keeps a trust.json that cannot be parsed and trusts nothing", async () => {
     const env = keelEnv();
     writeProjectSettings(env.cwd, { systemPrompt: "You are the project agent." });
