@@ -23,7 +23,7 @@ function sourceAliases(dir: string): { find: string | RegExp; replacement: strin
 export default defineConfig({
   resolve: { alias: [...sourceAliases("extensions-api"), ...sourceAliases("core"), ...sourceAliases("libs/testing")] },
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "plugins/*/test/**/*.test.ts", "libs/*/test/**/*.test.ts"],
     globalSetup: ["test/support/build-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -1,0 +1,39 @@
+import { textOf } from "@keel/extensions-api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOpenAIProviders } from "../../../plugins/provider-openai/src/providers.ts";
+import { startMockLlm, type MockLlm } from "../../../test/support/mock-llm/index.ts";
+import { collect, fakeClock, request } from "../../../test/conformance/provider/harness.ts";
+
+describe("a server that goes quiet without closing", () => {
+  let llm: MockLlm;
+  beforeAll(async () => {
+    llm = await startMockLlm();
+  });
+  afterAll(async () => {
+    await llm.close();
+  });
+
+  function provider() {
+    const settings = { providers: { openai: { baseUrl: `${llm.url}/v1`, apiKey: "sk-test", retry: { idleTimeoutMs: 150 } } } };
+    const p = createOpenAIProviders(settings, () => {}, { env: {}, clock: fakeClock() })[0]!;
+    return { p, model: p.models().find((m) => m.id === "gpt-4.1-mini")! };
+  }
+
+  it("is retried when it went quiet before any content", async () => {
+    const { p, model } = provider();
+    llm.push({ reply: { text: "never" }, fault: { kind: "hang", afterEvents: 1 } }, { reply: { text: "second try" } });
+    const run = await collect(p, request(model));
+    expect(run.retries[0]!.reason).toMatch(/^OpenAI sent nothing for 150 ms mid-stream after \d+ bytes \(providers.<id>.retry.idleTimeoutMs\)$/);
+    expect(textOf(run.message)).toBe("second try");
+  });
+
+  it("ends with an error that keeps the partial text when it went quiet mid-reply", async () => {
+    const { p, model } = provider();
+    llm.push({ reply: { text: "a reply that stops halfway" }, fault: { kind: "hang", afterEvents: -4 } });
+    const run = await collect(p, request(model));
+    expect(run.message.stopReason).toBe("error");
+    expect(run.message.errorMessage).toMatch(/^OpenAI sent nothing for 150 ms mid-stream after \d+ bytes/);
+    expect(textOf(run.message).length).toBeGreaterThan(0);
+    expect(run.retries).toEqual([]);
+  });
+});

@@ -1,3 +1,0 @@
-import { providerThroughHost } from "../../conformance/provider/host.ts";
-
-providerThroughHost({ format: "anthropic", plugin: "provider-anthropic", modelId: "claude-sonnet-4-5" });

@@ -1,3 +1,0 @@
-import { providerThroughHost } from "../../conformance/provider/host.ts";
-
-providerThroughHost({ format: "openai-responses", plugin: "provider-openai-responses", modelId: "gpt-5-mini" });

@@ -1,3 +1,0 @@
-import { providerThroughHost } from "../../conformance/provider/host.ts";
-
-providerThroughHost({ format: "openai", plugin: "provider-openai", modelId: "gpt-4.1-mini" });
