@@ -6,6 +6,7 @@
 import type { RunEnd, SessionInfo } from "./hooks.js";
 import type { AssistantMessage, Message, ToolResultMessage } from "./messages.js";
 import type { RetryInfo, StreamDelta } from "./provider.js";
+import type { HistoryReplaceReason, PluginEntry } from "./session.js";
 import type { ToolResult } from "./tool.js";
 
 export interface PluginRef {
@@ -28,6 +29,8 @@ export interface EventPayloads {
   retry_start: RetryInfo & { provider: string; model: string };
   compaction_start: { reason: string; tokensBefore: number };
   compaction_end: { reason: string; tokensBefore: number; tokensAfter: number; summary?: string; firstKeptIndex?: number; details?: unknown; errorMessage?: string };
+  history_replaced: { reason: HistoryReplaceReason; messages: readonly Message[]; entries: readonly PluginEntry[] };
+  session_entry: { entry: PluginEntry };
   guard_blocked: { hook: string; by: string; reason: string; subject: unknown };
   plugin_activated: { plugin: PluginRef; ms: number };
   plugin_error: { plugin: PluginRef; phase: string; message: string };
@@ -77,6 +80,9 @@ export const EVENTS: { [K in EventName]: string } = {
   retry_start: "A provider will retry a failed request after `delayMs`.",
   compaction_start: "Compaction begins.",
   compaction_end: "Compaction ended; tokens before and after. On success `summary` replaced the messages before `firstKeptIndex`, an index into the messages the strategy was given (the model's view: failed replies left out); the history is now `[summary, ...kept]`. The full history stays wherever the session store keeps it.",
+  history_replaced:
+    "The history was replaced: a resume, a `/tree` jump, a `/fork`, a compaction (`reason`). `messages` is the new history and `entries` the plugin entries of the new active branch, oldest first; plugins with session state rebuild it here (`api.session.entries()` gives the calling plugin's own).",
+  session_entry: "A plugin appended an entry to the session (`api.session.append`); the session store keeps it on the active branch.",
   guard_blocked: "A guard hook blocked a tool call, a user message or a compaction; `by` names the guard (audit logs, UIs, tests).",
   plugin_activated: "A plugin's activate() finished.",
   plugin_error: "A plugin failed: loading, activating, or in a hook or event handler.",

@@ -9,6 +9,7 @@ import type { HookRegistrar, RunEndReason } from "./hooks.js";
 import type { AssistantMessage, Message, UserContent } from "./messages.js";
 import type { OperationsBackend } from "./ops.js";
 import type { ModelInfo, Provider } from "./provider.js";
+import type { PluginEntry, PluginSession, ReplaceOptions } from "./session.js";
 import type { Tool } from "./tool.js";
 import type { UiRequest, UiResponse } from "./ui.js";
 
@@ -77,8 +78,14 @@ export interface Runtime {
   abort(): void;
   /** Resolves when no run is going. */
   waitForIdle(): Promise<void>;
-  /** Replaces the history (resume, rewind, compaction). Not allowed while a run is going. */
-  replaceMessages(messages: Message[]): void;
+  /** Every plugin's entries on the active branch, oldest first (see `api.session`). */
+  readonly pluginEntries: readonly PluginEntry[];
+  /**
+   * Replaces the history (resume, rewind, fork) and, when `options.entries` is given, the plugin entries with
+   * those of the new branch; then fires `history_replaced`. A session store calls it with the branch it moved
+   * to. Not allowed while a run is going.
+   */
+  replaceMessages(messages: Message[], options?: ReplaceOptions): void;
   /** Gives the session another id (a session store resuming or forking one). */
   setSessionId(id: string): void;
   /** Switches the model for the next request (through the `resolve_model` hook); rejects when none matches. */
@@ -207,6 +214,14 @@ export interface PluginAPI<S = unknown> {
   registerOps(backend: OperationsBackend): void;
   /** Publishes an event plugins may publish (`PLUGIN_EVENTS`, e.g. `permission_decision`) to every subscriber. */
   publish<K extends PluginEventName>(event: K, payload: EventPayloads[K]): void;
+  /**
+   * Another registered operations backend by name, activating its plugin if it is still lazy; undefined when
+   * none has that name. For backends that wrap another one (read-only, sandboxed, logged): call it inside
+   * your backend's `create`, not in `activate`.
+   */
+  opsBackend(name: string): Promise<OperationsBackend | undefined>;
+  /** This plugin's entries in the session: state that follows resume, `/tree`, `/fork` and compaction. */
+  readonly session: PluginSession;
   /** The running agent. Available from the `session_start` hook on; throws before. */
   readonly runtime: Runtime;
   /** Runs when the plugin is disposed, in reverse order of registration. */

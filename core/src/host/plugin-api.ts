@@ -6,6 +6,7 @@ import { CONTRIBUTION_KINDS, CONTRIBUTIONS, type ContributionKind, type Contribu
 import type { EventBus } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
 import type { Owner, Registry } from "../registry/registry.js";
+import type { PluginEntries } from "../runtime/plugin-entries.js";
 import { ADMISSIONS, type Admission, type Contributions } from "./contributions.js";
 
 type RegisterMethods = (typeof CONTRIBUTIONS)[ContributionKind]["register"];
@@ -23,6 +24,10 @@ export interface ScopeDeps {
   /** The sections beyond its own the plugin declares it reads (`keel.reads`). */
   reads: readonly string[];
   runtime(): Runtime | undefined;
+  /** The plugin entries of the active branch; `api.session` reads and appends this plugin's. */
+  session: PluginEntries;
+  /** Activates the lazy plugins waiting for an activation event (`onOps:<name>`). */
+  activateFor(event: string): Promise<void>;
   /** Declared contributions, to warn about undeclared ones; undefined for plugins given as objects. */
   declared?: DeclaredContributions;
 }
@@ -94,6 +99,17 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource; 
       // Checked at run time too: a plugin written in JavaScript could name a kernel event.
       if (!(PLUGIN_EVENTS as readonly string[]).includes(event)) throw new Error(`${owner.name}: "${event}" is not an event plugins may publish (they may publish ${PLUGIN_EVENTS.join(", ")})`);
       deps.bus.emit(event, payload);
+    },
+    async opsBackend(name) {
+      if (!deps.contributions.ops.get(name)) await deps.activateFor(`onOps:${name}`);
+      return deps.contributions.ops.get(name)?.item;
+    },
+    session: {
+      append(kind, data) {
+        if (!deps.runtime()) throw new Error(`${owner.name}: api.session.append is available from the session_start hook on, not during activate().`);
+        return deps.session.append(owner.name, kind, data);
+      },
+      entries: (kind) => deps.session.of(owner.name, kind),
     },
     get runtime(): Runtime {
       const runtime = deps.runtime();

@@ -25,6 +25,7 @@ import { keelCacheDir } from "../cache-dir.js";
 import { trace } from "../trace.js";
 import { createScope, type PluginScope } from "./plugin-api.js";
 import { declaredTool } from "./declared-tools.js";
+import type { PluginEntries } from "../runtime/plugin-entries.js";
 
 /** Failures (hook or event handler errors) after which an active plugin is shown as degraded. */
 const DEGRADED_AFTER = 3;
@@ -67,6 +68,8 @@ export interface HostDeps {
   /** Every settings layer as written, named, to report keys in a plugin's section that its schema lacks. */
   settingLayers(): NamedLayer[];
   activationTimeoutMs(): number;
+  /** The plugin entries of the active branch (`api.session`). */
+  session: PluginEntries;
   runtime(): Runtime | undefined;
 }
 
@@ -282,7 +285,7 @@ export class PluginHost {
     }
     // The plugin's own registrations replace the declarations offered for it.
     for (const off of r.offered?.splice(0) ?? []) off();
-    const scope = createScope(r, settings, { ...this.deps, settings: allSettings, untrustedSettings: this.deps.untrustedSettings(r.settingsKey), reads: r.manifest!.reads, declared: r.inline ? undefined : declaredNames(r.manifest!.contributes) });
+    const scope = createScope(r, settings, { ...this.deps, settings: allSettings, untrustedSettings: this.deps.untrustedSettings(r.settingsKey), reads: r.manifest!.reads, activateFor: (event) => this.activateFor(event), declared: r.inline ? undefined : declaredNames(r.manifest!.contributes) });
     r.scope = scope;
     try {
       const dispose = await runWithDeadline(this.deps.activationTimeoutMs(), undefined, () => definition.activate(scope.api));

@@ -39,6 +39,8 @@ export interface AgentDeps {
   sessionId(): string;
   limits: LoopLimits;
   compaction: CompactionSettings;
+  /** A compaction replaced the history (after its `compaction_end`). */
+  historyCompacted?(): void;
 }
 
 type Input = string | UserContent[];
@@ -60,6 +62,7 @@ export class Agent {
       settings: deps.compaction,
       getMessages: () => this.history,
       setMessages: (messages) => (this.history = messages),
+      compacted: () => deps.historyCompacted?.(),
     });
   }
 

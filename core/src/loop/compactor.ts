@@ -23,6 +23,8 @@ export interface CompactorDeps {
   settings: CompactionSettings;
   getMessages(): readonly Message[];
   setMessages(messages: Message[]): void;
+  /** Called once the new history is in place and `compaction_end` has been published. */
+  compacted(): void;
 }
 
 export class Compactor {
@@ -73,6 +75,7 @@ export class Compactor {
     estimator.forget();
     const tokensAfter = estimator.estimate(next);
     end({ tokensAfter, summary: answer.summary, firstKeptIndex: answer.firstKeptIndex, details: answer.details });
+    this.deps.compacted();
     return { tokensBefore, tokensAfter };
   }
 }

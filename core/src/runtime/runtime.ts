@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { emptyUsage, type AssistantMessage, type EventSubscriber, type ModelInfo, type Message, type Operations, type PluginInfo, type Runtime, type RunResult, type ToolCall, type ToolContext, type ToolResult, type UiRequest, type UiResponse, type UserContent } from "@keel/extensions-api";
+import { emptyUsage, type AssistantMessage, type EventSubscriber, type HistoryReplaceReason, type ModelInfo, type Message, type Operations, type PluginEntry, type PluginInfo, type ReplaceOptions, type Runtime, type RunResult, type ToolCall, type ToolContext, type ToolResult, type UiRequest, type UiResponse, type UserContent } from "@keel/extensions-api";
 import { EventBus, KERNEL } from "../bus/event-bus.js";
 import { HookBus, type HookFailure } from "../hooks/hook-bus.js";
 import { createContributions, type Contributions } from "../host/contributions.js";
@@ -25,6 +25,7 @@ import { checkRequired } from "./required-plugins.js";
 import { allModels, resolveTarget, type Target } from "./model-resolver.js";
 import { ModelSlot } from "./model-slot.js";
 import { BackendSlot, createOps } from "./ops.js";
+import { checkedEntries, PluginEntries } from "./plugin-entries.js";
 import { trace } from "../trace.js";
 
 export interface Distribution {
@@ -81,6 +82,7 @@ export class KeelRuntime implements Runtime {
   private agent!: Agent;
   private readonly target = new ModelSlot((checkReady) => resolveTarget(this.wantedModel(), this.host, this.contributions, this.hooks, checkReady));
   private readonly backend = new BackendSlot(() => createOps(this.core.ops, this.cwd, this.host, this.contributions));
+  private readonly entries = new PluginEntries((entry) => this.bus.emit("session_entry", { entry }));
   private id: string = randomUUID();
   private sessionStarted = false;
   /** The data folder already created (the session id can change on resume). */
@@ -117,6 +119,7 @@ export class KeelRuntime implements Runtime {
       untrustedSettings: (key) => this.view.untrusted?.[key],
       settingLayers: () => namedLayers(this.layers),
       activationTimeoutMs: () => this.core.activationTimeoutMs,
+      session: this.entries,
       runtime: () => (this.sessionStarted ? this : undefined),
     });
   }
@@ -149,6 +152,7 @@ export class KeelRuntime implements Runtime {
       sessionId: () => this.id,
       limits: this.core.loop,
       compaction: this.core.compaction,
+      historyCompacted: () => this.historyReplaced("compaction"),
     });
   }
 
@@ -281,8 +285,15 @@ export class KeelRuntime implements Runtime {
     return this.agent.waitForIdle();
   }
 
-  replaceMessages(messages: Message[]): void {
+  get pluginEntries(): readonly PluginEntry[] {
+    return this.entries.all;
+  }
+
+  replaceMessages(messages: Message[], options: ReplaceOptions = {}): void {
+    const entries = options.entries && checkedEntries(options.entries);
     this.agent.replaceMessages(messages);
+    if (entries) this.entries.set(entries);
+    this.historyReplaced(options.reason ?? "other");
   }
 
   setSessionId(id: string): void {
@@ -364,6 +375,10 @@ export class KeelRuntime implements Runtime {
 
   private wantedModel(): { provider?: string; model?: string } {
     return { provider: str(this.flags.provider) ?? this.core.provider, model: str(this.flags.model) ?? this.core.model };
+  }
+
+  private historyReplaced(reason: HistoryReplaceReason): void {
+    this.bus.emit("history_replaced", { reason, messages: this.agent.messages, entries: this.entries.all });
   }
 
   private activeTools(): Map<string, ActiveTool> {

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { EventPayloads, Message, Runtime } from "@keel/extensions-api";
+import type { EventPayloads, Message, PluginEntry, Runtime } from "@keel/extensions-api";
 import { summariseBranch } from "./branch-summary.ts";
 import { branchTo, buildContext } from "./context.ts";
 import { toHtml } from "./export-html.ts";
@@ -72,7 +72,7 @@ export class SessionController {
       return;
     }
     this.recorder = resumed.recorder;
-    runtime.replaceMessages(resumed.context.messages);
+    runtime.replaceMessages(resumed.context.messages, { reason: "resume", entries: resumed.context.entries });
     runtime.setSessionId(resumed.recorder.sessionId);
     if (resumed.warnings.length) this.options.warn(`session ${path}: ${resumed.warnings.join("; ")}`);
     if (resumed.recorder.readOnly) runtime.notify(resumed.recorder.readOnly, "warning");
@@ -89,8 +89,12 @@ export class SessionController {
     this.recorder?.recordMessage(message);
   }
 
-  onCompaction(event: EventPayloads["compaction_end"], history: readonly Message[]): void {
-    this.recorder?.recordCompaction(event, history);
+  onCompaction(event: EventPayloads["compaction_end"], history: readonly Message[], pluginEntries: readonly PluginEntry[]): void {
+    this.recorder?.recordCompaction(event, history, pluginEntries);
+  }
+
+  onPluginEntry(entry: PluginEntry): void {
+    this.recorder?.recordPluginEntry(entry);
   }
 
   /** The whole current file; throws a user-facing message when there is none yet. */
@@ -120,7 +124,7 @@ export class SessionController {
     const extra = summary === undefined ? [] : [r.append({ type: "branch_summary", summary, fromId: left.at(-1)!.id })];
     const context = buildContext([...newBranch, ...extra]);
     r.adopt(context);
-    runtime.replaceMessages(context.messages);
+    runtime.replaceMessages(context.messages, { reason: "tree", entries: context.entries });
     return `Moved to ${target.id}; ${context.messages.length} messages in context${extra.length ? " (with a summary of the branch you left)" : ""}.`;
   }
 
@@ -134,7 +138,7 @@ export class SessionController {
     r.close();
     this.recorder = recorder;
     runtime.setSessionId(recorder.sessionId);
-    runtime.replaceMessages(context.messages);
+    runtime.replaceMessages(context.messages, { reason: "fork", entries: context.entries });
     return `Forked at ${target.id} into session ${recorder.sessionId} (${recorder.path}).`;
   }
 

@@ -23,17 +23,32 @@ const base = { id: z.string().min(1), parentId: z.string().nullable(), timestamp
 // Messages come from our own writer; only their role is checked here, the loop validated the rest.
 const MessageSchema = z.custom<Message>((v) => typeof v === "object" && v !== null && ["user", "assistant", "toolResult"].includes((v as { role?: unknown }).role as string));
 
+/** An `api.session` entry as a compaction carries it. */
+const PluginEntrySchema = z.object({ plugin: z.string(), kind: z.string(), data: z.unknown(), timestamp: z.number() });
+
 export const EntrySchema = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("message"), ...base, message: MessageSchema }),
-  /** The history before `firstKeptEntryId` was replaced by `summary`; absent `firstKeptEntryId` keeps nothing. */
-  z.looseObject({ type: z.literal("compaction"), ...base, summary: z.string(), firstKeptEntryId: z.string().optional(), tokensBefore: z.number(), tokensAfter: z.number().optional(), details: z.unknown().optional() }),
+  /**
+   * The history before `firstKeptEntryId` was replaced by `summary`; absent `firstKeptEntryId` keeps nothing.
+   * `pluginEntries` are the branch's plugin entries up to here, so a resume that starts at the cut has them all.
+   */
+  z.looseObject({
+    type: z.literal("compaction"),
+    ...base,
+    summary: z.string(),
+    firstKeptEntryId: z.string().optional(),
+    tokensBefore: z.number(),
+    tokensAfter: z.number().optional(),
+    details: z.unknown().optional(),
+    pluginEntries: z.array(PluginEntrySchema).optional(),
+  }),
   /** A summary of the branch left when jumping elsewhere in the tree; sent to the model. */
   z.looseObject({ type: z.literal("branch_summary"), ...base, summary: z.string(), fromId: z.string() }),
   z.looseObject({ type: z.literal("model_change"), ...base, provider: z.string(), model: z.string() }),
   /** Bookmarks `targetId`; a null label removes the bookmark. */
   z.looseObject({ type: z.literal("label"), ...base, targetId: z.string(), label: z.string().nullable() }),
-  /** Plugin state; never sent to the model. */
-  z.looseObject({ type: z.literal("custom"), ...base, customType: z.string(), data: z.unknown().optional() }),
+  /** Plugin state; never sent to the model. With `plugin`, an `api.session` entry handed back on every replay. */
+  z.looseObject({ type: z.literal("custom"), ...base, customType: z.string(), plugin: z.string().optional(), data: z.unknown().optional() }),
   /** A plugin's message; sent to the model as a user message. */
   z.looseObject({ type: z.literal("custom_message"), ...base, customType: z.string(), content: z.string() }),
 ]);

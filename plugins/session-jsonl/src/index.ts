@@ -1,7 +1,7 @@
 /**
  * session-jsonl: every session is an append-only JSONL tree under `$KEEL_HOME/sessions/<folder>/`. Resume
  * with `-c` / `--session`, keep nothing with `--no-session`, move around with /tree, /fork, /label, /name,
- * /export, list with `keel sessions`.
+ * /export, list with `keel sessions`. Keeps plugins' `api.session` entries and hands them back on every move.
  */
 import { definePlugin } from "@keel/extensions-api";
 import { sessionsCli } from "./cli.ts";
@@ -27,7 +27,8 @@ export default definePlugin({
     api.hooks.tap("session_end", () => controller.close());
     api.events.on("message_end", ({ message }) => controller.onMessage(message));
     // Events are delivered synchronously, so the history read here is the one the compaction just made.
-    api.events.on("compaction_end", (event) => controller.onCompaction(event, api.runtime.messages));
+    api.events.on("compaction_end", (event) => controller.onCompaction(event, api.runtime.messages, api.runtime.pluginEntries));
+    api.events.on("session_entry", ({ entry }) => controller.onPluginEntry(entry));
     for (const command of sessionCommands(controller)) api.registerCommand(command);
     api.registerCliCommand(sessionsCli);
     api.onDispose(() => controller.close());

@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { join } from "node:path";
-import type { EventPayloads, Message } from "@keel/extensions-api";
+import type { EventPayloads, Message, PluginEntry } from "@keel/extensions-api";
 import { buildContext, type BranchContext } from "./context.ts";
 import { FORMAT_VERSION, type Entry, type Header, type NewEntry } from "./format.ts";
 import { loadBranch } from "./load.ts";
@@ -147,7 +147,7 @@ export class SessionRecorder {
    * The host compacted its history (`compaction_end`); `history` is its history right after, i.e.
    * `[summary, ...kept messages]`. The first kept message object tells which entry the summary stops at.
    */
-  recordCompaction(event: EventPayloads["compaction_end"], history: readonly Message[]): void {
+  recordCompaction(event: EventPayloads["compaction_end"], history: readonly Message[], pluginEntries: readonly PluginEntry[] = []): void {
     const { summary } = event;
     if (summary === undefined || event.errorMessage) return;
     const firstKept = history[1];
@@ -155,8 +155,14 @@ export class SessionRecorder {
     if (firstKept && !firstKeptEntryId) {
       this.options.warn("session: the compaction kept a message this session never recorded; a resume will start from the summary alone");
     }
-    const entry = this.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter, details: event.details });
+    const carried = pluginEntries.length > 0 ? { pluginEntries: [...pluginEntries] } : {};
+    const entry = this.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter, details: event.details, ...carried });
     if (history[0]) this.entryOf.set(history[0], entry.id);
+  }
+
+  /** A plugin appended an entry (`session_entry`): a `custom` entry that names the plugin. */
+  recordPluginEntry(entry: PluginEntry): void {
+    this.append({ type: "custom", customType: entry.kind, plugin: entry.plugin, data: entry.data });
   }
 
   /** Appends any entry as a child of the leaf, which it becomes. */

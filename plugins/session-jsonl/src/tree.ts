@@ -57,7 +57,7 @@ export function describeEntry(e: Entry): string {
     case "label":
       return e.label === null ? `unlabel ${e.targetId}` : `label ${e.targetId} "${e.label}"`;
     case "custom":
-      return `custom ${e.customType}`;
+      return `custom ${e.plugin ? `${e.plugin} ` : ""}${e.customType}`;
     case "custom_message":
       return `${e.customType}: ${oneLine(e.content)}`;
   }
