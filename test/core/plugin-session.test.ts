@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { definePlugin, type EventPayloads, type PluginAPI, type PluginEntry } from "@keel/extensions-api";
-import { createTestKit, type InlinePlugin, type TestKit } from "@keel/extensions-api/testing";
+import { createTestKit, type InlinePlugin, type TestKit } from "@keel/testing";
 
 let kit: TestKit | undefined;
 afterEach(async () => {
