@@ -1,16 +1,17 @@
 /**
  * From entries to what the model sees: replays a branch the way the host built its history, including each
  * compaction (`[summary, ...history from the first kept entry]`), so a resumed session continues exactly
- * where it stopped.
+ * where it stopped. Plugin entries (`api.session`) are replayed beside the messages, in branch order.
  */
-import { type Message, type UserMessage } from "@keel/extensions-api";
+import { type Message, type PluginEntry, type UserMessage } from "@keel/extensions-api";
 import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
 import type { Entry } from "./format.ts";
 
-/** The messages of a branch and, in parallel, the id of the entry each came from. */
+/** The messages of a branch and, in parallel, the id of the entry each came from; its plugin entries. */
 export interface BranchContext {
   messages: Message[];
   ids: string[];
+  entries: PluginEntry[];
 }
 
 const BRANCH_PREAMBLE =
@@ -33,6 +34,7 @@ export function branchSummaryMessage(summary: string, timestamp = Date.now()): U
 export function buildContext(branch: readonly Entry[], options: { partial?: boolean; warn?: (message: string) => void } = {}): BranchContext {
   let messages: Message[] = [];
   let ids: string[] = [];
+  let entries: PluginEntry[] = [];
   for (const entry of branch) {
     const time = Date.parse(entry.timestamp) || Date.now();
     switch (entry.type) {
@@ -49,7 +51,12 @@ export function buildContext(branch: readonly Entry[], options: { partial?: bool
         messages.push({ role: "user", kind: "custom", content: entry.content, timestamp: time });
         ids.push(entry.id);
         break;
+      case "custom":
+        if (entry.plugin !== undefined) entries.push({ plugin: entry.plugin, kind: entry.customType, data: entry.data ?? null, timestamp: time });
+        break;
       case "compaction": {
+        // The compaction carries every plugin entry of the branch up to it: a partial load may start after them.
+        if (entry.pluginEntries) entries = [...entry.pluginEntries];
         const kept = entry.firstKeptEntryId === undefined ? ids.length : ids.indexOf(entry.firstKeptEntryId);
         if (kept < 0 && options.partial) break;
         if (kept < 0) options.warn?.(`compaction ${entry.id} keeps entry ${entry.firstKeptEntryId}, which is not on its branch; only its summary is used`);
@@ -67,7 +74,7 @@ export function buildContext(branch: readonly Entry[], options: { partial?: bool
     messages.unshift({ role: "user", kind: "custom", content: MISSING_START, timestamp: messages[0]!.timestamp });
     ids.unshift(ids[0]!);
   }
-  return { messages, ids };
+  return { messages, ids, entries };
 }
 
 /** Root-first entries from the root to `leafId`. Throws when the chain is broken (a parent is missing). */
