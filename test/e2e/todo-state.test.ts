@@ -12,10 +12,13 @@ import { keelEnv, runKeel, SCRIPTED, type KeelEnv } from "../support/keel-cli.js
 const TODO = fileURLToPath(new URL("../../examples/todo", import.meta.url));
 const add = (text: string) => ({ toolCalls: [{ name: "todo", arguments: { action: "add", text } }] });
 
+/** The todo tool changes something, so the permissions plugin would ask; this user allows it. */
+const ALLOW_TODO = ["--settings", '{"permissions":{"allow":["todo"]}}'];
+
 /** Runs keel with the todo plugin and a fresh turns.json; `input` lines go to the interactive mode. */
 async function keel(env: KeelEnv, args: string[], turns: unknown[] = [], input?: string) {
   writeFileSync(join(env.cwd, "turns.json"), JSON.stringify(turns));
-  const run = await runKeel([...args, ...SCRIPTED, "--plugin", TODO], env, { input });
+  const run = await runKeel([...args, ...SCRIPTED, ...ALLOW_TODO, "--plugin", TODO], env, { input });
   expect(run.code, run.stderr).toBe(0);
   expect(run.stderr).not.toMatch(/error|warning|unreadable/i);
   return run;
