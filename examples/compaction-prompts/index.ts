@@ -3,6 +3,7 @@
  * recent turns (the shared cut-point rule: whole turns within `keepRecentTokens`, never cutting at a tool
  * result) and replaces the older ones with a list of what the user asked in them, added to the list an
  * earlier compaction left. Cheap and predictable; a model-written summary (compaction-summary) says more.
+ * The manifest's `"reads": ["compaction"]` lets it see the shared `compaction` section in `api.allSettings`.
  *
  * settings.json: { "compaction": { "strategy": "prompts", "keepRecentTokens": 8000 },
  *                  "compaction-prompts": { "maxPrompts": 50 } }
