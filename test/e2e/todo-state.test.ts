@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { keelEnv, runKeel, SCRIPTED, type KeelEnv } from "../support/keel-cli.js";
+import { keelEnv, runKeel, SCRIPTED, type KeelEnv } from "../support/keel-cli.ts";
 
 const TODO = fileURLToPath(new URL("../../examples/todo", import.meta.url));
 const add = (text: string) => ({ toolCalls: [{ name: "todo", arguments: { action: "add", text } }] });

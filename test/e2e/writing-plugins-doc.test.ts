@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.js";
+import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.ts";
 
 const doc = readFileSync(fileURLToPath(new URL("../../docs/writing-plugins.md", import.meta.url)), "utf8");
 const walkthrough = doc.slice(doc.indexOf("## From nothing"), doc.indexOf("\n## ", doc.indexOf("## From nothing") + 1));

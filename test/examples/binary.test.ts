@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.js";
+import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.ts";
 
 const example = (name: string) => fileURLToPath(new URL(`../../examples/${name}`, import.meta.url));
 
