@@ -26,8 +26,8 @@ export interface ScopeDeps {
   runtime(): Runtime | undefined;
   /** The plugin entries of the active branch; `api.session` reads and appends this plugin's. */
   session: PluginEntries;
-  /** Activates the lazy plugins waiting for an activation event (`onOps:<name>`). */
-  activateFor(event: string): Promise<void>;
+  /** Activates the lazy plugins waiting to contribute `name` of `kind` (e.g. the backend an `ops` wrapper wants). */
+  activateFor(kind: ContributionKind, name: string): Promise<void>;
   /** Declared contributions, to warn about undeclared ones; undefined for plugins given as objects. */
   declared?: DeclaredContributions;
 }
@@ -101,7 +101,7 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource; 
       deps.bus.emit(event, payload);
     },
     async opsBackend(name) {
-      if (!deps.contributions.ops.get(name)) await deps.activateFor(`onOps:${name}`);
+      if (!deps.contributions.ops.get(name)) await deps.activateFor("ops", name);
       return deps.contributions.ops.get(name)?.item;
     },
     session: {

@@ -285,7 +285,7 @@ export class PluginHost {
     }
     // The plugin's own registrations replace the declarations offered for it.
     for (const off of r.offered?.splice(0) ?? []) off();
-    const scope = createScope(r, settings, { ...this.deps, settings: allSettings, untrustedSettings: this.deps.untrustedSettings(r.settingsKey), reads: r.manifest!.reads, activateFor: (event) => this.activateFor(event), declared: r.inline ? undefined : declaredNames(r.manifest!.contributes) });
+    const scope = createScope(r, settings, { ...this.deps, settings: allSettings, untrustedSettings: this.deps.untrustedSettings(r.settingsKey), reads: r.manifest!.reads, activateFor: (kind, name) => this.activateFor(kind, name), declared: r.inline ? undefined : declaredNames(r.manifest!.contributes) });
     r.scope = scope;
     try {
       const dispose = await runWithDeadline(this.deps.activationTimeoutMs(), undefined, () => definition.activate(scope.api));
