@@ -154,6 +154,11 @@ export interface FlagSpec {
    * when the flag is absent.
    */
   check?(value: unknown): string | undefined | Promise<string | undefined>;
+  /**
+   * For a boolean flag: the operations backend it picks when given, over the `ops` setting (`--sandbox` picks
+   * `sandbox`). The backend is still looked up by name, so a missing one is an error, never a fallback.
+   */
+  ops?: string;
 }
 
 /** A subcommand: `keel <name> [args]`. Runs instead of the agent. */

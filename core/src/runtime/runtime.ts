@@ -81,7 +81,7 @@ export class KeelRuntime implements Runtime {
   private readonly managed: ManagedPolicy;
   private agent!: Agent;
   private readonly target = new ModelSlot((checkReady) => resolveTarget(this.wantedModel(), this.host, this.contributions, this.hooks, checkReady));
-  private readonly backend = new BackendSlot(() => createOps(this.core.ops, this.cwd, this.host, this.contributions));
+  private readonly backend = new BackendSlot(() => createOps(this.wantedOps(), this.cwd, this.host, this.contributions));
   private readonly entries = new PluginEntries((entry) => this.bus.emit("session_entry", { entry }));
   private id: string = randomUUID();
   private sessionStarted = false;
@@ -375,6 +375,12 @@ export class KeelRuntime implements Runtime {
 
   private wantedModel(): { provider?: string; model?: string } {
     return { provider: str(this.flags.provider) ?? this.core.provider, model: str(this.flags.model) ?? this.core.model };
+  }
+
+  /** The backend a given boolean flag picks (`FlagSpec.ops`, e.g. `--sandbox`), else the `ops` setting. */
+  private wantedOps(): string | undefined {
+    const picked = this.contributions.flags.list().find((e) => e.item.ops !== undefined && this.flags[e.item.name] === true);
+    return picked?.item.ops ?? this.core.ops;
   }
 
   private historyReplaced(reason: HistoryReplaceReason): void {

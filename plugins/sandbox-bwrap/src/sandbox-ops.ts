@@ -1,0 +1,67 @@
+/**
+ * `Operations` that run commands inside bubblewrap and leave files to the wrapped backend (the confined local
+ * one): every file method is the wrapped backend's own, and `spawn` hands that backend's `spawn` a command
+ * line that `exec`s bwrap, so its process group, output handling and kill-the-whole-tree logic stay the ones
+ * that already hold. Until a probe has started a sandbox once, and after it failed, commands are refused with
+ * why; nothing ever runs unsandboxed.
+ */
+import type { Operations, ProcessHandle, SpawnOptions } from "@keel/extensions-api";
+import { sandboxedCommand } from "./bwrap-args.ts";
+
+export interface SandboxOpsOptions {
+  inner: Operations;
+  bwrap: string;
+  args: readonly string[];
+}
+
+/** Output of the probe kept for the error message. */
+const PROBE_OUTPUT_LIMIT = 2000;
+
+export class SandboxOps implements Operations {
+  readonly cwd: string;
+  /** Files live where the wrapped backend says; commands run in a sandbox over this machine's files. */
+  readonly local: boolean | undefined;
+  private refusal: string | undefined;
+
+  constructor(private readonly options: SandboxOpsOptions) {
+    this.cwd = options.inner.cwd;
+    this.local = options.inner.local;
+  }
+
+  resolve: Operations["resolve"] = (path, access) => this.options.inner.resolve(path, access);
+  readFile: Operations["readFile"] = (path) => this.options.inner.readFile(path);
+  writeFile: Operations["writeFile"] = (path, data) => this.options.inner.writeFile(path, data);
+  stat: Operations["stat"] = (path) => this.options.inner.stat(path);
+  list: Operations["list"] = (path) => this.options.inner.list(path);
+  mkdir: Operations["mkdir"] = (path) => this.options.inner.mkdir(path);
+  remove: Operations["remove"] = (path) => this.options.inner.remove(path);
+
+  /**
+   * Starts `true` in the sandbox once. Resolves to undefined when it ran, else to the refusal every later
+   * command gets (and that the plugin reports).
+   */
+  async probe(): Promise<string | undefined> {
+    let output = "";
+    let result: { code: number | null };
+    try {
+      const handle = this.options.inner.spawn(sandboxedCommand(this.options.bwrap, this.options.args, "true"), {
+        onData: (chunk) => void (output = (output + Buffer.from(chunk).toString("utf8")).slice(0, PROBE_OUTPUT_LIMIT)),
+      });
+      result = await handle.exited;
+    } catch (error) {
+      output = (error as Error).message;
+      result = { code: null };
+    }
+    if (result.code === 0) return (this.refusal = undefined);
+    this.refusal =
+      `The shell sandbox (plugin sandbox-bwrap) cannot start bubblewrap "${this.options.bwrap}": ${output.trim() || `exit code ${result.code}`}. ` +
+      `Commands are refused until it can. Install it (Debian/Ubuntu: apt-get install bubblewrap) or set "sandbox-bwrap.bwrap" to its path; ` +
+      `to run commands without a sandbox, choose the unsandboxed backend explicitly ("ops": "local", without --sandbox).`;
+    return this.refusal;
+  }
+
+  spawn(command: string, options?: SpawnOptions): ProcessHandle {
+    if (this.refusal) throw new Error(this.refusal);
+    return this.options.inner.spawn(sandboxedCommand(this.options.bwrap, this.options.args, command), options);
+  }
+}
