@@ -1,0 +1,86 @@
+// The sandbox's added latency per `bash` call: `bash({ command: "true" })` through the real tool on the sandbox
+// backend (bubblewrap around the local spawn), as a ratio to the same tool on the unsandboxed local backend in
+// the same run (interleaved, medians). A bare `bwrap … true` spawn shows what bubblewrap alone costs.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createJiti } from "jiti";
+import { median, ms, printTable, ratio } from "./lib.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const jiti = createJiti(import.meta.url);
+/** @type {typeof import("../plugins/ops-local/src/local-ops.ts")} */
+const { createLocalOps } = await jiti.import(join(root, "plugins/ops-local/src/local-ops.ts"));
+/** @type {typeof import("../plugins/sandbox-bwrap/src/sandbox-ops.ts")} */
+const { SandboxOps } = await jiti.import(join(root, "plugins/sandbox-bwrap/src/sandbox-ops.ts"));
+/** @type {typeof import("../plugins/sandbox-bwrap/src/bwrap-args.ts")} */
+const { bwrapArgs } = await jiti.import(join(root, "plugins/sandbox-bwrap/src/bwrap-args.ts"));
+/** @type {typeof import("../plugins/sandbox-bwrap/src/layout.ts")} */
+const { planLayout } = await jiti.import(join(root, "plugins/sandbox-bwrap/src/layout.ts"));
+/** @type {typeof import("../plugins/sandbox-bwrap/src/settings.ts")} */
+const { SandboxSettingsSchema } = await jiti.import(join(root, "plugins/sandbox-bwrap/src/settings.ts"));
+/** @type {typeof import("../plugins/tool-bash/src/bash-tool.ts")} */
+const { bashTool } = await jiti.import(join(root, "plugins/tool-bash/src/bash-tool.ts"));
+/** @type {typeof import("../plugins/tool-bash/src/background.ts")} */
+const { BackgroundProcesses } = await jiti.import(join(root, "plugins/tool-bash/src/background.ts"));
+/** @type {typeof import("../plugins/tool-bash/src/settings.ts")} */
+const { BashSettingsSchema } = await jiti.import(join(root, "plugins/tool-bash/src/settings.ts"));
+
+const RUNS = Number(process.env.SANDBOX_BENCH_RUNS ?? 100);
+const WARMUP = 10;
+const dir = mkdtempSync(join(tmpdir(), "keel-bench-sandbox-"));
+const cwd = join(dir, "workspace");
+mkdirSync(cwd);
+
+const local = createLocalOps({ cwd });
+const args = bwrapArgs(planLayout(local.cwd, SandboxSettingsSchema.parse({})).layout);
+const sandbox = new SandboxOps({ inner: local, bwrap: "bwrap", args });
+const refusal = await sandbox.probe();
+if (refusal) throw new Error(refusal);
+
+const settings = BashSettingsSchema.parse({});
+const tool = bashTool(settings, new BackgroundProcesses(settings));
+let calls = 0;
+function viaTool(ops) {
+  return async () => {
+    const ctx = { signal: new AbortController().signal, toolCallId: `bench_${++calls}`, cwd: ops.cwd, ops, dataDir: join(dir, "data"), update() {} };
+    const start = performance.now();
+    const result = await tool.execute({ command: "true" }, ctx);
+    const elapsed = performance.now() - start;
+    if (/** @type {{ exitCode: number }} */ (result.details).exitCode !== 0) throw new Error(`bash true failed: ${JSON.stringify(result.content)}`);
+    return elapsed;
+  };
+}
+
+function bareBwrap() {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn("bwrap", [...args, "--", "true"], { cwd });
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(performance.now() - start) : reject(new Error(`bwrap … true exited ${code}`))));
+  });
+}
+
+/** @type {[string, () => Promise<number>][]} */
+const cases = [
+  ["bash tool: true, local backend", viaTool(local)],
+  ["bash tool: true, sandbox backend", viaTool(sandbox)],
+  ["bare spawn(bwrap … true)", bareBwrap],
+];
+const samples = cases.map(() => []);
+for (let i = 0; i < WARMUP + RUNS; i++) {
+  for (const [k, [, fn]] of cases.entries()) {
+    const t = await fn();
+    if (i >= WARMUP) samples[k].push(t);
+  }
+}
+rmSync(dir, { recursive: true, force: true });
+
+const base = median(samples[0]);
+printTable(`sandbox cost per bash call (${RUNS} runs each, interleaved, medians)`, [
+  ["case", "median", "vs local backend"],
+  ...cases.map(([name], k) => [name, ms(median(samples[k])), ratio(median(samples[k]), base)]),
+]);
+console.log(`\nadded per call: ${ms(median(samples[1]) - base)}`);
