@@ -234,8 +234,14 @@ export interface PluginAPI<S = unknown> {
 }
 
 export interface PluginDefinition<TSchema extends z.ZodType = z.ZodType<unknown>> {
-  /** Schema of this plugin's settings section. An invalid section disables this plugin only. */
+  /** Schema of this plugin's settings section. An invalid section disables this plugin only (see `onInvalidSettings`). */
   settings?: TSchema;
+  /**
+   * What an invalid settings section does: `"disable"` (the default) keeps the plugin off until the user fixes
+   * it; `"defaults"` runs it anyway, with the schema's defaults in place of the invalid keys, and warns. Use
+   * `"defaults"` for a plugin the user needs in order to see or fix anything, such as the UI.
+   */
+  onInvalidSettings?: "disable" | "defaults";
   /** Registers contributions. May return a dispose function. */
   activate(api: PluginAPI<z.output<TSchema>>): void | (() => void | Promise<void>) | Promise<void | (() => void | Promise<void>)>;
 }

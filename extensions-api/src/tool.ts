@@ -41,6 +41,12 @@ export interface Tool<TParams extends z.ZodType = z.ZodType, TDetails = unknown>
   /** Read-only tools may run in parallel with each other within one reply. */
   readOnly?: boolean;
   /**
+   * Milliseconds one call may run before the loop aborts its signal, waits two seconds more, and answers the
+   * model with an error naming the tool. Default: the `loop.toolTimeoutMs` setting (10 minutes); `Infinity` for
+   * a tool that bounds its own run time. The user's `loop.toolTimeouts` setting overrides it by tool name.
+   */
+  timeoutMs?: number;
+  /**
    * Runs one call. Throwing is allowed and becomes an error result with the message; it never ends the run.
    */
   execute(input: z.output<TParams>, ctx: ToolContext): Promise<ToolResult<TDetails>>;

@@ -72,6 +72,22 @@ describe("hooks inside a run, one by one", () => {
     expect(result.finalText).toBe("QUIET");
   });
 
+  it("a transform that returns the wrong type is skipped and reported, for each transform hook", async () => {
+    const requests: ProviderRequest[] = [];
+    const wrong = plugin("wrong-types", (api) => {
+      api.hooks.tap("system_prompt", () => 42 as never);
+      api.hooks.tap("context", () => ({ not: "a list" }) as never);
+    });
+    kit = await createTestKit({ inline: [recordingProvider(requests), wrong], settings: { provider: "recorder", systemPrompt: "BASE" } });
+    const result = await kit.run("hi");
+    expect(result.finalText).toBe("saw: hi");
+    expect(requests[0]!.systemPrompt).toBe("BASE");
+    expect(kit.eventsOf("plugin_error").map((e) => [e.phase, e.message])).toEqual([
+      ["hook system_prompt", "returned a value of the wrong type (expected a string, got 42); it was ignored"],
+      ["hook context", 'returned a value of the wrong type (expected a list of messages, got {"not":"a list"}); it was ignored'],
+    ]);
+  });
+
   it("resolve_model: a handler picks the model when the user named none", async () => {
     const requests: ProviderRequest[] = [];
     kit = await createTestKit({

@@ -121,6 +121,16 @@ describe("a plugin that fails is skipped with a reason, and the agent still runs
     expect(stateOf(k, "typed")!.reason).toMatch(/^invalid settings: "typed\.timeoutMs": .*expected number.*Fix that section of settings\.json/i);
   });
 
+  it("a plugin that falls back on invalid settings runs with defaults for the bad keys only, and warns", async () => {
+    const source = `import { definePlugin, z } from "@keel/extensions-api";
+      const Settings = z.object({ timeoutMs: z.number().default(5), label: z.string().default("x") }).prefault({});
+      export default definePlugin({ settings: Settings, onInvalidSettings: "defaults", activate(api) { globalThis.fallbackSettings = api.settings; } });`;
+    const k = await loadWith([{ name: "lenient", keel: { activation: ["onStartup"] }, source }], { lenient: { timeoutMs: "soon", label: "mine" } });
+    expect(stateOf(k, "lenient")!.state).toBe("active");
+    expect((globalThis as { fallbackSettings?: unknown }).fallbackSettings).toEqual({ timeoutMs: 5, label: "mine" });
+    expect(k.eventsOf("plugin_warning").map((w) => w.message)).toContainEqual(expect.stringMatching(/^invalid settings: "lenient\.timeoutMs": .*Using the defaults for those keys/));
+  });
+
   it("hands a plugin its typed, defaulted settings section", async () => {
     const source = `import { definePlugin, defineTool, z } from "@keel/extensions-api";
       export default definePlugin({ settings: z.object({ greeting: z.string().default("hi") }).default({ greeting: "hi" }), activate(api) {

@@ -147,7 +147,7 @@ describe("tools that break their contract", () => {
     await kit.run("go");
     expect(kit.toolResults().map((r) => [textOf(r), r.isError])).toEqual([
       ["just text", false],
-      ['The tool "empty" returned no content (a bug in the tool: execute must resolve { content }).', true],
+      ['The tool "empty" returned no content: a bug in the plugin sloppy (execute must resolve { content: text, or a list of text and image blocks }). Nothing it returned was kept.', true],
     ]);
   });
 });
@@ -181,5 +181,29 @@ describe("tool-call ids and nesting", () => {
   it("counts nesting outside strings only", () => {
     expect(jsonNestingDepth('{"a":[{"b":"[[[{{{\\"]]"}]}')).toBe(3);
     expect(jsonNestingDepth("[[[[[[", 3)).toBe(4);
+  });
+});
+
+describe("tool deadlines", () => {
+  const slow: InlinePlugin = {
+    name: "slow-tool",
+    plugin: definePlugin({
+      activate(api) {
+        api.registerTool({
+          name: "slow",
+          description: "returns only when stopped",
+          parameters: z.object({}),
+          timeoutMs: Infinity,
+          execute: (_input, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ content: `stopped: ${(ctx.signal.reason as Error).message}` }))),
+        });
+      },
+    }),
+  };
+
+  it("stops a tool at the deadline loop.toolTimeouts sets for it, over the tool's own", async () => {
+    kit = await createTestKit({ inline: [slow], script: [{ toolCalls: [{ name: "slow" }] }, { text: "ok" }], settings: { loop: { toolTimeouts: { slow: 30 } } } });
+    const result = await kit.run("go");
+    expect(result.reason).toBe("stop");
+    expect(resultText(kit)).toBe('stopped: The tool "slow" ran past its deadline of 30 ms.');
   });
 });

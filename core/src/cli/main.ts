@@ -2,12 +2,14 @@
  * The `keel` command: boot flags → settings and plugins → commander with the flags and subcommands plugins
  * added → a mode (UI) runs the session. Exit code 0 when the run succeeded.
  */
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import type { FlagSpec } from "@keel/extensions-api";
 import { KeelRuntime, type Distribution } from "../runtime/runtime.js";
 import { readDistribution } from "../runtime/distribution.js";
+import { containPlugins, type Containment } from "../host/containment.js";
 import { scanBootArgs } from "./boot-args.js";
 import { readBootValues } from "./boot-values.js";
 import { trace } from "../trace.js";
@@ -38,6 +40,11 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   trace("main");
   const boot = scanBootArgs(argv);
   const cwd = resolve(boot.cwd ?? process.cwd());
+  const cwdProblem = boot.cwd === undefined ? undefined : folderProblem(cwd);
+  if (cwdProblem) {
+    err(`keel: --cwd ${boot.cwd}: ${cwdProblem}. Name an existing folder, or leave --cwd out to work in the current one.\n`);
+    return 2;
+  }
   let distribution: Distribution;
   try {
     distribution = readDistribution(options.distributionFile);
@@ -54,11 +61,15 @@ export async function main(argv: string[], options: MainOptions): Promise<number
 
   const builtin = boot.firstWord !== undefined && BUILTIN_COMMANDS.includes(boot.firstWord);
   const trust = { granted: boot.trust, interactive: !boot.print && (boot.mode ?? "interactive") === "interactive" && !builtin, firstWord: boot.firstWord };
+  // Before any plugin code runs, for the rest of the process: plugins' console output, stray errors and
+  // process.exit are contained from the start.
+  const containment = containPlugins(err);
   let runtime: KeelRuntime;
   try {
     runtime = await KeelRuntime.create({ cwd, keelHome: keelHomeDir(), distribution, pluginPaths, safeMode: boot.safeMode, extraSettings, trust }, (rt) => {
       rt.bus.on("plugin_error", (e) => err(`${distribution.command}: plugin ${e.plugin.name}@${e.plugin.version}: ${e.message}\n`));
       rt.bus.on("plugin_warning", (e) => err(`${distribution.command}: ${e.plugin ? `plugin ${e.plugin.name}: ` : ""}${e.message}\n`));
+      containment.attach({ ownerOf: (file) => rt.host.ownerOfFile(file), report: (plugin, phase, message) => rt.bus.emit("plugin_error", { plugin, phase, message }) });
     });
   } catch (error) {
     if (!(error instanceof RequiredPluginError)) throw error;
@@ -107,7 +118,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
       return;
     }
     Object.assign(runtime.flags, opts);
-    exitCode = await runMode(runtime, opts, words, err);
+    exitCode = await runMode(runtime, opts, words, err, containment);
   });
 
   try {
@@ -143,7 +154,7 @@ async function flagProblems(program: Command, flags: FlagSpec[], opts: Record<st
   return problems;
 }
 
-async function runMode(runtime: KeelRuntime, opts: Record<string, unknown>, words: string[], err: (t: string) => void): Promise<number> {
+async function runMode(runtime: KeelRuntime, opts: Record<string, unknown>, words: string[], err: (t: string) => void, containment: Containment): Promise<number> {
   let prompt = typeof opts.print === "string" ? opts.print : words.length > 0 ? words.join(" ") : undefined;
   if (prompt === undefined && opts.print === true && !process.stdin.isTTY) prompt = await readStdin();
   const modeName = typeof opts.mode === "string" ? opts.mode : opts.print !== undefined ? "text" : "interactive";
@@ -155,6 +166,7 @@ async function runMode(runtime: KeelRuntime, opts: Record<string, unknown>, word
     err(`keel: no "${modeName}" mode is installed${installed.length ? ` (installed: ${installed.join(", ")})` : ""}.${hint}\n`);
     return 2;
   }
+  containment.setStdoutOwner(mode.owner);
   // Ctrl-C aborts the run (a second one, or one while idle, exits). TERM aborts and shuts down cleanly, so
   // plugins still stop what they started (background processes, locks) before the process goes.
   const onInterrupt = () => (runtime.isRunning ? runtime.abort() : process.exit(130));
@@ -171,6 +183,15 @@ async function runMode(runtime: KeelRuntime, opts: Record<string, unknown>, word
   } finally {
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onTerminate);
+  }
+}
+
+/** Why `dir` cannot be the workspace, or undefined when it can. */
+function folderProblem(dir: string): string | undefined {
+  try {
+    return statSync(dir).isDirectory() ? undefined : "is a file, not a folder";
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such folder" : `cannot be used (${(error as Error).message})`;
   }
 }
 

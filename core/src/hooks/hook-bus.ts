@@ -7,6 +7,7 @@ import tapable from "tapable";
 import { HOOKS, type GuardDecision, type HookContext, type HookHandler, type HookInput, type HookName, type HookRegistrar, type HookTypes, type PluginRef, type TapOptions } from "@keel/extensions-api";
 import { errorText } from "../bus/event-bus.js";
 import { runWithDeadline } from "./timeout.js";
+import { transformProblem } from "./transform-checks.js";
 
 const { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesWaterfallHook } = tapable;
 
@@ -147,7 +148,10 @@ export class HookBus {
         return async (value: unknown, info: unknown, signal?: AbortSignal) => {
           try {
             const next = await call(signal, (ctx) => tap.handler(value, info, ctx));
-            return next === undefined ? value : next;
+            if (next === undefined) return value;
+            const problem = transformProblem(tap.hook, next);
+            if (problem) throw new Error(`returned a value of the wrong type (${problem}); it was ignored`);
+            return next;
           } catch (error) {
             fail(error);
             return value;

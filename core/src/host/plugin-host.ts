@@ -4,7 +4,7 @@
  * skipped with a message naming it and saying why; the others, and the agent, carry on. Plugins whose
  * manifest says they are only needed for a command, mode, provider or backend stay unloaded until used.
  */
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import satisfies from "semver/functions/satisfies.js";
 import validRange from "semver/ranges/valid.js";
 import { API_VERSION, CONTRIBUTION_KINDS, CONTRIBUTIONS, ContributesSchema, type ContributionKind, settingsKeyOf, type Tool, type KeelManifest, type PluginDefinition, type PluginInfo, type PluginRef, type PluginSource, type Runtime, type z } from "@keel/extensions-api";
@@ -12,7 +12,6 @@ import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
 import { runWithDeadline } from "../hooks/timeout.js";
-import { describeIssues } from "../settings/core-settings.js";
 import type { NamedLayer } from "../settings/settings.js";
 import { sectionKeyWarnings } from "../settings/unknown-keys.js";
 import type { Contributions } from "./contributions.js";
@@ -23,6 +22,7 @@ import { ManifestCache } from "./manifest-cache.js";
 import { orderPlugins } from "./order.js";
 import { keelCacheDir } from "../cache-dir.js";
 import { trace } from "../trace.js";
+import { pluginSettings } from "./plugin-settings.js";
 import { createScope, type PluginScope } from "./plugin-api.js";
 import { declaredTool } from "./declared-tools.js";
 import type { PluginEntries } from "../runtime/plugin-entries.js";
@@ -231,6 +231,16 @@ export class PluginHost {
     }));
   }
 
+  /** The plugin whose folder holds `file` (the innermost, if folders nest), for blaming a stack frame. */
+  ownerOfFile(file: string): PluginRef | undefined {
+    let best: PluginRecord | undefined;
+    for (const r of this.records) {
+      if (r.inline || !file.startsWith(r.dir + sep)) continue;
+      if (!best || r.dir.length > best.dir.length) best = r;
+    }
+    return best && { name: best.name, version: best.version };
+  }
+
   /** Activates every plugin that starts with the host, in dependency order. */
   async activateStartup(): Promise<void> {
     for (const r of this.records) if (r.state === "lazy" && r.events.includes("onStartup")) await this.activate(r);
@@ -276,16 +286,14 @@ export class PluginHost {
     }
     trace(`loaded ${r.name}`);
     const allSettings = this.deps.settings();
-    let settings: unknown = allSettings[r.settingsKey];
-    if (definition.settings) {
-      const parsed = definition.settings.safeParse(settings);
-      if (!parsed.success) return this.fail(r, "settings", `invalid settings: ${describeIssues(r.settingsKey, parsed.error.issues)}. Fix that section of settings.json; the plugin stays off until then`);
-      settings = parsed.data;
-      this.warnUnknownKeys(r, definition.settings);
-    }
+    const settings = pluginSettings(r.settingsKey, allSettings[r.settingsKey], definition, (message) =>
+      this.deps.bus.emit("plugin_warning", { plugin: { name: r.name, version: r.version }, message }),
+    );
+    if (!settings.ok) return this.fail(r, "settings", settings.reason);
+    if (definition.settings) this.warnUnknownKeys(r, definition.settings);
     // The plugin's own registrations replace the declarations offered for it.
     for (const off of r.offered?.splice(0) ?? []) off();
-    const scope = createScope(r, settings, { ...this.deps, settings: allSettings, untrustedSettings: this.deps.untrustedSettings(r.settingsKey), reads: r.manifest!.reads, activateFor: (kind, name) => this.activateFor(kind, name), declared: r.inline ? undefined : declaredNames(r.manifest!.contributes) });
+    const scope = createScope(r, settings.value, { ...this.deps, settings: allSettings, untrustedSettings: this.deps.untrustedSettings(r.settingsKey), reads: r.manifest!.reads, activateFor: (kind, name) => this.activateFor(kind, name), declared: r.inline ? undefined : declaredNames(r.manifest!.contributes) });
     r.scope = scope;
     try {
       const dispose = await runWithDeadline(this.deps.activationTimeoutMs(), undefined, () => definition.activate(scope.api));

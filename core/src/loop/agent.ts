@@ -13,7 +13,8 @@ import { Compactor, type CompactionSettings } from "./compactor.js";
 import { toModelContext } from "./history.js";
 import { requestOptions, streamReply } from "./stream-reply.js";
 import { toolJsonSchema, withUniqueCallIds, type ActiveTool } from "./tool-calls.js";
-import { runToolCalls } from "./tool-runner.js";
+import { runToolCalls, type ToolRunnerDeps } from "./tool-runner.js";
+import type { ToolFault } from "./tool-result.js";
 import { TokenEstimator } from "./token-estimate.js";
 import { trace } from "../trace.js";
 
@@ -24,6 +25,10 @@ export interface LoopLimits {
   maxMalformedSteps: number;
   /** How many times `stop` handlers may continue one run. */
   maxStopContinuations: number;
+  /** A tool call's deadline when neither `toolTimeouts` nor the tool's own `timeoutMs` sets one. */
+  toolTimeoutMs: number;
+  /** Deadlines by tool name, over the tools' own. */
+  toolTimeouts: Record<string, number>;
 }
 
 export interface AgentDeps {
@@ -34,6 +39,8 @@ export interface AgentDeps {
   tools(): ReadonlyMap<string, ActiveTool>;
   systemPrompt(model: ModelInfo, toolNames: string[]): Promise<string>;
   toolContext(call: ToolCall, signal: AbortSignal, update: (partial: ToolResult) => void): ToolContext;
+  /** A tool broke its contract or missed its deadline. */
+  toolFault: ToolFault;
   /** Resolves when tools can run (the operations backend is up); awaited only before the first tool call. */
   toolsReady(): Promise<void>;
   sessionId(): string;
@@ -176,7 +183,7 @@ export class Agent {
         }
 
         if (toolCallsOf(reply).length > 0) await this.deps.toolsReady();
-        const outcome = await runToolCalls(reply, { bus, hooks: this.deps.hooks, tools: this.deps.tools(), context: this.deps.toolContext }, signal);
+        const outcome = await runToolCalls(reply, this.runnerDeps(), signal);
         for (const result of outcome.results) this.push(result, added);
         bus.emit("turn_end", { turn, message: reply, toolResults: outcome.results });
 
@@ -203,6 +210,18 @@ export class Agent {
       }
       return { reason: "stop" };
     }
+  }
+
+  private runnerDeps(): ToolRunnerDeps {
+    const { bus, hooks, limits } = this.deps;
+    return {
+      bus,
+      hooks,
+      tools: this.deps.tools(),
+      context: this.deps.toolContext,
+      deadlineMs: (t) => limits.toolTimeouts[t.name] ?? t.tool.timeoutMs ?? limits.toolTimeoutMs,
+      fault: this.deps.toolFault,
+    };
   }
 
   /** One request: compaction check, context hooks, streaming, one retry after a context overflow. */

@@ -3,13 +3,13 @@
  * that does not parse, arguments that do not match the schema, arguments cut off at the output limit) becomes
  * a clear message for the model to act on, never an exception.
  */
-import { jsonNestingDepth, MAX_ARGUMENT_DEPTH, z, type AssistantMessage, type Message, type Tool, type ToolCall } from "@keel/extensions-api";
+import { jsonNestingDepth, MAX_ARGUMENT_DEPTH, z, type AssistantMessage, type Message, type PluginRef, type Tool, type ToolCall } from "@keel/extensions-api";
 
 /** A tool as the loop sees it: the name the model uses and the plugin that gave it. */
 export interface ActiveTool {
   name: string;
   tool: Tool;
-  owner: string;
+  owner: PluginRef;
 }
 
 export type PreparedCall =

@@ -1,13 +1,15 @@
 /**
  * Runs the tool calls of one reply. Consecutive read-only calls run in parallel, every other call runs alone
  * and in order; results come back in call order whatever order they finished in. Guards decide before a call
- * runs; abort reaches every running tool, and calls not yet started are answered as aborted.
+ * runs; abort reaches every running tool, and calls not yet started are answered as aborted. Each call has a
+ * deadline, and its own signal derived from the run's (so twenty parallel calls add no listeners to one signal).
  */
-import { jsonNestingDepth, MAX_ARGUMENT_DEPTH, resultContent, toolCallsOf, type AssistantMessage, type ToolCall, type ToolContext, type ToolResult, type ToolResultMessage } from "@keel/extensions-api";
+import { jsonNestingDepth, MAX_ARGUMENT_DEPTH, toolCallsOf, type AssistantMessage, type ToolCall, type ToolContext, type ToolResult, type ToolResultMessage } from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
 import { prepareCall, validate, type ActiveTool, type PreparedCall } from "./tool-calls.js";
+import { textResult, toResultMessage, type ToolFault } from "./tool-result.js";
 
 /** How long a tool may take to wind down after abort before the loop answers for it. */
 const ABORT_GRACE_MS = 2_000;
@@ -17,6 +19,10 @@ export interface ToolRunnerDeps {
   hooks: HookBus;
   tools: ReadonlyMap<string, ActiveTool>;
   context(call: ToolCall, signal: AbortSignal, update: (partial: ToolResult) => void): ToolContext;
+  /** Milliseconds a call of this tool may run before the loop stops it and answers for it. */
+  deadlineMs(tool: ActiveTool): number;
+  /** A tool broke its contract (a bad result, a missed deadline): tell the user, naming its plugin. */
+  fault: ToolFault;
 }
 
 export interface BatchOutcome {
@@ -43,8 +49,10 @@ function isReadOnly(call: PreparedCall): boolean {
   return call.ok && call.tool.tool.readOnly === true;
 }
 
-async function runOne(prepared: PreparedCall, deps: ToolRunnerDeps, signal: AbortSignal): Promise<ToolResultMessage> {
+async function runOne(prepared: PreparedCall, deps: ToolRunnerDeps, runSignal: AbortSignal): Promise<ToolResultMessage> {
   const { call } = prepared;
+  // Guards, transforms and the tool listen on this call's signal, never on the run's.
+  const signal = AbortSignal.any([runSignal]);
   const start = (input: unknown) => deps.bus.emit("tool_execution_start", { toolCallId: call.id, toolName: call.name, input });
   const finish = async (result: ToolResultMessage, input: unknown) => {
     const final = await deps.hooks.transform("tool_result", result, { toolCall: call, input }, signal);
@@ -77,18 +85,34 @@ async function runOne(prepared: PreparedCall, deps: ToolRunnerDeps, signal: Abor
   }
 
   start(input);
-  const update = (partial: ToolResult) => deps.bus.emit("tool_execution_update", { toolCallId: call.id, toolName: call.name, partial });
-  const ctx = deps.context(call, signal, update);
-  let result: ToolResultMessage;
-  try {
-    const output = await untilAbortedWithGrace(prepared.tool.tool.execute(input, ctx), signal);
-    result = output === ABANDONED ? textResult(call, "Aborted by the user; the tool did not stop in time and its output was discarded.", true) : toResultMessage(call, output);
-  } catch (error) {
-    const text = signal.aborted ? `Aborted by the user: ${errorText(error)}` : `Error: ${errorText(error)}`;
-    result = textResult(call, text, true);
-  }
-  return finish(result, input);
+  return finish(await execute(prepared.tool, call, input, deps, signal), input);
 }
+
+/** Runs the tool itself under its deadline; whatever it does, the call ends with one result. */
+async function execute(active: ActiveTool, call: ToolCall, input: Record<string, unknown>, deps: ToolRunnerDeps, callSignal: AbortSignal): Promise<ToolResultMessage> {
+  const ms = deps.deadlineMs(active);
+  const deadline = new AbortController();
+  // A ref'd timer: a tool that never settles must not leave Node with nothing to wait for (it would exit 0).
+  const timer = Number.isFinite(ms) ? setTimeout(() => deadline.abort(new Error(`The tool "${call.name}" ran past its deadline of ${ms} ms.`)), ms) : undefined;
+  const signal = AbortSignal.any([callSignal, deadline.signal]);
+  const late = () => !callSignal.aborted && deadline.signal.aborted;
+  const update = (partial: ToolResult) => deps.bus.emit("tool_execution_update", { toolCallId: call.id, toolName: call.name, partial });
+  try {
+    const work = Promise.resolve().then(() => active.tool.execute(input, deps.context(call, signal, update)));
+    const output = await untilAbortedWithGrace(work, signal);
+    if (output !== ABANDONED) return toResultMessage(call, output, active.owner, deps.fault);
+    if (!late()) return textResult(call, "Aborted by the user; the tool did not stop in time and its output was discarded.", true);
+    deps.fault(active.owner, `tool "${call.name}" did not finish within ${ms} ms (its deadline) and ignored the signal to stop; the model was told it failed.`, "warning");
+    return textResult(call, `The tool "${call.name}" did not finish within ${ms} ms (its deadline) and was abandoned; its output was discarded. ${DEADLINE_HINT(call.name)}`, true);
+  } catch (error) {
+    const text = late() ? `Stopped at its deadline (${ms} ms): ${errorText(error)}` : signal.aborted ? `Aborted by the user: ${errorText(error)}` : `Error: ${errorText(error)}`;
+    return textResult(call, text, true);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const DEADLINE_HINT = (name: string) => `The user can allow longer with the setting "loop": { "toolTimeouts": { "${name}": <milliseconds> } }.`;
 
 const ABANDONED = Symbol("abandoned");
 
@@ -104,20 +128,6 @@ function untilAbortedWithGrace<T>(work: Promise<T>, signal: AbortSignal): Promis
       signal.removeEventListener("abort", onAbort);
     });
   });
-}
-
-/** Tolerates a tool that returns a bare string; anything else without content is the tool's bug, said plainly. */
-function toResultMessage(call: ToolCall, output: unknown): ToolResultMessage {
-  if (typeof output === "string") return textResult(call, output, false);
-  const result = output as ToolResult | undefined;
-  if (!result || (typeof result.content !== "string" && !Array.isArray(result.content))) {
-    return textResult(call, `The tool "${call.name}" returned no content (a bug in the tool: execute must resolve { content }).`, true);
-  }
-  return { role: "toolResult", toolCallId: call.id, toolName: call.name, content: resultContent(result.content), details: result.details, isError: result.isError === true, timestamp: Date.now() };
-}
-
-function textResult(call: ToolCall, text: string, isError: boolean): ToolResultMessage {
-  return { role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text }], isError, timestamp: Date.now() };
 }
 
 /** The arguments for UIs; text nested past the limit stays text, so no observer walks it recursively. */

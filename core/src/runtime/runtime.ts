@@ -149,6 +149,8 @@ export class KeelRuntime implements Runtime {
       systemPrompt: (model, toolNames) => this.hooks.transform("system_prompt", this.core.systemPrompt, { cwd: this.cwd, model, toolNames }),
       toolContext: (call, signal, update) => this.toolContext(call, signal, update),
       toolsReady: () => this.backend.prepare(),
+      toolFault: (plugin, message, severity) =>
+        severity === "error" ? this.bus.emit("plugin_error", { plugin, phase: "tool", message }) : this.bus.emit("plugin_warning", { plugin, message }),
       sessionId: () => this.id,
       limits: this.core.loop,
       compaction: this.core.compaction,
@@ -388,7 +390,7 @@ export class KeelRuntime implements Runtime {
   }
 
   private activeTools(): Map<string, ActiveTool> {
-    return new Map(this.contributions.tools.list().map((e) => [e.name, { name: e.name, tool: e.item, owner: e.owner.name }]));
+    return new Map(this.contributions.tools.list().map((e) => [e.name, { name: e.name, tool: e.item, owner: { name: e.owner.name, version: e.owner.version } }]));
   }
 
   private toolContext(call: ToolCall, signal: AbortSignal, update: (partial: ToolResult) => void): ToolContext {

@@ -29,8 +29,12 @@ export const CoreSettingsSchema = z.object({
       maxSteps: z.number().int().positive().optional(),
       maxMalformedSteps: z.number().int().positive().default(3),
       maxStopContinuations: z.number().int().nonnegative().default(3),
+      /** Milliseconds a tool call may run before the loop stops it and tells the model (default 10 minutes). */
+      toolTimeoutMs: z.number().int().positive().default(600_000),
+      /** Deadlines by tool name, over the tool's own `timeoutMs` and `toolTimeoutMs`. */
+      toolTimeouts: z.record(z.string(), z.number().int().positive()).default({}),
     })
-    .default({ maxMalformedSteps: 3, maxStopContinuations: 3 }),
+    .default({ maxMalformedSteps: 3, maxStopContinuations: 3, toolTimeoutMs: 600_000, toolTimeouts: {} }),
   compaction: z
     .object({ enabled: z.boolean().default(true), reserveTokens: z.number().int().nonnegative().default(16384) })
     .loose()

@@ -37,7 +37,8 @@ export function readSettingsFile(path: string, warnings: string[]): SettingsObje
     return undefined;
   }
   try {
-    const value: unknown = JSON.parse(text);
+    // Editors on Windows start UTF-8 files with a byte-order mark; JSON.parse rejects it.
+    const value: unknown = JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);
     if (isPlainObject(value)) return value;
     warnings.push(`Settings file ${path} must hold a JSON object; it was ignored.`);
   } catch (error) {

@@ -24,6 +24,8 @@ export function bashTool(settings: BashSettings, background: BackgroundProcesses
     ].join(" "),
     parameters: BashParams,
     readOnly: false,
+    // Every call is bounded by its own `timeout` argument (up to a day), which also kills what it started.
+    timeoutMs: Infinity,
     async execute(input, ctx): Promise<ToolResult> {
       if (!input.background) return runForeground(input.command, input.timeout ?? settings.timeoutSeconds, settings, ctx);
       const proc = background.start(input.command, ctx.ops, ctx.dataDir);

@@ -26,6 +26,8 @@ export function processTool(background: BackgroundProcesses) {
       "Manage background processes started with bash({ command, background: true }): list them, read their new output, wait for one to exit (with a timeout), send input to its stdin, or kill it with every process it started. All are killed when the session ends.",
     parameters: ProcessParams,
     readOnly: false,
+    // Every call is bounded by its own `timeout` argument (up to a day), which also kills what it started.
+    timeoutMs: Infinity,
     async execute(input, ctx): Promise<ToolResult> {
       if (input.action === "list") return { content: listText(background.list()), details: { processes: background.list().map(summary) } };
       if (input.id === undefined) throw new Error(`The "${input.action}" action needs the id of a background process; process({ action: "list" }) shows them.`);

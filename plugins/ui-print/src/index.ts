@@ -13,6 +13,8 @@ import { PrintSettingsSchema } from "./settings.ts";
 
 export default definePlugin({
   settings: PrintSettingsSchema,
+  // The user needs the UI to see anything, including what is wrong with its settings.
+  onInvalidSettings: "defaults",
   activate(api) {
     const progress = api.settings.progress === "always" || (api.settings.progress === "auto" && process.stderr.isTTY);
     api.registerMode(textMode(progress));

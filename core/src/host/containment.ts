@@ -1,0 +1,83 @@
+/**
+ * What plugin code does to the process itself, contained and named. A plugin runs in keel's process with the
+ * user's rights, so keel cannot stop it doing anything; it can keep a plugin's mistakes from ending a session
+ * silently: `console.*` goes to stderr unless the running mode's own plugin calls it (stdout belongs to the
+ * mode: `-p` answers and `--mode json` lines; a plugin's `console.log` in `activate` once corrupted both), an
+ * error thrown from a timer or a rejection nobody handled is reported against the plugin whose files are on its
+ * stack and the session carries on, and a plugin that calls `process.exit()` is named on stderr as it goes.
+ * Installed by the CLI only, for the life of its process: a program that embeds keel owns its process.
+ */
+import { Console } from "node:console";
+import { writeSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { PluginRef } from "@keel/extensions-api";
+import { errorText } from "../bus/event-bus.js";
+
+/** Who owns a source file (a plugin's folder holds it), and where to report that plugin's failure. */
+export interface ContainmentTarget {
+  ownerOf(file: string): PluginRef | undefined;
+  report(plugin: PluginRef, phase: string, message: string): void;
+}
+
+const FRAME_FILE = /\(?((?:file:\/\/)?\/[^():\s]+):\d+:\d+\)?\s*$/;
+
+/** The plugin whose file is the innermost frame of a stack that belongs to any plugin. */
+function ownerOfStack(stack: string | undefined, target: ContainmentTarget | undefined): PluginRef | undefined {
+  if (!stack || !target) return undefined;
+  for (const line of stack.split("\n").slice(1)) {
+    const file = FRAME_FILE.exec(line)?.[1];
+    if (!file) continue;
+    const owner = target.ownerOf(file.startsWith("file://") ? fileURLToPath(file) : file);
+    if (owner) return owner;
+  }
+  return undefined;
+}
+
+export interface Containment {
+  /** From now on, failures are reported to `target` (until then they are printed). */
+  attach(target: ContainmentTarget): void;
+  /** The plugin whose mode runs the session: its `console.*` reaches stdout; everyone else's goes to stderr. */
+  setStdoutOwner(plugin: PluginRef): void;
+}
+
+export function containPlugins(stderr: (text: string) => void): Containment {
+  let target: ContainmentTarget | undefined;
+  let stdoutOwner: PluginRef | undefined;
+  const methods = console as unknown as Record<string, (...args: unknown[]) => void>;
+  const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr }) as unknown as typeof methods;
+  const toStdout = { ...methods };
+  // Only the mode's own calls pay for the stack walk; before a mode runs, nobody owns stdout.
+  const mayUseStdout = () => stdoutOwner !== undefined && ownerOfStack(new Error().stack, target)?.name === stdoutOwner.name;
+  for (const [name, fn] of Object.entries(toStderr)) {
+    if (typeof fn === "function") methods[name] = (...args) => (mayUseStdout() ? toStdout : toStderr)[name]!(...args);
+  }
+
+  const escaped = (kind: string) => (error: unknown) => {
+    const stack = error instanceof Error ? error.stack : undefined;
+    const owner = ownerOfStack(stack, target);
+    const what = `${kind}: ${errorText(error)}`;
+    if (owner && target) target.report(owner, "uncaught", `${what}. keel carried on; the plugin may not work as intended until it is fixed.`);
+    else stderr(`keel: ${what} (no plugin's files are on its stack; keel carried on). ${stack ? `\n${stack}` : ""}\n`);
+  };
+  const onException = escaped("an error was thrown outside any call keel made (from a timer or an event handler)");
+  const onRejection = escaped("a promise was rejected and nobody handled it");
+  process.on("uncaughtException", onException);
+  process.on("unhandledRejection", onRejection);
+
+  const realExit = process.exit;
+  process.exit = ((code?: number | string | null) => {
+    const owner = ownerOfStack(new Error().stack, target);
+    // Synchronous: the process ends right after, and a buffered write would be lost.
+    if (owner) writeSync(2, `keel: plugin ${owner.name}@${owner.version} called process.exit(${code ?? ""}); keel ends with that code.\n`);
+    return realExit.call(process, code as number);
+  }) as typeof process.exit;
+
+  return {
+    attach(next) {
+      target = next;
+    },
+    setStdoutOwner(plugin) {
+      stdoutOwner = plugin;
+    },
+  };
+}
