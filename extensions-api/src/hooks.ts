@@ -5,7 +5,8 @@
  * - guard      series; the first `{ block }` stops the chain; `{ rewrite }` changes what later guards and the
  *              host see. A guard that throws or times out BLOCKS (fails closed).
  * - transform  series waterfall; each handler gets the value the previous one returned. A transform that
- *              throws or times out is SKIPPED (fails open) and reported as `plugin_error`.
+ *              throws, times out or returns a value of the wrong type is SKIPPED (fails open) and reported
+ *              as `plugin_error`.
  * - provide    series; the first handler that returns something other than `undefined` answers. Errors are
  *              skipped and reported.
  * - lifecycle  parallel, awaited; errors are reported and never stop the others.

@@ -184,6 +184,35 @@ describe("tool-call ids and nesting", () => {
   });
 });
 
+describe("progress updates", () => {
+  it("drops a progress update keel cannot use, reporting it once, and passes good ones on", async () => {
+    const noisy: InlinePlugin = {
+      name: "noisy",
+      plugin: definePlugin({
+        activate(api) {
+          api.registerTool({
+            name: "noisy",
+            description: "sends updates",
+            parameters: z.object({}),
+            async execute(_input, ctx) {
+              ctx.update({ content: [null] } as never);
+              ctx.update({ content: [7] } as never);
+              ctx.update({ content: "halfway" });
+              return { content: "done" };
+            },
+          });
+        },
+      }),
+    };
+    kit = await createTestKit({ inline: [noisy], script: [{ toolCalls: [{ name: "noisy" }] }, { text: "ok" }] });
+    await kit.run("go");
+    expect(kit.eventsOf("tool_execution_update").map((u) => u.partial.content)).toEqual(["halfway"]);
+    expect(kit.eventsOf("plugin_warning").map((w) => w.message)).toEqual([
+      'tool "noisy" sent a progress update keel cannot use (it returned content keel cannot use (block 0 is null)); such updates are not shown.',
+    ]);
+  });
+});
+
 describe("tool deadlines", () => {
   const slow: InlinePlugin = {
     name: "slow-tool",

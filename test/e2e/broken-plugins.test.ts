@@ -77,6 +77,14 @@ describe("broken third-party plugins are contained and named", () => {
     expect(run.stderr).toMatch(/^keel: plugin late-thrower@1\.0\.0: a promise was rejected and nobody handled it: late rejection\./m);
   });
 
+  it("still ends with exit 1 on a rejection it cannot place (no stack), saying so", async () => {
+    const env = keelEnv({ script: callThen("bare", "never") });
+    const plugin = toolPlugin(env, "bare-rejecter", "bare", `Promise.reject("just a string"); return new Promise(() => {});`);
+    const run = await runKeel(["-p", "go", "--plugin", plugin, ...ARGS], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe("keel: a promise was rejected and nobody handled it: just a string, and no plugin's files are on its stack: ending (exit 1).\n");
+  });
+
   it("skips a message_end transform that returns null, names it, and the session store still records the reply", async () => {
     const env = keelEnv({ script: [{ text: "kept answer" }] });
     const source = `import { definePlugin } from "@keel/extensions-api";

@@ -63,7 +63,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   const trust = { granted: boot.trust, interactive: !boot.print && (boot.mode ?? "interactive") === "interactive" && !builtin, firstWord: boot.firstWord };
   // Before any plugin code runs, for the rest of the process: plugins' console output, stray errors and
   // process.exit are contained from the start.
-  const containment = containPlugins(err);
+  const containment = containPlugins();
   let runtime: KeelRuntime;
   try {
     runtime = await KeelRuntime.create({ cwd, keelHome: keelHomeDir(), distribution, pluginPaths, safeMode: boot.safeMode, extraSettings, trust }, (rt) => {

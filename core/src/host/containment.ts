@@ -4,7 +4,8 @@
  * silently: `console.*` goes to stderr unless the running mode's own plugin calls it (stdout belongs to the
  * mode: `-p` answers and `--mode json` lines; a plugin's `console.log` in `activate` once corrupted both), an
  * error thrown from a timer or a rejection nobody handled is reported against the plugin whose files are on its
- * stack and the session carries on, and a plugin that calls `process.exit()` is named on stderr as it goes.
+ * stack and the session carries on (one that no plugin's files are on still ends the process, as Node would),
+ * and a plugin that calls `process.exit()` is named on stderr as it goes.
  * Installed by the CLI only, for the life of its process: a program that embeds keel owns its process.
  */
 import { Console } from "node:console";
@@ -40,7 +41,7 @@ export interface Containment {
   setStdoutOwner(plugin: PluginRef): void;
 }
 
-export function containPlugins(stderr: (text: string) => void): Containment {
+export function containPlugins(): Containment {
   let target: ContainmentTarget | undefined;
   let stdoutOwner: PluginRef | undefined;
   const methods = console as unknown as Record<string, (...args: unknown[]) => void>;
@@ -52,19 +53,21 @@ export function containPlugins(stderr: (text: string) => void): Containment {
     if (typeof fn === "function") methods[name] = (...args) => (mayUseStdout() ? toStdout : toStderr)[name]!(...args);
   }
 
+  const realExit = process.exit;
   const escaped = (kind: string) => (error: unknown) => {
     const stack = error instanceof Error ? error.stack : undefined;
     const owner = ownerOfStack(stack, target);
     const what = `${kind}: ${errorText(error)}`;
-    if (owner && target) target.report(owner, "uncaught", `${what}. keel carried on; the plugin may not work as intended until it is fixed.`);
-    else stderr(`keel: ${what} (no plugin's files are on its stack; keel carried on). ${stack ? `\n${stack}` : ""}\n`);
+    if (owner && target) return target.report(owner, "uncaught", `${what}. keel carried on; the plugin may not work as intended until it is fixed.`);
+    // Not a plugin's: keel's own failure (or one it cannot place), which ends the process as Node would.
+    writeSync(2, `keel: ${what}, and no plugin's files are on its stack: ending (exit 1).${stack ? `\n${stack}` : ""}\n`);
+    realExit.call(process, 1);
   };
   const onException = escaped("an error was thrown outside any call keel made (from a timer or an event handler)");
   const onRejection = escaped("a promise was rejected and nobody handled it");
   process.on("uncaughtException", onException);
   process.on("unhandledRejection", onRejection);
 
-  const realExit = process.exit;
   process.exit = ((code?: number | string | null) => {
     const owner = ownerOfStack(new Error().stack, target);
     // Synchronous: the process ends right after, and a buffered write would be lost.

@@ -12,7 +12,7 @@ export type ToolFault = (plugin: PluginRef, message: string, severity: "error" |
 /** A tool's output as a result message; a bare string is one text block. */
 export function toResultMessage(call: ToolCall, output: unknown, plugin: PluginRef, fault: ToolFault): ToolResultMessage {
   if (typeof output === "string") return textResult(call, output, false);
-  const problem = contractProblem(output);
+  const problem = resultProblem(output);
   if (problem) {
     fault(plugin, `tool "${call.name}" ${problem}; the model was told the call failed.`, "error");
     const text = `The tool "${call.name}" ${problem}: a bug in the plugin ${plugin.name} (execute must resolve { content: text, or a list of text and image blocks }). Nothing it returned was kept.`;
@@ -31,8 +31,8 @@ export function toResultMessage(call: ToolCall, output: unknown, plugin: PluginR
   return message;
 }
 
-/** What makes a tool's output unusable, or undefined when it is a proper `ToolResult`. */
-function contractProblem(output: unknown): string | undefined {
+/** What makes a tool's output (or progress update) unusable, or undefined when it is a proper `ToolResult`. */
+export function resultProblem(output: unknown): string | undefined {
   if (output === undefined || output === null) return "returned no content";
   if (typeof output !== "object") return `returned ${shown(output)} instead of { content }`;
   const content = (output as { content?: unknown }).content;

@@ -9,7 +9,7 @@ import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
 import { prepareCall, validate, type ActiveTool, type PreparedCall } from "./tool-calls.js";
-import { textResult, toResultMessage, type ToolFault } from "./tool-result.js";
+import { resultProblem, textResult, toResultMessage, type ToolFault } from "./tool-result.js";
 
 /** How long a tool may take to wind down after abort before the loop answers for it. */
 const ABORT_GRACE_MS = 2_000;
@@ -96,7 +96,14 @@ async function execute(active: ActiveTool, call: ToolCall, input: Record<string,
   const timer = Number.isFinite(ms) ? setTimeout(() => deadline.abort(new Error(`The tool "${call.name}" ran past its deadline of ${ms} ms.`)), ms) : undefined;
   const signal = AbortSignal.any([callSignal, deadline.signal]);
   const late = () => !callSignal.aborted && deadline.signal.aborted;
-  const update = (partial: ToolResult) => deps.bus.emit("tool_execution_update", { toolCallId: call.id, toolName: call.name, partial });
+  let warned = false;
+  // A progress update reaches UIs directly: one keel cannot use is dropped (and reported once per call).
+  const update = (partial: ToolResult) => {
+    const problem = resultProblem(partial);
+    if (!problem) return deps.bus.emit("tool_execution_update", { toolCallId: call.id, toolName: call.name, partial });
+    if (!warned) deps.fault(active.owner, `tool "${call.name}" sent a progress update keel cannot use (it ${problem}); such updates are not shown.`, "warning");
+    warned = true;
+  };
   try {
     const work = Promise.resolve().then(() => active.tool.execute(input, deps.context(call, signal, update)));
     const output = await untilAbortedWithGrace(work, signal);
