@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.js";
+import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.ts";
 
 describe("bad input from the user", () => {
   it("stops before anything starts when --cwd names a missing folder", async () => {

@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { keelEnv, runKeel, SCRIPTED, type KeelEnv } from "../support/keel-cli.js";
-import { writePlugin } from "../support/plugin-fixtures.js";
+import { keelEnv, runKeel, SCRIPTED, type KeelEnv } from "../support/keel-cli.ts";
+import { writePlugin } from "../support/plugin-fixtures.ts";
 
 /** A plugin registering one tool whose `execute` body is `body` (it gets `input` and `ctx`). */
 function toolPlugin(env: KeelEnv, name: string, tool: string, body: string, extra = ""): string {
