@@ -24,7 +24,7 @@ describe("bad input from the user", () => {
 
   it("reads a settings file that starts with a UTF-8 byte-order mark", async () => {
     const env = keelEnv({ script: [{ text: "from the BOM settings" }] });
-    writeFileSync(join(env.home, "settings.json"), `\uFEFF${JSON.stringify({ provider: "scripted", scripted: { script: "turns.json" } })}`);
+    writeFileSync(join(env.home, "settings.json"), `\uFEFF${JSON.stringify({ provider: "scripted", ...JSON.parse(SCRIPTED[3]!) })}`);
     const run = await runKeel(["-p", "go"], env);
     expect(run).toEqual({ code: 0, stdout: "from the BOM settings\n", stderr: "" });
   });
