@@ -83,8 +83,8 @@ describe("hooks inside a run, one by one", () => {
     expect(result.finalText).toBe("saw: hi");
     expect(requests[0]!.systemPrompt).toBe("BASE");
     expect(kit.eventsOf("plugin_error").map((e) => [e.phase, e.message])).toEqual([
-      ["hook system_prompt", "returned a value of the wrong type (expected a string, got 42); it was ignored"],
-      ["hook context", 'returned a value of the wrong type (expected a list of messages, got {"not":"a list"}); it was ignored'],
+      ["hook system_prompt", "its system_prompt hook failed: returned a value of the wrong type (expected a string, got 42); it was ignored"],
+      ["hook context", 'its context hook failed: returned a value of the wrong type (expected a list of messages, got {"not":"a list"}); it was ignored'],
     ]);
   });
 
