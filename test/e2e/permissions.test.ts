@@ -2,11 +2,11 @@
  * The permission policy in the real binary: the default mode lets the README demo run without a question, and
  * `--permission-mode ask` in print mode (no one to ask) refuses the edit and the command with a reason.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { keelEnv, runKeel } from "../support/keel-cli.ts";
+import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.ts";
 
 const demoScript = fileURLToPath(new URL("../../scripts/demo-script.json", import.meta.url));
 const buggy = "export function add(a, b) {\n  return a - b;\n}\n";
@@ -73,6 +73,15 @@ describe("permissions in the keel binary", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--permission-mode must be ask, auto, full (got "yolo")');
     expect(readFileSync(join(env.cwd, "math.js"), "utf8")).toBe(buggy);
+  });
+
+  it("in the chat, always allow runs the call and saves the rule to the user's settings", async () => {
+    const env = keelEnv({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "touch made.txt" } }] }, { text: "finished" }] });
+    const run = await runKeel([...SCRIPTED], env, { input: "make the file\n3\n" });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("3. Always allow bash(touch *)");
+    expect(existsSync(join(env.cwd, "made.txt"))).toBe(true);
+    expect(JSON.parse(readFileSync(join(env.home, "settings.json"), "utf8"))).toEqual({ permissions: { allow: ["bash(touch *)"] } });
   });
 
   it("lists its flags in keel --help", async () => {
