@@ -2,7 +2,7 @@
  * The permission policy in the real binary: the default mode lets the README demo run without a question, and
  * `--permission-mode ask` in print mode (no one to ask) refuses the edit and the command with a reason.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -16,6 +16,19 @@ const files = {
   "math.test.js": 'import { add } from "./math.js";\nif (add(2, 3) !== 5) process.exit(1);\nconsole.log("PASS");\n',
 };
 const settings = JSON.stringify({ "provider-scripted": { script: demoScript } });
+
+/** Every line of every session file under the KEEL_HOME. */
+function sessionLines(home: string): any[] {
+  const files = readdirSync(join(home, "sessions"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl"));
+  return files.flatMap((f) => readFileSync(join(home, "sessions", f), "utf8").trim().split("\n").map((line) => JSON.parse(line)));
+}
+
+/** The permission decisions the session files hold. */
+function recordedDecisions(home: string) {
+  return sessionLines(home)
+    .filter((e) => e.type === "custom" && e.plugin === "@keel/plugin-permissions" && e.customType === "permission_decision")
+    .map((e) => e.data);
+}
 
 function decisions(stdout: string) {
   return stdout
@@ -37,6 +50,8 @@ describe("permissions in the keel binary", () => {
       ["bash", "allow", "mode", "auto"],
     ]);
     expect(readFileSync(join(env.cwd, "math.js"), "utf8")).toContain("return a + b;");
+    // Allows by the mode follow from the settings: the session records none of them.
+    expect(recordedDecisions(env.home)).toEqual([]);
   });
 
   it("--permission-mode ask with no UI refuses the edit and the command, saying how to allow them", async () => {
@@ -51,6 +66,11 @@ describe("permissions in the keel binary", () => {
     ]);
     expect(made[1].reason).toContain("--permission-mode full");
     expect(made[2].reason).toContain("bash(node math.test.js)");
+    // Refusals are recorded in the session as entries of the permissions plugin.
+    expect(recordedDecisions(env.home).map((d) => [d.toolName, d.decision, d.by])).toEqual([
+      ["edit", "deny", "no_ui"],
+      ["bash", "deny", "no_ui"],
+    ]);
     expect(readFileSync(join(env.cwd, "math.js"), "utf8")).toBe(buggy);
   });
 

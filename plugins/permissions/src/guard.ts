@@ -32,7 +32,16 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
   }
 
   function publish(call: ToolCallEvent, decision: "allow" | "deny", by: Parameters<PluginAPI["publish"]>[1]["by"], reason: string, asked: boolean, rule?: string) {
-    api.publish("permission_decision", { toolCallId: call.toolCallId, toolName: call.toolName, decision, by, ...(rule && { rule }), mode: session().policy.mode, reason, asked });
+    const payload = { toolCallId: call.toolCallId, toolName: call.toolName, decision, by, ...(rule && { rule }), mode: session().policy.mode, reason, asked };
+    api.publish("permission_decision", payload);
+    // The session keeps the decisions a person made and every refusal; an allow by the mode or a rule follows
+    // from the settings and is an event only (else every tool call would add an entry).
+    if (decision === "allow" && (by === "mode" || by === "rule")) return;
+    try {
+      api.session.append("permission_decision", payload);
+    } catch (error) {
+      api.log.warn(`the decision on ${call.toolName} could not be recorded in the session: ${(error as Error).message}`);
+    }
   }
 
   async function guard(call: ToolCallEvent): Promise<GuardDecision<ToolCallEvent>> {
