@@ -21,7 +21,7 @@ function sourceAliases(dir: string): { find: string | RegExp; replacement: strin
 }
 
 export default defineConfig({
-  resolve: { alias: [...sourceAliases("extensions-api"), ...sourceAliases("core"), ...sourceAliases("libs/testing")] },
+  resolve: { alias: [...sourceAliases("extensions-api"), ...sourceAliases("core"), ...sourceAliases("libs/testing"), ...sourceAliases("libs/provider-kit")] },
   test: {
     include: ["test/**/*.test.ts", "plugins/*/test/**/*.test.ts", "libs/*/test/**/*.test.ts"],
     globalSetup: ["test/support/build-setup.ts"],

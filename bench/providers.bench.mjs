@@ -12,16 +12,18 @@ import { median, ms, printTable, ratio } from "./lib.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const jiti = createJiti(import.meta.url);
-/** @type {{ format: "openai" | "openai-responses" | "anthropic"; plugin: string; factory: string; model: string; env: Record<string, string> }[]} */
+/** @type {{ format: "openai" | "openai-responses" | "anthropic"; plugin: string; spec: string; model: string; env: Record<string, string> }[]} */
 const FORMATS = [
-  { format: "openai", plugin: "provider-openai", factory: "createOpenAIProviders", model: "gpt-4.1-mini", env: { OPENAI_API_KEY: "bench" } },
-  { format: "openai-responses", plugin: "provider-openai-responses", factory: "createResponsesProviders", model: "gpt-5-mini", env: { OPENAI_API_KEY: "bench" } },
-  { format: "anthropic", plugin: "provider-anthropic", factory: "createAnthropicProviders", model: "claude-sonnet-4-5", env: { ANTHROPIC_API_KEY: "bench" } },
+  { format: "openai", plugin: "provider-openai", spec: "OPENAI", model: "gpt-4.1-mini", env: { OPENAI_API_KEY: "bench" } },
+  { format: "openai-responses", plugin: "provider-openai-responses", spec: "OPENAI_RESPONSES", model: "gpt-5-mini", env: { OPENAI_API_KEY: "bench" } },
+  { format: "anthropic", plugin: "provider-anthropic", spec: "ANTHROPIC", model: "claude-sonnet-4-5", env: { ANTHROPIC_API_KEY: "bench" } },
 ];
-/** @type {typeof import("../test/support/mock-llm/render.ts")} */
-const { render } = await jiti.import(join(root, "test/support/mock-llm/render.ts"));
-/** @type {typeof import("../test/support/mock-llm/server.ts")} */
-const { startMockLlm } = await jiti.import(join(root, "test/support/mock-llm/server.ts"));
+/** @type {typeof import("../libs/provider-kit/src/mock-llm/render.ts")} */
+const { render } = await jiti.import(join(root, "libs/provider-kit/src/mock-llm/render.ts"));
+/** @type {typeof import("../libs/provider-kit/src/mock-llm/server.ts")} */
+const { startMockLlm } = await jiti.import(join(root, "libs/provider-kit/src/mock-llm/server.ts"));
+/** @type {typeof import("../test/support/kit-providers.ts")} */
+const { kitProviders } = await jiti.import(join(root, "test/support/kit-providers.ts"));
 
 function memoryFetch(chunks) {
   return async () =>
@@ -36,13 +38,13 @@ async function drain(provider, model, signal = new AbortController().signal) {
 
 /** MB/s of SSE bytes through provider.stream, fed from memory in `chunkSize` pieces. */
 async function throughput(f, streams, repeat, chunkSize) {
-  const mod = await jiti.import(join(root, "plugins", f.plugin, "src/providers.ts"));
+  const spec = (await jiti.import(join(root, "plugins", f.plugin, "src/vendor.ts")))[f.spec];
   const pieces = streams.map((bytes) => {
     const out = [];
     for (let i = 0; i < bytes.length; i += chunkSize) out.push(bytes.subarray(i, i + chunkSize));
     return out;
   });
-  const make = (chunks) => mod[f.factory]({}, () => {}, { env: f.env, fetch: memoryFetch(chunks) })[0];
+  const make = (chunks) => kitProviders(spec, {}, { env: f.env, fetch: memoryFetch(chunks) })[0];
   const model = make([]).models().find((m) => m.id === f.model);
   const providers = pieces.map(make);
   for (const p of providers) await drain(p, model); // warm up
@@ -59,7 +61,7 @@ async function throughput(f, streams, repeat, chunkSize) {
 const rows = [["format", "recorded streams (MB/s)", "long reply, 16 KB reads (MB/s)", "long reply size"]];
 for (const f of FORMATS) {
   const dir = join(root, "test/fixtures/streams", f.format);
-  const recorded = readdirSync(dir).filter((n) => n.endsWith(".sse") && !n.startsWith("overloaded")).map((n) => new Uint8Array(readFileSync(join(dir, n))));
+  const recorded = readdirSync(dir).filter((n) => n.endsWith(".sse") && JSON.parse(readFileSync(join(dir, n.replace(/\.sse$/, ".expected.json")), "utf8")).stopReason !== "error").map((n) => new Uint8Array(readFileSync(join(dir, n))));
   const text = "The quick brown fox jumps over the lazy dog. ".repeat(20_000);
   const long = new TextEncoder().encode(render(f.format, { text, chunk: 12 }, f.model, 1).events.join(""));
   const a = await throughput(f, recorded, 300, 1 << 20);

@@ -16,7 +16,7 @@
  */
 import type { CompactRequest, CompactResult } from "./compaction.js";
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserContent } from "./messages.js";
-import type { ModelInfo } from "./provider.js";
+import type { ModelInfo, ProviderRequest } from "./provider.js";
 import type { UiRequest, UiResponse } from "./ui.js";
 
 /** Security boundaries (sandboxes, workspace rules) decide first. */
@@ -125,7 +125,7 @@ export interface HookTypes {
   compact_before: Guard<{ reason: CompactRequest["reason"]; tokensBefore: number }>;
   system_prompt: Transform<string, SystemPromptInfo>;
   context: Transform<Message[], ContextInfo>;
-  provider_request: Transform<ProviderPayload, { provider: string; model: string }>;
+  provider_request: Transform<ProviderPayload, { provider: string; model: string; reasoning?: ProviderRequest["reasoning"] }>;
   tool_result: Transform<ToolResultMessage, ToolResultInfo>;
   message_end: Transform<AssistantMessage, { turn: number }>;
   resolve_model: Provide<{ provider?: string; model?: string; available: ModelInfo[] }, ModelInfo>;

@@ -52,7 +52,7 @@ export const KeelManifestSchema = z
     /** Semver range of `@keel/extensions-api` the plugin was written for. */
     apiVersion: z.string().min(1),
     /** Entry module, relative to the package folder; `.ts` is loaded without a build step. */
-    entry: z.string().min(1),
+    entry: z.string().min(1).optional(),
     contributes: ContributesSchema.default(ContributesSchema.parse({})),
     activation: z.array(ActivationEventSchema).optional(),
     /** Other plugins (package names) that must be active first, with semver ranges. */
@@ -70,9 +70,24 @@ export const KeelManifestSchema = z
      */
     capabilities: z.array(z.string()).default([]),
     description: z.string().optional(),
+    /**
+     * Providers declared in data, with no code: each `{ id, api, baseUrl, keyEnv?, models, quirks?, … }` as
+     * `registerCompatibleProvider` of `@keel/provider-kit` takes it, registered by the host with that library
+     * when the plugin activates (validated then; `--provider <id>` activates it).
+     */
+    providers: z.array(z.object({ id: z.string().min(1) }).passthrough()).default([]),
+    /**
+     * The wire formats (`openai`, `anthropic`, …) whose user-defined providers this plugin registers: the
+     * ids come from the user's settings, so no manifest can list them. The host activates these plugins for
+     * a provider id nothing else declares, and does not warn about the ids they register.
+     */
+    providerApis: z.array(z.string().min(1)).default([]),
   })
   .strict()
   .superRefine((manifest, ctx) => {
+    if (manifest.entry === undefined && manifest.providers.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["entry"], message: "needs an entry (or, for a plugin without code, providers declared in keel.providers)" });
+    }
     const activation = manifest.activation ?? [];
     activation.forEach((event, i) => {
       const problem = activationProblem(event, manifest.contributes);

@@ -73,15 +73,24 @@ export type UserContent = TextContent | ImageContent;
 export type AssistantContent = TextContent | ThinkingContent | ToolCall;
 export type ToolResultContent = TextContent | ImageContent;
 
-/** Why the model stopped. `error` and `aborted` messages are kept for the record but never sent back. */
-export type StopReason = "stop" | "length" | "tool_use" | "error" | "aborted";
+/**
+ * Why the model stopped. `error` and `aborted` messages are kept for the record but never sent back.
+ * `pause_turn`: the server paused a long turn (Anthropic, during server-side tools); the loop sends the
+ * conversation back at once so the model continues it.
+ */
+export type StopReason = "stop" | "length" | "tool_use" | "pause_turn" | "error" | "aborted";
 
 /** Token counts and cost of one reply. Costs are in US dollars. */
 export interface Usage {
   input: number;
+  /** Every generated token, reasoning included (what the vendor bills as output). */
   output: number;
   cacheRead: number;
+  /** Tokens written to the prompt cache; `cacheWrite1h` of them as 1-hour entries (Anthropic). */
   cacheWrite: number;
+  cacheWrite1h?: number;
+  /** Of `output`, the tokens spent reasoning, when the vendor says. */
+  reasoning?: number;
   cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
 }
 

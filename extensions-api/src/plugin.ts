@@ -8,7 +8,7 @@ import type { EventPayloads, EventSubscriber, PluginEventName, PluginRef } from 
 import type { HookRegistrar, RunEndReason } from "./hooks.js";
 import type { AssistantMessage, Message, UserContent } from "./messages.js";
 import type { OperationsBackend } from "./ops.js";
-import type { ModelInfo, Provider } from "./provider.js";
+import type { ModelInfo, Provider, ThinkingLevel } from "./provider.js";
 import type { PluginEntry, PluginSession, ReplaceOptions } from "./session.js";
 import type { Tool } from "./tool.js";
 import type { UiRequest, UiResponse } from "./ui.js";
@@ -62,6 +62,13 @@ export interface Runtime {
    * undefined when none could be picked — the first run then says why (an unknown provider, a missing key).
    */
   readonly model: ModelInfo | undefined;
+  /**
+   * The thinking level the next requests ask for: what `setThinking` set, else `--thinking`, else the
+   * `thinking` setting; undefined when none says (nothing is asked).
+   */
+  readonly thinking: ThinkingLevel | undefined;
+  /** Changes the thinking level from the next request on; undefined returns to the flag or setting. */
+  setThinking(level: ThinkingLevel | undefined): void;
   /** Whether a run is going (between `agent_start` and `agent_end`). */
   readonly isRunning: boolean;
   /** Flags of the main command, by name (core flags and plugin flags). */

@@ -10,6 +10,8 @@ export interface ModelCost {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** 1-hour cache writes (Anthropic prices them apart); `cacheWrite` when absent. */
+  cacheWrite1h?: number;
 }
 
 /** What keel knows about one model. */
@@ -37,6 +39,14 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/**
+ * How hard a model is asked to think before answering: `off` asks for nothing (the provider's default), the
+ * others map to each wire format's control (Anthropic thinking budgets, OpenAI `reasoning_effort`, Responses
+ * `reasoning.effort`). Applied only to models that reason (`ModelInfo.reasoning`).
+ */
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high"] as const;
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number];
+
 /** Everything a provider needs for one request. Messages are already valid: every call has one result. */
 export interface ProviderRequest {
   model: ModelInfo;
@@ -45,8 +55,8 @@ export interface ProviderRequest {
   tools: ToolSpec[];
   maxTokens?: number;
   temperature?: number;
-  /** Requested reasoning effort for models that reason. */
-  reasoning?: "minimal" | "low" | "medium" | "high";
+  /** Requested reasoning effort for models that reason; absent when the thinking level is `off`. */
+  reasoning?: Exclude<ThinkingLevel, "off">;
   /** A stable id for the conversation, for providers that cache by session. */
   sessionId?: string;
 }

@@ -12,7 +12,8 @@ export function withCost(usage: Usage, model: Pick<ModelInfo, "cost">): Usage {
   const input = (usage.input * price.input) / 1e6;
   const output = (usage.output * price.output) / 1e6;
   const cacheRead = (usage.cacheRead * price.cacheRead) / 1e6;
-  const cacheWrite = (usage.cacheWrite * price.cacheWrite) / 1e6;
+  const longWrites = usage.cacheWrite1h ?? 0;
+  const cacheWrite = ((usage.cacheWrite - longWrites) * price.cacheWrite + longWrites * (price.cacheWrite1h ?? price.cacheWrite)) / 1e6;
   return { ...usage, cost: { input, output, cacheRead, cacheWrite, total: input + output + cacheRead + cacheWrite } };
 }
 

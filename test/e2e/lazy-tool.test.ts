@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startMockLlm, type MockLlm } from "../support/mock-llm/index.ts";
+import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
 import { keelEnv, runKeel } from "../support/keel-cli.ts";
 import { tempDir, writePlugin } from "../support/plugin-fixtures.ts";
 

@@ -9,7 +9,7 @@ import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KEEL_BIN, keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.ts";
-import { startMockLlm, type MockLlm } from "../support/mock-llm/index.ts";
+import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
 import { tempDir } from "../support/plugin-fixtures.ts";
 
 let llm: MockLlm;

@@ -6,7 +6,7 @@
 import { MAX_ARGUMENT_DEPTH } from "@keel/extensions-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.ts";
-import { startMockLlm, type MockLlm, type RecordedRequest } from "../support/mock-llm/index.ts";
+import { startMockLlm, type MockLlm, type RecordedRequest } from "@keel/provider-kit/mock-llm";
 
 type Format = { provider: string; model: string; env: (url: string) => Record<string, string> };
 

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.ts";
-import { startMockLlm, type MockLlm } from "../support/mock-llm/index.ts";
+import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
 import { writePlugin } from "../support/plugin-fixtures.ts";
 
 function writeProjectSettings(dir: string, settings: unknown): void {

@@ -16,7 +16,7 @@ export interface BootArgs {
   firstWord?: string;
 }
 
-const VALUE_FLAGS = new Set(["--provider", "--model"]);
+const VALUE_FLAGS = new Set(["--provider", "--model", "--thinking"]);
 
 export function scanBootArgs(argv: string[]): BootArgs {
   const out: BootArgs = { plugins: [], settings: [], safeMode: false, trust: false, print: false };

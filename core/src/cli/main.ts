@@ -5,8 +5,8 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { Command, CommanderError } from "commander";
-import type { FlagSpec } from "@keel/extensions-api";
+import { Command, CommanderError, Option } from "commander";
+import { THINKING_LEVELS, type FlagSpec } from "@keel/extensions-api";
 import { KeelRuntime, type Distribution } from "../runtime/runtime.js";
 import { readDistribution } from "../runtime/distribution.js";
 import { containPlugins, type Containment } from "../host/containment.js";
@@ -91,6 +91,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     .option("--mode <mode>", "how to present the session: text, json, or a mode a plugin adds")
     .option("--provider <id>", "provider to use (see `keel models`)")
     .option("--model <id>", "model to use")
+    .addOption(new Option("--thinking <level>", "how hard a model that reasons thinks first").choices(THINKING_LEVELS))
     .option("--cwd <dir>", "workspace folder (default: the current folder)")
     .option("--plugin <path>", "load a plugin folder (repeatable)")
     .option("--settings <json|file>", "extra settings, over the settings files (repeatable)")

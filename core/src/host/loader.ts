@@ -1,9 +1,13 @@
 /**
  * Loading a plugin's entry with jiti: TypeScript without a build step. Every plugin resolves
- * `@keel/extensions-api` (and its helper subpaths) and `zod` to the host's own module objects (jiti `virtualModules`), so a plugin needs
- * no install of its own and `instanceof`, schemas and symbols are the host's.
+ * `@keel/extensions-api` (and its helper subpaths) and `zod` to the host's own module objects (jiti
+ * `virtualModules`), so a plugin needs no install of its own and `instanceof`, schemas and symbols are the
+ * host's. `@keel/provider-kit` (and its subpaths) resolves to the host's copy of the library's files (jiti
+ * `alias`): loaded, once for all plugins, only when a plugin imports it — a run without an HTTP provider never
+ * pays for it.
  */
 import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import * as extensionsApi from "@keel/extensions-api";
 import * as compaction from "@keel/extensions-api/compaction";
@@ -36,6 +40,7 @@ function getJiti(): Jiti {
     fsCache: join(keelCacheDir(), "jiti"),
     moduleCache: true,
     interopDefault: true,
+    alias: libraryAliases(require, "@keel/provider-kit"),
     virtualModules: {
       "@keel/extensions-api": extensionsApi,
       "@keel/extensions-api/compaction": compaction,
@@ -50,6 +55,22 @@ function getJiti(): Jiti {
   }) as unknown as Jiti;
   trace("jiti ready");
   return jiti;
+}
+
+/** The host's copy of a library (`@keel/provider-kit`), loaded like a plugin's import of it: once, on demand. */
+export function loadHostLibrary<T>(name: string): Promise<T> {
+  return getJiti().import<T>(name);
+}
+
+/** Each export of the host's copy of `name` (`name`, `name/sub`, …) → the file its package.json names. */
+function libraryAliases(require: NodeJS.Require, name: string): Record<string, string> {
+  const manifest = require.resolve(`${name}/package.json`);
+  const { exports } = JSON.parse(readFileSync(manifest, "utf8")) as { exports: Record<string, string> };
+  const aliases: Record<string, string> = {};
+  for (const [key, file] of Object.entries(exports)) {
+    if (key !== "./package.json") aliases[key === "." ? name : `${name}/${key.slice(2)}`] = resolve(dirname(manifest), file);
+  }
+  return aliases;
 }
 
 /** Imports the entry and checks it is a plugin definition. Throws an error that says what is wrong. */

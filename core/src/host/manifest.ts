@@ -39,14 +39,23 @@ export function activationEvents(manifest: KeelManifest): string[] {
   const c = manifest.contributes;
   const eager = c.hooks.length > 0 || c.tools.some((t) => typeof t === "string") || CONTRIBUTION_KINDS.some((kind) => !CONTRIBUTIONS[kind].lazy && c[kind].length > 0);
   if (eager) return ["onStartup"];
-  const lazy = CONTRIBUTION_KINDS.flatMap((kind) => (c[kind] as (string | { name: string })[]).map((entry) => `${CONTRIBUTIONS[kind].event}:${contributionName(entry)}`));
+  const lazy = [
+    ...CONTRIBUTION_KINDS.flatMap((kind) => (c[kind] as (string | { name: string })[]).map((entry) => `${CONTRIBUTIONS[kind].event}:${contributionName(entry)}`)),
+    // Providers declared in data. (A plugin serving provider APIs is activated by activateProviderApiServers.)
+    ...manifest.providers.map((p) => `${CONTRIBUTIONS.providers.event}:${p.id}`),
+  ];
   // A plugin that declares nothing cannot be activated on demand, so it starts with the host.
   return lazy.length > 0 ? lazy : ["onStartup"];
 }
 
-/** The names a manifest declares, per kind: what listings show and registrations are checked against. */
-export function declaredNames(contributes: KeelManifest["contributes"] | undefined): DeclaredContributions {
+/**
+ * The names a manifest declares, per kind: what listings show and registrations are checked against. The
+ * providers declared in data (`keel.providers`) count as contributed providers.
+ */
+export function declaredNames(manifest: Pick<KeelManifest, "contributes" | "providers"> | undefined): DeclaredContributions {
+  const contributes = manifest?.contributes;
   const out = Object.fromEntries(CONTRIBUTION_KINDS.map((kind) => [kind, ((contributes?.[kind] ?? []) as (string | { name: string })[]).map(contributionName)]));
+  out.providers = [...(out.providers ?? []), ...(manifest?.providers ?? []).map((p) => p.id)];
   return { ...out, hooks: [...(contributes?.hooks ?? [])] } as DeclaredContributions;
 }
 

@@ -30,6 +30,8 @@ export interface ScopeDeps {
   activateFor(kind: ContributionKind, name: string): Promise<void>;
   /** Declared contributions, to warn about undeclared ones; undefined for plugins given as objects. */
   declared?: DeclaredContributions;
+  /** The plugin serves provider APIs (`keel.providerApis`): the provider ids it registers come from settings. */
+  servesProviderApis?: boolean;
 }
 
 export interface PluginScope {
@@ -57,15 +59,15 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource; 
     }
     disposers.push(dispose);
   };
-  // Providers defined in the shared `providers` settings section are registered by the plugin serving their API.
-  const implicit = (kind: ContributionKind, name: string) => kind === "providers" && Object.hasOwn((deps.settings.providers as object | undefined) ?? {}, name);
+  // A plugin serving provider APIs (keel.providerApis) registers the ids the user's settings define.
+  const implicit = (kind: ContributionKind) => kind === "providers" && deps.servesProviderApis === true;
   const register = <K extends ContributionKind>(kind: K, item: ContributionTypes[K]) => {
     const admission = ADMISSIONS[kind] as Admission<ContributionTypes[K]>;
     const problem = admission.problem?.(item);
     if (problem) throw new Error(problem);
     const admitted = admission.normalise?.(item) ?? item;
     const name = admission.nameOf(admitted);
-    if (deps.declared && !deps.declared[kind].includes(name) && !implicit(kind, name)) {
+    if (deps.declared && !deps.declared[kind].includes(name) && !implicit(kind)) {
       const message = `registered ${CONTRIBUTIONS[kind].noun} "${name}" that its manifest does not list in keel.contributes.${kind}; listings and lazy activation will not know about it.`;
       deps.bus.emit("plugin_warning", { plugin: ref, message });
     }

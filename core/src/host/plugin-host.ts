@@ -16,6 +16,7 @@ import type { NamedLayer } from "../settings/settings.js";
 import { sectionKeyWarnings } from "../settings/unknown-keys.js";
 import type { Contributions } from "./contributions.js";
 import type { Candidate } from "./discover.js";
+import { registerDeclaredProviders } from "./declared-providers.js";
 import { loadEntry } from "./loader.js";
 import { activationEvents, declaredNames } from "./manifest.js";
 import { ManifestCache } from "./manifest-cache.js";
@@ -26,6 +27,9 @@ import { pluginSettings } from "./plugin-settings.js";
 import { createScope, type PluginScope } from "./plugin-api.js";
 import { declaredTool } from "./declared-tools.js";
 import type { PluginEntries } from "../runtime/plugin-entries.js";
+
+/** The definition of a plugin without code: all it contributes is declared in its manifest. */
+const DECLARATIONS_ONLY: PluginDefinition = { activate() {} };
 
 /** Failures (hook or event handler errors) after which an active plugin is shown as degraded. */
 const DEGRADED_AFTER = 3;
@@ -122,7 +126,7 @@ export class PluginHost {
       this.add({ name: pkg.name, version: pkg.version, dir: candidate.dir, source: candidate.source, manifest: pkg.keel, settingsKey: settingsKeyOf(pkg), events: activationEvents(pkg.keel), state: "lazy" });
     }
     for (const p of inline) {
-      const manifest = { apiVersion: "^1.0.0", entry: "(inline)", contributes: ContributesSchema.parse({}), dependsOn: {}, capabilities: [], reads: [], ...p.manifest } as KeelManifest;
+      const manifest = { apiVersion: "^1.0.0", entry: "(inline)", contributes: ContributesSchema.parse({}), dependsOn: {}, capabilities: [], reads: [], providers: [], providerApis: [], ...p.manifest } as KeelManifest;
       this.add({ name: p.name, version: p.version, dir: "(inline)", source: "cli", manifest, settingsKey: settingsKeyOf({ name: p.name, keel: manifest }), events: manifest.activation ?? ["onStartup"], state: "lazy", inline: p.definition });
     }
     manifests.save();
@@ -227,7 +231,7 @@ export class PluginHost {
       dir: r.dir,
       state: r.state,
       reason: r.reason,
-      contributes: declaredNames(r.manifest?.contributes),
+      contributes: declaredNames(r.manifest),
     }));
   }
 
@@ -259,6 +263,14 @@ export class PluginHost {
     }
   }
 
+  /**
+   * Activates the lazy plugins whose manifest names provider APIs they serve (`keel.providerApis`): they
+   * register the providers the user's settings define, whose ids no manifest lists.
+   */
+  async activateProviderApiServers(): Promise<void> {
+    for (const r of this.records) if (r.state === "lazy" && (r.manifest?.providerApis.length ?? 0) > 0) await this.activate(r);
+  }
+
   /** Whether some lazy plugin waits for `kind`'s contribution `name`. */
   waitsFor(kind: ContributionKind, name: string): boolean {
     return this.records.some((r) => r.state === "lazy" && r.events.includes(`${CONTRIBUTIONS[kind].event}:${name}`));
@@ -280,7 +292,8 @@ export class PluginHost {
     const started = performance.now();
     let definition: PluginDefinition<any>;
     try {
-      definition = r.inline ?? (await runWithDeadline(this.deps.activationTimeoutMs(), undefined, () => loadEntry(r.dir, r.manifest!.entry)));
+      const entry = r.manifest!.entry;
+      definition = r.inline ?? (entry === undefined ? DECLARATIONS_ONLY : await runWithDeadline(this.deps.activationTimeoutMs(), undefined, () => loadEntry(r.dir, entry)));
     } catch (error) {
       return this.fail(r, "load", errorText(error));
     }
@@ -293,11 +306,21 @@ export class PluginHost {
     if (definition.settings) this.warnUnknownKeys(r, definition.settings);
     // The plugin's own registrations replace the declarations offered for it.
     for (const off of r.offered?.splice(0) ?? []) off();
-    const scope = createScope(r, settings.value, { ...this.deps, settings: allSettings, untrustedSettings: this.deps.untrustedSettings(r.settingsKey), reads: r.manifest!.reads, activateFor: (kind, name) => this.activateFor(kind, name), declared: r.inline ? undefined : declaredNames(r.manifest!.contributes) });
+    const m = r.manifest!;
+    const scope = createScope(r, settings.value, {
+      ...this.deps,
+      settings: allSettings,
+      untrustedSettings: this.deps.untrustedSettings(r.settingsKey),
+      reads: m.reads,
+      activateFor: (kind, name) => this.activateFor(kind, name),
+      declared: r.inline ? undefined : declaredNames(m),
+      servesProviderApis: m.providerApis.length > 0,
+    });
     r.scope = scope;
     try {
       const dispose = await runWithDeadline(this.deps.activationTimeoutMs(), undefined, () => definition.activate(scope.api));
       if (typeof dispose === "function") scope.api.onDispose(dispose);
+      await registerDeclaredProviders(scope.api, m.providers);
     } catch (error) {
       scope.revoke();
       await scope.dispose();
@@ -329,7 +352,7 @@ export class PluginHost {
 
   /** Names the manifest declares that activate() did not register or tap: listings and lazy activation promised them. */
   private warnUnregistered(r: PluginRecord): void {
-    const declared = declaredNames(r.manifest!.contributes);
+    const declared = declaredNames(r.manifest);
     for (const hook of declared.hooks.filter((h) => !r.scope?.tapped.has(h))) {
       const message = `declares the ${hook} hook in keel.contributes.hooks but did not tap it when activated; remove it from the manifest or tap it in activate().`;
       this.deps.bus.emit("plugin_warning", { plugin: { name: r.name, version: r.version }, message });

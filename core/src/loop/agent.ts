@@ -4,7 +4,7 @@
  * model that keeps failing. Everything it talks to (provider, tools, hooks) comes in through `AgentDeps`.
  */
 import { randomUUID } from "node:crypto";
-import { emptyUsage, textOf, toolCallsOf, userMessage, type AssistantMessage, type Message, type ModelInfo, type Provider, type RunEndReason, type RunResult, type ToolCall, type ToolContext, type ToolResult, type UserContent } from "@keel/extensions-api";
+import { emptyUsage, textOf, toolCallsOf, userMessage, type AssistantMessage, type Message, type ModelInfo, type Provider, type RunEndReason, type RunResult, type ThinkingLevel, type ToolCall, type ToolContext, type ToolResult, type UserContent } from "@keel/extensions-api";
 import { estimateTokens } from "@keel/extensions-api/compaction";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
@@ -44,6 +44,8 @@ export interface AgentDeps {
   /** Resolves when tools can run (the operations backend is up); awaited only before the first tool call. */
   toolsReady(): Promise<void>;
   sessionId(): string;
+  /** The thinking level for the next request (the runtime's); `off` or undefined asks for nothing. */
+  thinking(): ThinkingLevel | undefined;
   limits: LoopLimits;
   compaction: CompactionSettings;
   /** A compaction replaced the history (after its `compaction_end`). */
@@ -192,7 +194,8 @@ export class Agent {
         if (malformed >= limits.maxMalformedSteps) {
           return { reason: "malformed_limit", errorMessage: `Stopped: the model's last ${malformed} replies contained only malformed tool calls (see the tool results for what was wrong).` };
         }
-        wantsMore = toolCallsOf(reply).length > 0;
+        // A paused turn continues from the history as it is: the next request carries the partial reply.
+        wantsMore = toolCallsOf(reply).length > 0 || reply.stopReason === "pause_turn";
       }
 
       const last = this.history[this.history.length - 1];
@@ -256,8 +259,10 @@ export class Agent {
     const context = hooks.has("context") ? await hooks.transform("context", structuredClone(view), { turn, model }, signal) : view;
     const specs = [...tools.values()].map((t) => ({ name: t.name, description: t.tool.description, parameters: toolJsonSchema(t.tool) }));
     trace(`request ${turn}`);
-    const request = { model, systemPrompt, messages: context, tools: specs, maxTokens: model.maxOutput, sessionId: this.deps.sessionId() };
-    const reply = await streamReply(provider, request, requestOptions(provider, model, signal, hooks, bus), bus);
+    const level = this.deps.thinking();
+    const reasoning = level === undefined || level === "off" ? undefined : level;
+    const request = { model, systemPrompt, messages: context, tools: specs, maxTokens: model.maxOutput, sessionId: this.deps.sessionId(), reasoning };
+    const reply = await streamReply(provider, request, requestOptions(provider, model, signal, hooks, bus, reasoning), bus);
     this.estimator.observe(context, reply, estimateTokens({ role: "user", content: systemPrompt, timestamp: 0 }));
     return reply;
   }

@@ -9,10 +9,11 @@ import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
 
 /** The options every request gets: the signal, the `provider_request` hook on each attempt, `retry_start`. */
-export function requestOptions(provider: Provider, model: ModelInfo, signal: AbortSignal, hooks: HookBus, bus: EventBus): StreamOptions {
+export function requestOptions(provider: Provider, model: ModelInfo, signal: AbortSignal, hooks: HookBus, bus: EventBus, reasoning?: ProviderRequest["reasoning"]): StreamOptions {
+  const info = { provider: provider.id, model: model.id, ...(reasoning ? { reasoning } : {}) };
   return {
     signal,
-    onPayload: async (payload, headers) => hooks.transform("provider_request", { payload, headers }, { provider: provider.id, model: model.id }, signal),
+    onPayload: async (payload, headers) => hooks.transform("provider_request", { payload, headers }, info, signal),
     onRetry: (info) => bus.emit("retry_start", { ...info, provider: provider.id, model: model.id }),
   };
 }

@@ -46,8 +46,8 @@ export async function resolveTarget(want: { provider?: string; model?: string },
 
   if (want.provider) {
     await host.activateFor("providers", want.provider);
-    // Providers defined in settings are registered by the plugin serving their API, which may still be lazy.
-    if (!contributions.providers.get(want.provider)) await host.activateFor("providers", "*");
+    // An id no manifest lists may be one a plugin serving a provider API registers from the user's settings.
+    if (!contributions.providers.get(want.provider)) await host.activateProviderApiServers();
     const entry = contributions.providers.get(want.provider);
     if (!entry) {
       const known = (await allModels(host, contributions)).map((m) => m.provider);

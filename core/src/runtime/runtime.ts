@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { emptyUsage, type AssistantMessage, type EventSubscriber, type HistoryReplaceReason, type ModelInfo, type Message, type Operations, type PluginEntry, type PluginInfo, type ReplaceOptions, type Runtime, type RunResult, type ToolCall, type ToolContext, type ToolResult, type UiRequest, type UiResponse, type UserContent } from "@keel/extensions-api";
+import { emptyUsage, THINKING_LEVELS, type AssistantMessage, type EventSubscriber, type HistoryReplaceReason, type ModelInfo, type Message, type Operations, type PluginEntry, type PluginInfo, type ReplaceOptions, type Runtime, type RunResult, type ThinkingLevel, type ToolCall, type ToolContext, type ToolResult, type UiRequest, type UiResponse, type UserContent } from "@keel/extensions-api";
 import { EventBus, KERNEL } from "../bus/event-bus.js";
 import { HookBus, type HookFailure } from "../hooks/hook-bus.js";
 import { createContributions, type Contributions } from "../host/contributions.js";
@@ -81,6 +81,8 @@ export class KeelRuntime implements Runtime {
   private readonly managed: ManagedPolicy;
   private agent!: Agent;
   private readonly target = new ModelSlot((checkReady) => resolveTarget(this.wantedModel(), this.host, this.contributions, this.hooks, checkReady));
+  /** What `setThinking` chose; undefined falls back to the flag and the setting. */
+  private thinkingChosen: ThinkingLevel | undefined;
   private readonly backend = new BackendSlot(() => createOps(this.wantedOps(), this.cwd, this.host, this.contributions));
   private readonly entries = new PluginEntries((entry) => this.bus.emit("session_entry", { entry }));
   private id: string = randomUUID();
@@ -152,6 +154,7 @@ export class KeelRuntime implements Runtime {
       toolFault: (plugin, message, severity) =>
         severity === "error" ? this.bus.emit("plugin_error", { plugin, phase: "tool", message }) : this.bus.emit("plugin_warning", { plugin, message }),
       sessionId: () => this.id,
+      thinking: () => this.thinking,
       limits: this.core.loop,
       compaction: this.core.compaction,
       historyCompacted: () => this.historyReplaced("compaction"),
@@ -256,6 +259,15 @@ export class KeelRuntime implements Runtime {
 
   get isRunning(): boolean {
     return this.agent.isRunning;
+  }
+
+  get thinking(): ThinkingLevel | undefined {
+    return this.thinkingChosen ?? (str(this.flags.thinking) as ThinkingLevel | undefined) ?? this.core.thinking;
+  }
+
+  setThinking(level: ThinkingLevel | undefined): void {
+    if (level !== undefined && !THINKING_LEVELS.includes(level)) throw new Error(`A thinking level is one of ${THINKING_LEVELS.join(", ")} (got ${JSON.stringify(level)}).`);
+    this.thinkingChosen = level;
   }
 
   async prompt(content: string | UserContent[]): Promise<RunResult> {

@@ -1,12 +1,14 @@
 /**
  * The kernel's own settings keys. Every other top-level key belongs to a plugin (its `settingsKey`).
  */
-import { CONTRIBUTION_KINDS, z, type ContributionKind } from "@keel/extensions-api";
+import { CONTRIBUTION_KINDS, THINKING_LEVELS, z, type ContributionKind } from "@keel/extensions-api";
 
 export const CoreSettingsSchema = z.object({
   /** Provider id and model id used when no flag picks one. */
   provider: z.string().optional(),
   model: z.string().optional(),
+  /** How hard models that reason are asked to think (`--thinking`); unset asks for nothing. */
+  thinking: z.enum(THINKING_LEVELS).optional(),
   /** The operations backend to use when several are installed. */
   ops: z.string().optional(),
   /** The base system prompt; context plugins add to it. */

@@ -9,6 +9,7 @@ import { isPlainObject, type SettingsObject } from "../settings/settings.js";
 export const UNTRUSTED_PROJECT_ALLOWS: readonly string[] = [
   "provider",
   "model",
+  "thinking",
   "loop.maxSteps",
   "loop.maxMalformedSteps",
   "loop.maxStopContinuations",

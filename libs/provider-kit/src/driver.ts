@@ -58,11 +58,15 @@ export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, 
     // A server that goes quiet without closing would hold the run forever; silence is a network failure.
     const silence = new AbortController();
     const idle = idleWatch(attempt.retry.idleTimeoutMs, () => silence.abort());
+    // Bytes that carry nothing (`: ping` comments, `ping` events) keep the connection alive but not the run.
+    let quiet: "bytes" | "events" = "bytes";
+    const waiting = idleWatch(attempt.retry.eventTimeoutMs, () => ((quiet = "events"), silence.abort()));
     try {
       let payload = attempt.payload;
       let headers = { ...attempt.headers };
       if (options.onPayload) ({ payload, headers } = await guarded("preparing the request", () => options.onPayload!(payload, headers)));
-      const response = await doFetch(attempt.url, { method: "POST", headers, body: JSON.stringify(payload), signal: AbortSignal.any([signal, silence.signal]) });
+      const body = guarded("preparing the request", () => JSON.stringify(payload));
+      const response = await doFetch(attempt.url, { method: "POST", headers, body, signal: AbortSignal.any([signal, silence.signal]) });
       const contentType = response.headers.get("content-type") ?? "";
       if (!response.ok || !response.body || contentType.includes("application/json")) {
         failure = await httpFailure(response, attempt);
@@ -70,16 +74,26 @@ export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, 
         const decoder = attempt.createDecoder(builder);
         let last: StreamEvent[] | undefined;
         for await (const event of readSse(response.body, stats, idle.touch)) {
-          const events = guarded(`reading a ${JSON.stringify(event.event ?? "data")} event from ${attempt.label}`, () => decoder.push(event));
+          const events = guarded(`reading a ${JSON.stringify(event.event ?? "data")} event from ${attempt.label}`, () => {
+            try {
+              return decoder.push(event);
+            } catch (error) {
+              // A cut-off last event that does not read is a stream that ended early, not bad data.
+              if (event.unterminated) throw new ProviderError(endedEarly(attempt.label, decoder.finalEvent, stats), { kind: "stream" });
+              throw error;
+            }
+          });
           if (builder.isFinished) {
             last = events;
             break;
           }
+          if (events.length > 0) waiting.touch();
           for (const out of events) yield out;
         }
         // The body is closed and the timer stopped before the final event: a consumer may stop pulling there.
         if (last) {
           idle.stop();
+          waiting.stop();
           for (const out of last) yield out;
           return;
         }
@@ -87,13 +101,15 @@ export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, 
       }
     } catch (error) {
       if (signal.aborted) return yield builder.fail("aborted", ABORTED, attempt.model);
-      if (silence.signal.aborted) failure = silent(attempt, stats);
-      else failure = error instanceof ProviderError ? error : networkFailure(error, attempt.label, stats);
+      if (silence.signal.aborted) failure = silent(attempt, stats, quiet);
+      else if (error instanceof ProviderError) failure = error;
+      else failure = isNetworkError(error) ? networkFailure(error, attempt.label, stats) : localFailure(error, attempt.label);
     } finally {
       idle.stop();
+      waiting.stop();
     }
 
-    const reachedUser = builder.message.content.length > 0;
+    const reachedUser = shownContent(builder);
     if (!failure.retryable || reachedUser || n >= maxAttempts) {
       const tries = failure.retryable && n > 1 && !reachedUser ? ` (gave up after ${n} attempts)` : "";
       const partial = reachedUser && failure.retryable ? " The partial reply was kept; it was not retried because output had already been shown." : "";
@@ -103,7 +119,7 @@ export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, 
     const plan = planRetry(n, failure.headers, attempt.retry, clock);
     if ("refuse" in plan) return yield builder.fail("error", `${failure.message} — not retried: ${plan.refuse}.`, attempt.model);
     options.onRetry?.({ attempt: n + 1, maxAttempts, delayMs: plan.wait, reason: failure.message });
-    builder.setUsage({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+    resetUsage(builder);
     await clock.sleep(plan.wait, signal);
   }
 }
@@ -135,12 +151,47 @@ async function httpFailure(response: Response, attempt: HttpAttempt): Promise<Pr
   return new ProviderError(message, { kind: "http", retryable, status: response.status, headers: response.headers });
 }
 
+/**
+ * Whether something was shown: a block with text, thinking or a tool call's name. An empty text block a
+ * server opened just before it failed shows nothing, so the attempt may still be retried.
+ */
+function shownContent(builder: AssistantMessageBuilder): boolean {
+  return builder.message.content.some((b) => (b.type === "text" ? b.text !== "" : b.type === "thinking" ? b.thinking !== "" || Boolean(b.signature) : true));
+}
+
+function resetUsage(builder: AssistantMessageBuilder): void {
+  const { usage } = builder.message;
+  Object.assign(usage, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+  delete usage.cacheWrite1h;
+  delete usage.reasoning;
+}
+
+/**
+ * Whether `error` came from the network (fetch could not connect, the body broke off): undici reports those
+ * as a TypeError with a `cause`, or an error carrying a system `code`. Anything else thrown here is keel's or
+ * a plugin's own failure (a stack overflow, a bug) and is never retried as if the server were unreachable.
+ */
+function isNetworkError(error: unknown): boolean {
+  const e = error as { name?: string; cause?: unknown; code?: unknown } | null;
+  if (!e || typeof e !== "object") return false;
+  if (e.name === "AbortError" || e.name === "TimeoutError") return true;
+  return (e.name === "TypeError" && e.cause !== undefined) || typeof e.code === "string";
+}
+
+function localFailure(error: unknown, label: string): ProviderError {
+  return new ProviderError(`keel failed while talking to ${label} (a local error, not a network failure; not retried): ${describeNetworkError(error)}`, { kind: "stream" });
+}
+
 function networkFailure(error: unknown, label: string, stats: SseStats): ProviderError {
   const where = stats.bytes > 0 ? `the connection to ${label} broke mid-stream after ${stats.bytes} bytes (${stats.events} events)` : `could not reach ${label}`;
   return new ProviderError(`${where}: ${describeNetworkError(error)}`, { kind: "network", retryable: true });
 }
 
-function silent(attempt: HttpAttempt, stats: SseStats): ProviderError {
+function silent(attempt: HttpAttempt, stats: SseStats, quiet: "bytes" | "events"): ProviderError {
+  if (quiet === "events") {
+    const what = stats.events > 0 || stats.bytes > 0 ? `only keep-alives (${stats.bytes} bytes)` : "nothing";
+    return new ProviderError(`${attempt.label} sent ${what} and no content for ${formatMs(attempt.retry.eventTimeoutMs)} (providers.<id>.retry.eventTimeoutMs)`, { kind: "network", retryable: true });
+  }
   const when = stats.bytes > 0 ? `mid-stream after ${stats.bytes} bytes` : "after the request was sent";
   return new ProviderError(`${attempt.label} sent nothing for ${formatMs(attempt.retry.idleTimeoutMs)} ${when} (providers.<id>.retry.idleTimeoutMs)`, { kind: "network", retryable: true });
 }

@@ -11,12 +11,8 @@ import type { ProviderConfig } from "./settings.ts";
 
 /** What one wire format contributes. */
 export interface WireFormat {
-  /** Names the vendor in messages (`OpenAI`); settings-defined providers are named by their id instead. */
-  label: string;
-  /** The provider id this format serves by default; its label is used for that id. */
-  builtinId: string;
-  /** Appended to the base URL, e.g. `/chat/completions`. */
-  path: string;
+  /** The endpoint for a base URL, e.g. `${baseUrl}/chat/completions`. */
+  url(baseUrl: string): string;
   /** Headers that carry the key (none when `key` is undefined) and any fixed headers of the format. */
   headers(key: string | undefined): Record<string, string>;
   buildPayload(request: ProviderRequest): unknown;
@@ -30,11 +26,27 @@ export interface HttpProviderDeps extends DriverDeps {
   env?: NodeJS.ProcessEnv;
 }
 
+const TEST_DEPS = Symbol.for("@keel/provider-kit/test-deps");
+
+/**
+ * Installs deps (a fake clock, an environment) for every provider the kit builds without its own — how the
+ * conformance suite reaches a provider a plugin registered. Kept on `globalThis` because the suite and a
+ * plugin loaded by the host hold different copies of this module. Tests only; `undefined` removes them.
+ */
+export function installTestDeps(deps: HttpProviderDeps | undefined): void {
+  (globalThis as Record<symbol, unknown>)[TEST_DEPS] = deps;
+}
+
+/** `deps` over the installed test deps. */
+export function effectiveDeps(deps: HttpProviderDeps): HttpProviderDeps {
+  return { ...((globalThis as Record<symbol, unknown>)[TEST_DEPS] as HttpProviderDeps | undefined), ...deps };
+}
+
 /** Builds the provider for one config. */
 export function createHttpProvider(config: ProviderConfig, format: WireFormat, deps: HttpProviderDeps = {}): Provider {
-  const label = config.id === format.builtinId ? format.label : `${config.id} (${config.baseUrl})`;
+  const label = config.name;
   const setting = `providers.${config.id}.apiKey`;
-  const key = (): Promise<ResolvedKey> => resolveKey(config.apiKey, setting, config.keyEnv, deps.env ?? process.env);
+  const key = (): Promise<ResolvedKey> => resolveKey(config.apiKey, setting, config.keyEnv, effectiveDeps(deps).env ?? process.env);
   const missing = (model: ModelInfo, resolved: ResolvedKey) => `No API key for provider ${config.id} (model ${model.id}): ${resolved.problem}.`;
 
   return {
@@ -63,7 +75,7 @@ export function createHttpProvider(config: ProviderConfig, format: WireFormat, d
       yield* streamHttp(
         {
           label,
-          url: `${config.baseUrl}${format.path}`,
+          url: format.url(config.baseUrl),
           headers: { "content-type": "application/json", accept: "text/event-stream", ...format.headers(resolved.key), ...config.headers },
           payload,
           model: request.model,
@@ -74,7 +86,7 @@ export function createHttpProvider(config: ProviderConfig, format: WireFormat, d
         },
         options,
         builder,
-        deps,
+        effectiveDeps(deps),
       );
     },
   };

@@ -17,6 +17,11 @@ export const RetrySettingsSchema = z
     maxWaitMs: z.number().min(0).default(60_000),
     /** An attempt with no bytes for this long (before the headers or mid-stream) fails as a network error. */
     idleTimeoutMs: z.number().positive().default(600_000),
+    /**
+     * An attempt whose stream carries no content event for this long fails as a network error, though
+     * keep-alives (`: ping` comments, `ping` events) still arrive: bounds the wait for the first and each next event.
+     */
+    eventTimeoutMs: z.number().positive().default(300_000),
   })
   .strict();
 

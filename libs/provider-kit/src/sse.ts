@@ -8,6 +8,8 @@ import { createParser } from "eventsource-parser";
 export interface SseEvent {
   event?: string;
   data: string;
+  /** The body ended before this event's blank line: it may be cut off (see `readSse`). */
+  unterminated?: true;
 }
 
 /** What the reader saw, for error messages and benchmarks. */
@@ -25,16 +27,21 @@ export function newSseStats(): SseStats {
 }
 
 /**
- * Yields the events of an SSE byte stream as they complete. An event the stream cut off before its blank
- * line is dropped, as the SSE specification says; the caller notices the missing final event. `onChunk` runs
- * for every network chunk (idle timers).
+ * Yields the events of an SSE byte stream as they complete. An event still pending when the body ends (a
+ * last `data: [DONE]` with no blank line after it, as some servers send) is dispatched too, marked
+ * `unterminated`: whether the stream is complete is the final event's to say, not the framing's, and a
+ * decoder that cannot read a cut-off event reports the stream as ended early. `onChunk` runs for every
+ * network chunk (idle timers).
  */
 export async function* readSse(body: AsyncIterable<Uint8Array>, stats: SseStats = newSseStats(), onChunk?: () => void): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder("utf-8");
   let pending: SseEvent[] = [];
+  let ended = false;
   const parser = createParser({
     onEvent(message) {
-      pending.push(message.event === undefined ? { data: message.data } : { event: message.event, data: message.data });
+      const event: SseEvent = message.event === undefined ? { data: message.data } : { event: message.event, data: message.data };
+      if (ended) event.unterminated = true;
+      pending.push(event);
     },
     onError() {
       stats.ignoredLines++;
@@ -56,5 +63,9 @@ export async function* readSse(body: AsyncIterable<Uint8Array>, stats: SseStats 
     yield* drain();
   }
   parser.feed(decoder.decode());
+  yield* drain();
+  ended = true;
+  // Two line ends complete any pending field and event; after a complete stream they dispatch nothing.
+  parser.feed("\n\n");
   yield* drain();
 }

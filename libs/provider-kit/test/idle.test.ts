@@ -1,8 +1,9 @@
 import { textOf } from "@keel/extensions-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOpenAIProviders } from "../../../plugins/provider-openai/src/providers.ts";
-import { startMockLlm, type MockLlm } from "../../../test/support/mock-llm/index.ts";
-import { collect, fakeClock, request } from "../../../test/conformance/provider/harness.ts";
+import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
+import { collect, fakeClock, request } from "@keel/provider-kit/conformance";
+import { OPENAI } from "../../../plugins/provider-openai/src/vendor.ts";
+import { kitProviders } from "../../../test/support/kit-providers.ts";
 
 describe("a server that goes quiet without closing", () => {
   let llm: MockLlm;
@@ -15,7 +16,7 @@ describe("a server that goes quiet without closing", () => {
 
   function provider() {
     const settings = { providers: { openai: { baseUrl: `${llm.url}/v1`, apiKey: "sk-test", retry: { idleTimeoutMs: 150 } } } };
-    const p = createOpenAIProviders(settings, () => {}, { env: {}, clock: fakeClock() })[0]!;
+    const p = kitProviders(OPENAI, settings, { env: {}, clock: fakeClock() })[0]!;
     return { p, model: p.models().find((m) => m.id === "gpt-4.1-mini")! };
   }
 
@@ -23,7 +24,8 @@ describe("a server that goes quiet without closing", () => {
     const { p, model } = provider();
     llm.push({ reply: { text: "never" }, fault: { kind: "hang", afterEvents: 1 } }, { reply: { text: "second try" } });
     const run = await collect(p, request(model));
-    expect(run.retries[0]!.reason).toMatch(/^OpenAI sent nothing for 150 ms mid-stream after \d+ bytes \(providers.<id>.retry.idleTimeoutMs\)$/);
+    // Under load the server may not even have sent its first event within 150 ms; either way nothing was shown.
+    expect(run.retries[0]!.reason).toMatch(/^OpenAI sent nothing for 150 ms (mid-stream after \d+ bytes|after the request was sent) \(providers.<id>.retry.idleTimeoutMs\)$/);
     expect(textOf(run.message)).toBe("second try");
   });
 

@@ -1,6 +1,6 @@
 import { DEFAULT_RETRY, backoffMs, planRetry, serverWaitMs } from "@keel/provider-kit";
 import { describe, expect, it } from "vitest";
-import { fakeClock } from "../../../test/conformance/provider/harness.ts";
+import { fakeClock } from "@keel/provider-kit/conformance";
 
 const h = (init: Record<string, string>) => new Headers(init);
 

@@ -1,28 +1,30 @@
-import { openaiModels, providerConfigs, type BuiltinProvider } from "@keel/provider-kit";
+import { CompatibleProviderSchema, ProviderSettingsSchema, compatibleConfig } from "@keel/provider-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOpenAIProviders } from "../../../plugins/provider-openai/src/providers.ts";
-import { startMockLlm, type MockLlm } from "../../../test/support/mock-llm/index.ts";
-import { collect, request } from "../../../test/conformance/provider/harness.ts";
+import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
+import { collect, request } from "@keel/provider-kit/conformance";
+import { OPENAI } from "../../../plugins/provider-openai/src/vendor.ts";
+import { kitProviders } from "../../../test/support/kit-providers.ts";
 
-const OPENAI: BuiltinProvider = { id: "openai", defaultBaseUrl: "https://api.openai.com/v1", baseUrlEnv: "OPENAI_BASE_URL", keyEnv: "OPENAI_API_KEY", models: openaiModels("openai", "chat") };
-
+/** The providers the openai plugin registers for `providers` settings. */
 function configs(providers: unknown, env: NodeJS.ProcessEnv = {}) {
   const warnings: string[] = [];
-  const out = providerConfigs({ providers }, "openai", OPENAI, (w) => warnings.push(w), env);
+  const out = kitProviders(OPENAI, { providers }, { env }, warnings).map((p) => ({ id: p.id, name: p.name, models: p.models() }));
   return { out, warnings };
 }
 
 describe("the providers settings section", () => {
   it("takes the base URL from settings, else the SDK's variable, else the default", () => {
-    expect(configs(undefined).out[0]!.baseUrl).toBe("https://api.openai.com/v1");
-    expect(configs(undefined, { OPENAI_BASE_URL: "http://127.0.0.1:9/v1/" }).out[0]!.baseUrl).toBe("http://127.0.0.1:9/v1");
-    expect(configs({ openai: { baseUrl: "http://127.0.0.1:8/v1" } }, { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }).out[0]!.baseUrl).toBe("http://127.0.0.1:8/v1");
+    const spec = CompatibleProviderSchema.parse(OPENAI);
+    expect(compatibleConfig(spec, undefined, {}).baseUrl).toBe("https://api.openai.com/v1");
+    expect(compatibleConfig(spec, undefined, { OPENAI_BASE_URL: "http://127.0.0.1:9/v1/" }).baseUrl).toBe("http://127.0.0.1:9/v1");
+    const own = ProviderSettingsSchema.parse({ baseUrl: "http://127.0.0.1:8/v1" });
+    expect(compatibleConfig(spec, own, { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }).baseUrl).toBe("http://127.0.0.1:8/v1");
   });
 
   it("adds a settings-defined provider for this api with its own models and no key variable", () => {
     const { out } = configs({ ollama: { api: "openai", baseUrl: "http://127.0.0.1:11434/v1", models: [{ id: "qwen3:8b", contextWindow: 40960, reasoning: true }] }, claude: { api: "anthropic", baseUrl: "http://x" } });
     expect(out.map((c) => c.id)).toEqual(["openai", "ollama"]);
-    expect(out[1]!.keyEnv).toBeUndefined();
+    expect(out[1]!.name).toBe("ollama (http://127.0.0.1:11434/v1)");
     expect(out[1]!.models).toEqual([{ id: "qwen3:8b", provider: "ollama", contextWindow: 40960, maxOutput: 16384, reasoning: true, compat: {} }]);
   });
 
@@ -51,7 +53,7 @@ describe("a settings-defined provider on the wire", () => {
   });
 
   it("sends no Authorization header when no key is configured", async () => {
-    const provider = createOpenAIProviders({ providers: { local: { api: "openai", baseUrl: `${llm.url}/v1`, headers: { "x-team": "keel" }, models: [{ id: "tiny" }] } } }, () => {}, { env: {} })[1]!;
+    const provider = kitProviders(OPENAI, { providers: { local: { api: "openai", baseUrl: `${llm.url}/v1`, headers: { "x-team": "keel" }, models: [{ id: "tiny" }] } } }, { env: {} })[1]!;
     expect(provider.id).toBe("local");
     expect(await provider.checkReady?.(provider.models()[0]!)).toBeUndefined();
     llm.push({ reply: { text: "hi" } });
@@ -64,7 +66,7 @@ describe("a settings-defined provider on the wire", () => {
   });
 
   it("sends the key a !command printed", async () => {
-    const provider = createOpenAIProviders({ providers: { vault: { api: "openai", baseUrl: `${llm.url}/v1`, apiKey: "!echo sk-from-vault", models: [{ id: "tiny" }] } } }, () => {}, { env: {} })[1]!;
+    const provider = kitProviders(OPENAI, { providers: { vault: { api: "openai", baseUrl: `${llm.url}/v1`, apiKey: "!echo sk-from-vault", models: [{ id: "tiny" }] } } }, { env: {} })[1]!;
     llm.push({ reply: { text: "hi" } });
     await collect(provider, request(provider.models()[0]!));
     expect(llm.requests.at(-1)!.headers.authorization).toBe("Bearer sk-from-vault");
@@ -72,7 +74,7 @@ describe("a settings-defined provider on the wire", () => {
 
   it("reports a key variable that is not set before any request", async () => {
     const before = llm.requests.length;
-    const provider = createOpenAIProviders({ providers: { groq: { api: "openai", baseUrl: `${llm.url}/v1`, apiKey: "$GROQ_API_KEY", models: [{ id: "llama" }] } } }, () => {}, { env: {} })[1]!;
+    const provider = kitProviders(OPENAI, { providers: { groq: { api: "openai", baseUrl: `${llm.url}/v1`, apiKey: "$GROQ_API_KEY", models: [{ id: "llama" }] } } }, { env: {} })[1]!;
     const model = provider.models()[0]!;
     expect(await provider.checkReady?.(model)).toBe("No API key for provider groq (model llama): providers.groq.apiKey names $GROQ_API_KEY, which is not set in the environment.");
     const run = await collect(provider, request(model));

@@ -30,9 +30,10 @@ describe("SSE reading", () => {
     expect(stats.ignoredLines).toBe(1);
   });
 
-  it("drops an event the stream cut off before its blank line", async () => {
-    const { events, stats } = await read(["data: whole\n\ndata: cut"]);
-    expect(events).toEqual([{ data: "whole" }]);
-    expect(stats).toMatchObject({ events: 1, lastEvent: "whole" });
+  it("dispatches an event still pending at the end of the body, marked unterminated", async () => {
+    const { events, stats } = await read(["data: whole\n\ndata: [DONE]"]);
+    expect(events).toEqual([{ data: "whole" }, { data: "[DONE]", unterminated: true }]);
+    expect(stats).toMatchObject({ events: 2, lastEvent: "[DONE]" });
+    expect((await read(["data: whole\n\n"])).events).toEqual([{ data: "whole" }]);
   });
 });

@@ -1,9 +1,14 @@
-/** Anthropic Messages API (and servers that speak it). See README.md for settings. */
+/**
+ * Anthropic Messages API, and servers speaking it through a `providers` settings entry with
+ * `"api": "anthropic"`. The format lives in @keel/provider-kit; see README.md for settings.
+ */
 import { definePlugin } from "@keel/extensions-api";
-import { createAnthropicProviders } from "./providers.ts";
+import { registerCompatibleProvider, serveSettingsProviders } from "@keel/provider-kit";
+import { ANTHROPIC } from "./vendor.ts";
 
 export default definePlugin({
   activate(api) {
-    for (const provider of createAnthropicProviders(api.allSettings, (message) => api.log.warn(message))) api.registerProvider(provider);
+    registerCompatibleProvider(api, ANTHROPIC);
+    serveSettingsProviders(api, "anthropic");
   },
 });

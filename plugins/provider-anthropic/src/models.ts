@@ -1,9 +1,9 @@
 /**
  * Built-in Anthropic models. Prices are US dollars per million tokens as Anthropic lists them: cache writes
- * (5-minute) cost 1.25× input, cache reads 0.1×. Settings can add models or override any field. The first
- * row is the default model when `--provider anthropic` is given without `--model`.
+ * cost 1.25× input for 5-minute entries and 2× for 1-hour ones, cache reads 0.1×. Settings can add models or
+ * override any field. The first row is the default model when `--provider anthropic` is given without `--model`.
  */
-import type { ModelInfo } from "@keel/extensions-api";
+import type { ModelSettings } from "@keel/provider-kit";
 
 type Row = [id: string, name: string, maxOutput: number, input: number, output: number, reasoning: boolean];
 
@@ -18,14 +18,13 @@ const ROWS: Row[] = [
   ["claude-3-5-haiku-latest", "Claude Haiku 3.5", 8_192, 0.8, 4, false],
 ];
 
-export function anthropicModels(provider: string): ModelInfo[] {
+export function anthropicModels(): ModelSettings[] {
   return ROWS.map(([id, name, maxOutput, input, output, reasoning]) => ({
     id,
-    provider,
     name,
     contextWindow: 200_000,
     maxOutput,
-    cost: { input, output, cacheRead: input * 0.1, cacheWrite: input * 1.25 },
+    cost: { input, output, cacheRead: input * 0.1, cacheWrite: input * 1.25, cacheWrite1h: input * 2 },
     reasoning,
     input: ["text", "image"],
   }));

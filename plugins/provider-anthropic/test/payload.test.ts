@@ -1,11 +1,12 @@
 import { type AssistantMessage, type Message } from "@keel/extensions-api";
 import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
 import { describe, expect, it } from "vitest";
-import { anthropicModels } from "../src/models.ts";
-import { anthropicPayload } from "../src/payload.ts";
-import { request } from "../../../test/conformance/provider/harness.ts";
+import { anthropicPayload } from "@keel/provider-kit";
+import { request } from "@keel/provider-kit/conformance";
+import { ANTHROPIC } from "../../../plugins/provider-anthropic/src/vendor.ts";
+import { kitProviders } from "../../../test/support/kit-providers.ts";
 
-const sonnet = anthropicModels("anthropic").find((m) => m.id === "claude-sonnet-4-5")!;
+const sonnet = kitProviders(ANTHROPIC, {}, { env: {} })[0]!.models().find((m) => m.id === "claude-sonnet-4-5")!;
 const assistant = (content: AssistantMessage["content"], provider = "anthropic"): AssistantMessage => ({ role: "assistant", content, stopReason: "tool_use", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, provider, model: "claude-sonnet-4-5", timestamp: 2 });
 const result = (id: string, text: string, isError = false): Message => ({ role: "toolResult", toolCallId: id, toolName: "get_weather", content: [{ type: "text", text }], isError, timestamp: 3 });
 

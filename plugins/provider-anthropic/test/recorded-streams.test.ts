@@ -1,4 +1,5 @@
-import { createAnthropicProviders } from "../src/providers.ts";
+import { ANTHROPIC } from "../../../plugins/provider-anthropic/src/vendor.ts";
 import { recordedStreamSuite } from "../../../test/conformance/provider/recorded.ts";
+import { kitProviders } from "../../../test/support/kit-providers.ts";
 
-recordedStreamSuite("anthropic", (deps) => createAnthropicProviders({}, () => {}, { ...deps, env: { ANTHROPIC_API_KEY: "sk-ant-test" } })[0]!, "claude-sonnet-4-5");
+recordedStreamSuite("anthropic", (deps) => kitProviders(ANTHROPIC, {}, { ...deps, env: { ANTHROPIC_API_KEY: "sk-test" } })[0]!, "claude-sonnet-4-5");

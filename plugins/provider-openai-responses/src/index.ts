@@ -1,9 +1,14 @@
-/** OpenAI Responses API (`POST /responses`, `store: false`). See README.md for settings. */
+/**
+ * OpenAI Responses API (`POST /responses`, `store: false`), and servers speaking it through a `providers`
+ * settings entry with `"api": "openai-responses"`. The format lives in @keel/provider-kit; see README.md.
+ */
 import { definePlugin } from "@keel/extensions-api";
-import { createResponsesProviders } from "./providers.ts";
+import { registerCompatibleProvider, serveSettingsProviders } from "@keel/provider-kit";
+import { OPENAI_RESPONSES } from "./vendor.ts";
 
 export default definePlugin({
   activate(api) {
-    for (const provider of createResponsesProviders(api.allSettings, (message) => api.log.warn(message))) api.registerProvider(provider);
+    registerCompatibleProvider(api, OPENAI_RESPONSES);
+    serveSettingsProviders(api, "openai-responses");
   },
 });

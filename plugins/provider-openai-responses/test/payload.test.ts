@@ -2,15 +2,16 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Message } from "@keel/extensions-api";
 import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
-import { openaiModels } from "@keel/provider-kit";
+import { responsesPayload } from "@keel/provider-kit";
 import { describe, expect, it } from "vitest";
-import { createResponsesProviders } from "../src/providers.ts";
-import { responsesPayload } from "../src/payload.ts";
-import { collect, request } from "../../../test/conformance/provider/harness.ts";
+import { OPENAI_RESPONSES } from "../../../plugins/provider-openai-responses/src/vendor.ts";
+import { collect, request } from "@keel/provider-kit/conformance";
 import { STREAMS_DIR, replayFetch } from "../../../test/conformance/provider/recorded.ts";
+import { kitProviders } from "../../../test/support/kit-providers.ts";
 
-const mini = openaiModels("openai-responses", "responses").find((m) => m.id === "gpt-5-mini")!;
-const gpt41 = openaiModels("openai-responses", "responses").find((m) => m.id === "gpt-4.1")!;
+const table = kitProviders(OPENAI_RESPONSES, {}, { env: {} })[0]!.models();
+const mini = table.find((m) => m.id === "gpt-5-mini")!;
+const gpt41 = table.find((m) => m.id === "gpt-4.1")!;
 
 describe("Responses API payload", () => {
   it("keeps nothing on the server and puts the system prompt in instructions", () => {
@@ -28,7 +29,7 @@ describe("Responses API payload", () => {
 
   it("replays a streamed reasoning item and tool call inline, without item ids", async () => {
     const bytes = readFileSync(join(STREAMS_DIR, "openai-responses/reasoning.sse"));
-    const provider = createResponsesProviders({}, () => {}, { env: { OPENAI_API_KEY: "k" }, fetch: replayFetch([bytes]) })[0]!;
+    const provider = kitProviders(OPENAI_RESPONSES, {}, { env: { OPENAI_API_KEY: "k" }, fetch: replayFetch([bytes]) })[0]!;
     const { message } = await collect(provider, request(mini));
     message.content.push({ type: "toolCall", id: "call_7", name: "get_weather", arguments: '{"city":"Oslo"}' });
     const history: Message[] = [{ role: "user", content: "count", timestamp: 1 }, message, { role: "toolResult", toolCallId: "call_7", toolName: "get_weather", content: [{ type: "text", text: "Sunny" }], isError: false, timestamp: 3 }];

@@ -1,12 +1,15 @@
 /**
- * OpenAI Chat Completions — OpenAI itself and the servers that speak its format (Ollama, llama.cpp server,
- * vLLM, LM Studio, OpenRouter, Groq). See README.md for settings and compatibility flags.
+ * OpenAI Chat Completions — OpenAI itself, and every server that speaks the format (Ollama, llama.cpp server,
+ * vLLM, LM Studio, OpenRouter, Groq) through a `providers` settings entry with `"api": "openai"`. The format
+ * lives in @keel/provider-kit; see README.md for settings and quirk flags.
  */
 import { definePlugin } from "@keel/extensions-api";
-import { createOpenAIProviders } from "./providers.ts";
+import { registerCompatibleProvider, serveSettingsProviders } from "@keel/provider-kit";
+import { OPENAI } from "./vendor.ts";
 
 export default definePlugin({
   activate(api) {
-    for (const provider of createOpenAIProviders(api.allSettings, (message) => api.log.warn(message))) api.registerProvider(provider);
+    registerCompatibleProvider(api, OPENAI);
+    serveSettingsProviders(api, "openai");
   },
 });

@@ -1,11 +1,13 @@
 import { type AssistantMessage, type Message, type ModelInfo } from "@keel/extensions-api";
 import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
-import { openaiModels } from "@keel/provider-kit";
+import { chatPayload } from "@keel/provider-kit";
 import { describe, expect, it } from "vitest";
-import { chatPayload } from "../src/payload.ts";
-import { request } from "../../../test/conformance/provider/harness.ts";
+import { request } from "@keel/provider-kit/conformance";
+import { OPENAI } from "../../../plugins/provider-openai/src/vendor.ts";
+import { kitProviders } from "../../../test/support/kit-providers.ts";
 
-const model = (id: string) => openaiModels("openai", "chat").find((m) => m.id === id)!;
+const table = kitProviders(OPENAI, {}, { env: {} })[0]!.models();
+const model = (id: string) => table.find((m) => m.id === id)!;
 const local: ModelInfo = { id: "qwen3:8b", provider: "ollama", contextWindow: 40_960, maxOutput: 8192, reasoning: true };
 
 const assistant = (content: AssistantMessage["content"], provider = "openai"): AssistantMessage => ({ role: "assistant", content, stopReason: "tool_use", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, provider, model: "gpt-4.1", timestamp: 2 });

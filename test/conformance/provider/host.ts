@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { definePlugin, defineTool, toolCallsOf, z, type Message } from "@keel/extensions-api";
 import { createTestKit, type TestKit } from "@keel/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startMockLlm, type MockLlm, type WireFormatName } from "../../support/mock-llm/index.ts";
+import { startMockLlm, type MockLlm, type WireFormatName } from "@keel/provider-kit/mock-llm";
 
 export interface HostSpec {
   format: WireFormatName;

@@ -1,10 +1,4 @@
-import { createResponsesProviders } from "../../../plugins/provider-openai-responses/src/providers.ts";
-import { providerConformance } from "./suite.ts";
+import { resolve } from "node:path";
+import { providerConformance } from "@keel/provider-kit/conformance";
 
-providerConformance({
-  format: "openai-responses",
-  keyEnv: "OPENAI_API_KEY",
-  env: (url) => ({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${url}/v1` }),
-  create: (env, deps) => createResponsesProviders({}, (m) => { throw new Error(m); }, { ...deps, env })[0]!,
-  modelId: "gpt-5-mini",
-});
+providerConformance({ plugin: resolve(import.meta.dirname, "../../../plugins/provider-openai-responses"), provider: "openai-responses", model: "gpt-5-mini", format: "openai-responses", keyEnv: "OPENAI_API_KEY" });

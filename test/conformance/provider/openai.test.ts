@@ -1,10 +1,4 @@
-import { createOpenAIProviders } from "../../../plugins/provider-openai/src/providers.ts";
-import { providerConformance } from "./suite.ts";
+import { resolve } from "node:path";
+import { providerConformance } from "@keel/provider-kit/conformance";
 
-providerConformance({
-  format: "openai",
-  keyEnv: "OPENAI_API_KEY",
-  env: (url) => ({ OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${url}/v1` }),
-  create: (env, deps) => createOpenAIProviders({}, (m) => { throw new Error(m); }, { ...deps, env })[0]!,
-  modelId: "gpt-4.1-mini",
-});
+providerConformance({ plugin: resolve(import.meta.dirname, "../../../plugins/provider-openai"), provider: "openai", model: "gpt-4.1-mini", format: "openai", keyEnv: "OPENAI_API_KEY" });

@@ -7,8 +7,8 @@ import { join, resolve } from "node:path";
 import type { Provider } from "@keel/extensions-api";
 import type { HttpProviderDeps } from "@keel/provider-kit";
 import { describe, expect, it } from "vitest";
-import type { WireFormatName } from "../../support/mock-llm/index.ts";
-import { collect, fakeClock, request, shape } from "./harness.ts";
+import type { WireFormatName } from "@keel/provider-kit/mock-llm";
+import { collect, fakeClock, request, shape } from "@keel/provider-kit/conformance";
 
 export const STREAMS_DIR = resolve(import.meta.dirname, "../../fixtures/streams");
 
