@@ -13,8 +13,8 @@ const ROOT = resolve(import.meta.dirname, "../..");
 
 /** An example plugin copied outside the repository (no node_modules near it): keel must map its imports. */
 function outsideTheRepo(example: string): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "keel-e2e-plugin-")), example);
-  cpSync(join(ROOT, "examples", example), dir, { recursive: true });
+  const dir = join(mkdtempSync(join(tmpdir(), "keel-e2e-plugin-")), example.replace(/^examples\//, ""));
+  cpSync(join(ROOT, example), dir, { recursive: true });
   return dir;
 }
 
@@ -39,8 +39,8 @@ const CASES: Case[] = [
   // As the official SDK and Claude Code take it: the host, without /v1.
   { provider: "anthropic", format: "anthropic", model: "claude-haiku-4-5", env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "sk-ant-e2e" }) },
   // A third-party plugin on @keel/provider-kit, and one declaring its provider in the manifest with no code.
-  { provider: "acme", format: "openai", model: "acme-small", env: () => ({ ACME_API_KEY: "sk-acme" }), args: (url) => ["--plugin", outsideTheRepo("compatible-provider"), "--settings", JSON.stringify({ providers: { acme: { baseUrl: `${url}/v1` } } })] },
-  { provider: "bluefin", format: "anthropic", model: "bluefin-large", env: () => ({ BLUEFIN_API_KEY: "sk-bf" }), args: (url) => ["--plugin", outsideTheRepo("declared-provider"), "--settings", JSON.stringify({ providers: { bluefin: { baseUrl: url } } })] },
+  { provider: "acme", format: "openai", model: "acme-small", env: () => ({ ACME_API_KEY: "sk-acme" }), args: (url) => ["--plugin", outsideTheRepo("examples/compatible-provider"), "--settings", JSON.stringify({ providers: { acme: { baseUrl: `${url}/v1` } } })] },
+  { provider: "bluefin", format: "anthropic", model: "bluefin-large", env: () => ({ BLUEFIN_API_KEY: "sk-bf" }), args: (url) => ["--plugin", outsideTheRepo("examples/declared-provider"), "--settings", JSON.stringify({ providers: { bluefin: { baseUrl: url } } })] },
   // A server defined in settings (an Ollama-like local server without a key), served by the openai plugin.
   { provider: "local", format: "openai", model: "qwen3:8b", env: () => ({}), args: (url) => ["--settings", JSON.stringify({ providers: { local: { api: "openai", baseUrl: `${url}/v1`, models: [{ id: "qwen3:8b", contextWindow: 40960 }] } } })] },
 ];
