@@ -1,0 +1,56 @@
+/**
+ * Command hooks through the real binary against the mock LLM server: an exit-2 PreToolUse hook's reason is in
+ * the next request the model gets and in the `--mode json` events; a project's hooks run only once the user
+ * trusts the folder.
+ */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.ts";
+import { startMockLlm, type MockLlm } from "../support/mock-llm/index.ts";
+
+const blockTouch = { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo 'hook: touch is frozen today' >&2; exit 2" }] }] } };
+
+describe("command hooks in the keel binary", () => {
+  let llm: MockLlm;
+  beforeAll(async () => {
+    llm = await startMockLlm();
+  });
+  afterAll(() => llm.close());
+
+  function run(env: KeelEnv, extra: string[] = []) {
+    llm.push({ reply: { toolCalls: [{ name: "bash", arguments: { command: "touch a.txt" } }] } }, { reply: { text: "understood" } });
+    const args = ["-p", "make a file", "--mode", "json", "--provider", "openai", "--model", "gpt-4.1-mini", "--permission-mode", "full", ...extra];
+    return runKeel(args, env, { extraEnv: { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-test" }, timeoutMs: 60_000 });
+  }
+
+  it("exit 2 blocks the call; the model reads the reason in its next request and --mode json shows the block", async () => {
+    const env = keelEnv();
+    const before = llm.requests.length;
+    const result = await run(env, ["--settings", JSON.stringify(blockTouch)]);
+    expect(result.code).toBe(0);
+    expect(existsSync(join(env.cwd, "a.txt"))).toBe(false);
+    const next = llm.requests[before + 1]!;
+    expect(JSON.stringify(next.body.messages.at(-1))).toContain("hook: touch is frozen today");
+    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(events.filter((e) => e.type === "guard_blocked").map((e) => [e.hook, e.reason])).toEqual([["tool_call", "hook: touch is frozen today"]]);
+  });
+
+  it("an untrusted project's hooks never run; once trusted they do", async () => {
+    const env = keelEnv();
+    const marker = join(env.home, "project-hook-ran");
+    const project = { hooks: { SessionStart: [{ hooks: [{ type: "command", command: `touch ${marker}` }] }], ...blockTouch.hooks } };
+    mkdirSync(join(env.cwd, ".keel"), { recursive: true });
+    writeFileSync(join(env.cwd, ".keel", "settings.json"), JSON.stringify(project));
+    const untrusted = await run(env);
+    expect(untrusted.code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(join(env.cwd, "a.txt"))).toBe(true);
+    expect(untrusted.stderr).toContain("hooks");
+
+    const trusted = await run(env, ["--trust"]);
+    expect(trusted.code).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+    expect(trusted.stdout).toContain("hook: touch is frozen today");
+  });
+});
