@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { textOf } from "@keel/extensions-api";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../../support/plugin-fixtures.ts";
+import { tempDir } from "../../../test/support/plugin-fixtures.ts";
 import { alive, bashCall, confirmUi, oneHook, script, withKit } from "./support.ts";
 
 const lastResult = (kit: { toolResults(): { content: unknown }[] }) => textOf(kit.toolResults().at(-1) as never);

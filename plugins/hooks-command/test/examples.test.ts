@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { textOf } from "@keel/extensions-api";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../../support/plugin-fixtures.ts";
+import { tempDir } from "../../../test/support/plugin-fixtures.ts";
 import { bashCall, oneHook, withKit } from "./support.ts";
 
 const examples = resolve("plugins/hooks-command/examples");

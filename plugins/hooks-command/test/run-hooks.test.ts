@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { textOf } from "@keel/extensions-api";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../../support/plugin-fixtures.ts";
+import { tempDir } from "../../../test/support/plugin-fixtures.ts";
 import { bashCall, oneHook, plugins, withKit } from "./support.ts";
 
 /** A server on 127.0.0.1 that records each posted body and answers with the next reply. */

@@ -6,7 +6,7 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createTestKit, type TestKit, type TestKitOptions } from "@keel/testing";
 import { definePlugin, type UiRequest } from "@keel/extensions-api";
-import { tempDir } from "../../support/plugin-fixtures.ts";
+import { tempDir } from "../../../test/support/plugin-fixtures.ts";
 
 export const plugins = [resolve("plugins/ops-local"), resolve("plugins/tool-bash"), resolve("plugins/hooks-command")];
 
