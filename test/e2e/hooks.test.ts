@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.ts";
-import { startMockLlm, type MockLlm } from "../support/mock-llm/index.ts";
+import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
 
 const blockTouch = { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo 'hook: touch is frozen today' >&2; exit 2" }] }] } };
 
