@@ -21,10 +21,10 @@ beforeAll(async () => (net = await Listeners.start()));
 afterAll(() => net.close());
 
 /** Runs keel in `world` playing one tool call per turn; resolves to each call's result. */
-async function playCalls(world: BatteryWorld, calls: { name: string; arguments: Record<string, unknown> }[], flags: string[], prefix: string[]) {
+async function playCalls(world: BatteryWorld, calls: { name: string; arguments: Record<string, unknown> }[], flags: string[], prefix: string[], env: Record<string, string> = {}) {
   writeFileSync(join(world.work, "turns.json"), JSON.stringify([...calls.map((call) => ({ toolCalls: [call] })), { text: "done" }]));
   const settings = JSON.stringify({ "provider-scripted": { script: "turns.json" }, "sandbox-bwrap": { dotfiles: [".gitconfig"] } });
-  const run = await runKeel(["-p", "go", "--mode", "json", "--provider", "scripted", "--permission-mode", "full", "--settings", settings, ...flags], { cwd: world.work, home: world.keelHome }, { prefix, extraEnv: { HOME: world.home }, timeoutMs: 60_000 });
+  const run = await runKeel(["-p", "go", "--mode", "json", "--provider", "scripted", "--permission-mode", "full", "--settings", settings, ...flags], { cwd: world.work, home: world.keelHome }, { prefix, extraEnv: { HOME: world.home, ...env }, timeoutMs: 60_000 });
   const events = run.stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
   const results: ToolEnd[] = events.filter((e) => e.type === "tool_execution_end").map((e) => ({ toolName: e.toolName, isError: e.isError, text: String(e.result.content[0]?.text ?? "") }));
   return { run, results };
@@ -89,6 +89,19 @@ describe.each(runners)("the shell sandbox, as %s", (_who, prefix, owner) => {
     expect(results[1]!.text).toContain("made inside");
     expect(contentOf(join(world.work, "made.txt"))).toBe("made inside\n");
     expect(contentOf(join(world.home, ".gitconfig"))).toBe("[user]\n\tname = Sandbox Test\n");
+  }, 60_000);
+});
+
+describe("choosing the sandbox", () => {
+  it("is what --sandbox picks, unless the managed layer names the backend (nothing below undoes it)", async () => {
+    const world = batteryWorld();
+    const managed = join(world.root, "managed-settings.json");
+    const probe = [{ name: "bash", arguments: { command: "cat /proc/1/comm" } }];
+    const picked = await playCalls(world, probe, ["--sandbox"], []);
+    writeFileSync(managed, JSON.stringify({ ops: "local" }));
+    const pinned = await playCalls(world, probe, ["--sandbox"], [], { KEEL_MANAGED_SETTINGS: managed });
+    expect(picked.results[0]!.text.split("\n")[0]).toBe("bwrap");
+    expect(pinned.results[0]!.text.split("\n")[0]).not.toBe("bwrap");
   }, 60_000);
 });
 

@@ -391,8 +391,12 @@ export class KeelRuntime implements Runtime {
     return { provider: str(this.flags.provider) ?? this.core.provider, model: str(this.flags.model) ?? this.core.model };
   }
 
-  /** The backend a given boolean flag picks (`FlagSpec.ops`, e.g. `--sandbox`), else the `ops` setting. */
+  /**
+   * The backend the managed layer names (nothing below undoes it), else the one a given boolean flag picks
+   * (`FlagSpec.ops`, e.g. `--sandbox`), else the `ops` setting.
+   */
   private wantedOps(): string | undefined {
+    if (typeof this.layers.managed?.ops === "string") return this.core.ops;
     const picked = this.contributions.flags.list().find((e) => e.item.ops !== undefined && this.flags[e.item.name] === true);
     return picked?.item.ops ?? this.core.ops;
   }
