@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createJiti } from "jiti";
-import { median, ms, printTable, ratio } from "./lib.mjs";
+import { interleaved, median, ms, printTable, ratio } from "./lib.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const jiti = createJiti(import.meta.url);
@@ -66,13 +66,7 @@ const cases = [
   ["spawnProcess(true)", direct],
   ["bash tool: true", viaTool],
 ];
-const samples = cases.map(() => []);
-for (let i = 0; i < WARMUP + RUNS; i++) {
-  for (const [k, [, fn]] of cases.entries()) {
-    const t = await fn();
-    if (i >= WARMUP) samples[k].push(t);
-  }
-}
+const samples = await interleaved(cases, WARMUP, RUNS);
 rmSync(dir, { recursive: true, force: true });
 
 const base = median(samples[0]);

@@ -28,3 +28,19 @@ export function printTable(title, rows) {
 
 export const ms = (v) => `${v.toFixed(1)} ms`;
 export const ratio = (v, base) => `${(v / base).toFixed(2)}×`;
+
+/**
+ * Runs each case `warmup + runs` times, interleaved (one of each per round, so drift hits all alike), and
+ * returns the timings of each case after the warm-up. A case resolves to its own elapsed ms.
+ * @param {[string, () => Promise<number>][]} cases
+ */
+export async function interleaved(cases, warmup, runs) {
+  const samples = cases.map(() => /** @type {number[]} */ ([]));
+  for (let i = 0; i < warmup + runs; i++) {
+    for (const [k, [, fn]] of cases.entries()) {
+      const t = await fn();
+      if (i >= warmup) samples[k].push(t);
+    }
+  }
+  return samples;
+}

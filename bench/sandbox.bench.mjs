@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createJiti } from "jiti";
-import { median, ms, printTable, ratio } from "./lib.mjs";
+import { interleaved, median, ms, printTable, ratio } from "./lib.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const jiti = createJiti(import.meta.url);
@@ -69,13 +69,7 @@ const cases = [
   ["bash tool: true, sandbox backend", viaTool(sandbox)],
   ["bare spawn(bwrap … true)", bareBwrap],
 ];
-const samples = cases.map(() => []);
-for (let i = 0; i < WARMUP + RUNS; i++) {
-  for (const [k, [, fn]] of cases.entries()) {
-    const t = await fn();
-    if (i >= WARMUP) samples[k].push(t);
-  }
-}
+const samples = await interleaved(cases, WARMUP, RUNS);
 rmSync(dir, { recursive: true, force: true });
 
 const base = median(samples[0]);
