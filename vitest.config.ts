@@ -14,14 +14,23 @@ function sourceAliases(dir: string): { find: string | RegExp; replacement: strin
   return Object.entries(pkg.exports)
     .filter(([key]) => key !== "./package.json")
     .map(([key, target]) => {
-      const file = (typeof target === "string" ? target : target.default).replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts");
+      const file = (typeof target === "string" ? target : target.default)
+        .replace(/^\.\/dist\//, "./src/")
+        .replace(/\.js$/, ".ts");
       const spec = key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`;
       return { find: new RegExp(`^${spec.replace(/[/.]/g, "\\$&")}$`), replacement: `${root}${dir}/${file.slice(2)}` };
     });
 }
 
 export default defineConfig({
-  resolve: { alias: [...sourceAliases("extensions-api"), ...sourceAliases("core"), ...sourceAliases("libs/testing"), ...sourceAliases("libs/provider-kit")] },
+  resolve: {
+    alias: [
+      ...sourceAliases("extensions-api"),
+      ...sourceAliases("core"),
+      ...sourceAliases("libs/testing"),
+      ...sourceAliases("libs/provider-kit"),
+    ],
+  },
   test: {
     include: ["test/**/*.test.ts", "plugins/*/test/**/*.test.ts", "libs/*/test/**/*.test.ts"],
     globalSetup: ["test/support/build-setup.ts"],

@@ -51,11 +51,19 @@ const tool = bashTool(settings, new BackgroundProcesses(settings));
 const ops = createLocalOps({ cwd });
 let calls = 0;
 async function viaTool() {
-  const ctx = { signal: new AbortController().signal, toolCallId: `bench_${++calls}`, cwd: ops.cwd, ops, dataDir: join(dir, "data"), update() {} };
+  const ctx = {
+    signal: new AbortController().signal,
+    toolCallId: `bench_${++calls}`,
+    cwd: ops.cwd,
+    ops,
+    dataDir: join(dir, "data"),
+    update() {},
+  };
   const start = performance.now();
   const result = await tool.execute({ command: "true" }, ctx);
   const elapsed = performance.now() - start;
-  if (/** @type {{ exitCode: number }} */ (result.details).exitCode !== 0) throw new Error(`bash true failed: ${result.content}`);
+  if (/** @type {{ exitCode: number }} */ (result.details).exitCode !== 0)
+    throw new Error(`bash true failed: ${result.content}`);
   return elapsed;
 }
 

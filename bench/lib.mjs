@@ -13,7 +13,11 @@ export function timeProcess(command, args, options = {}) {
     const start = performance.now();
     const child = spawn(command, args, { stdio: "ignore", ...options });
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 || options.allowFail ? resolve(performance.now() - start) : reject(new Error(`${command} ${args.join(" ")} exited ${code}`))));
+    child.on("exit", (code) =>
+      code === 0 || options.allowFail
+        ? resolve(performance.now() - start)
+        : reject(new Error(`${command} ${args.join(" ")} exited ${code}`)),
+    );
   });
 }
 

@@ -10,7 +10,13 @@ const TURNS = Number(process.env.BENCH_TURNS ?? 300);
 const ROUNDS = 5;
 const turn = (i) => ({ text: `step ${i}`, toolCalls: [{ name: "noop", arguments: { n: i } }], chunkSize: 64 });
 const script = () => [...Array.from({ length: TURNS }, (_, i) => turn(i)), { text: "done" }];
-const noop = defineTool({ name: "noop", description: "does nothing", readOnly: true, parameters: z.object({ n: z.number() }), execute: async ({ n }) => ({ content: `ok ${n}` }) });
+const noop = defineTool({
+  name: "noop",
+  description: "does nothing",
+  readOnly: true,
+  parameters: z.object({ n: z.number() }),
+  execute: async ({ n }) => ({ content: `ok ${n}` }),
+});
 
 /** The seeds' loop: stream a reply, run its calls, append results, repeat. */
 async function bareLoop() {
@@ -20,7 +26,8 @@ async function bareLoop() {
   const signal = new AbortController().signal;
   for (;;) {
     let final;
-    for await (const event of playTurn(turns.shift(), signal, { provider: "scripted", model: "script" })) if (event.type === "done") final = event.message;
+    for await (const event of playTurn(turns.shift(), signal, { provider: "scripted", model: "script" }))
+      if (event.type === "done") final = event.message;
     history.push(final);
     const calls = final.content.filter((b) => b.type === "toolCall");
     if (calls.length === 0) return history;
@@ -28,13 +35,23 @@ async function bareLoop() {
       const input = noop.parameters.parse(JSON.parse(call.arguments));
       const result = await noop.execute(input, /** @type {any} the no-op tool reads no context */ ({}));
       const text = /** @type {string} */ (result.content);
-      history.push({ role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text }], isError: false, timestamp: 0 });
+      history.push({
+        role: "toolResult",
+        toolCallId: call.id,
+        toolName: call.name,
+        content: [{ type: "text", text }],
+        isError: false,
+        timestamp: 0,
+      });
     }
   }
 }
 
 async function keelLoop() {
-  const kit = await createTestKit({ inline: [{ name: "noop", plugin: definePlugin({ activate: (api) => api.registerTool(noop) }) }], script: script() });
+  const kit = await createTestKit({
+    inline: [{ name: "noop", plugin: definePlugin({ activate: (api) => api.registerTool(noop) }) }],
+    script: script(),
+  });
   const start = performance.now();
   const result = await kit.run("go");
   const elapsed = performance.now() - start;

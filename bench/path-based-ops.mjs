@@ -55,7 +55,12 @@ export function pathBasedOps(ops, spawnProcess) {
     },
     mkdir: (path) => ops.mkdir(path),
     remove: (path) => ops.remove(path),
-    spawn: (command, options = {}) => spawnProcess(command, { cwd: confinement.resolve(options.cwd ?? ".", "read"), env: stringEnv(process.env), ...pick(options) }),
+    spawn: (command, options = {}) =>
+      spawnProcess(command, {
+        cwd: confinement.resolve(options.cwd ?? ".", "read"),
+        env: stringEnv(process.env),
+        ...pick(options),
+      }),
   };
 }
 

@@ -17,18 +17,49 @@ const LINE = "git status && npm test -- --run | tail -5; ls -la src";
 
 const noop = (name, readOnly) =>
   definePlugin({
-    activate: (api) => api.registerTool(defineTool({ name, description: "does nothing", readOnly, parameters: z.object({ n: z.number().optional(), command: z.string().optional() }), execute: async () => ({ content: "ok" }) })),
+    activate: (api) =>
+      api.registerTool(
+        defineTool({
+          name,
+          description: "does nothing",
+          readOnly,
+          parameters: z.object({ n: z.number().optional(), command: z.string().optional() }),
+          execute: async () => ({ content: "ok" }),
+        }),
+      ),
   });
 
 const kinds = [
-  { name: "no-op read-only tool", inline: () => [{ name: "noop", plugin: noop("noop", true) }], call: (i) => ({ name: "noop", arguments: { n: i } }), plugins: [], calls: CALLS },
-  { name: `no-op "bash" tool, a line of 4 commands`, inline: () => [{ name: "fake-bash", plugin: noop("bash", false) }], call: () => ({ name: "bash", arguments: { command: LINE } }), plugins: [], calls: CALLS },
-  { name: "real bash tool running `true`", inline: () => [], call: () => ({ name: "bash", arguments: { command: "true" } }), plugins: [plugin("ops-local"), plugin("tool-bash")], calls: Math.ceil(CALLS / 4) },
+  {
+    name: "no-op read-only tool",
+    inline: () => [{ name: "noop", plugin: noop("noop", true) }],
+    call: (i) => ({ name: "noop", arguments: { n: i } }),
+    plugins: [],
+    calls: CALLS,
+  },
+  {
+    name: `no-op "bash" tool, a line of 4 commands`,
+    inline: () => [{ name: "fake-bash", plugin: noop("bash", false) }],
+    call: () => ({ name: "bash", arguments: { command: LINE } }),
+    plugins: [],
+    calls: CALLS,
+  },
+  {
+    name: "real bash tool running `true`",
+    inline: () => [],
+    call: () => ({ name: "bash", arguments: { command: "true" } }),
+    plugins: [plugin("ops-local"), plugin("tool-bash")],
+    calls: Math.ceil(CALLS / 4),
+  },
 ];
 
 async function perCall(kind, withPolicy) {
   const script = [...Array.from({ length: kind.calls }, (_, i) => ({ toolCalls: [kind.call(i)] })), { text: "done" }];
-  const kit = await createTestKit({ plugins: [...kind.plugins, ...(withPolicy ? [plugin("permissions")] : [])], inline: kind.inline(), script });
+  const kit = await createTestKit({
+    plugins: [...kind.plugins, ...(withPolicy ? [plugin("permissions")] : [])],
+    inline: kind.inline(),
+    script,
+  });
   try {
     const start = performance.now();
     const result = await kit.run("go");
@@ -36,7 +67,8 @@ async function perCall(kind, withPolicy) {
     if (result.reason !== "stop") throw new Error(`run ended ${result.reason}: ${result.errorMessage}`);
     const denied = kit.eventsOf("permission_decision").filter((d) => d.decision !== "allow");
     if (denied.length > 0) throw new Error(`the policy did not allow ${denied[0].toolName}: ${denied[0].reason}`);
-    if (withPolicy && kit.eventsOf("permission_decision").length !== kind.calls) throw new Error("the policy did not see every call");
+    if (withPolicy && kit.eventsOf("permission_decision").length !== kind.calls)
+      throw new Error("the policy did not see every call");
     return elapsed / kind.calls;
   } finally {
     await kit.dispose();

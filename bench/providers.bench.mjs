@@ -14,9 +14,27 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const jiti = createJiti(import.meta.url);
 /** @type {{ format: "openai" | "openai-responses" | "anthropic"; plugin: string; spec: string; model: string; env: Record<string, string> }[]} */
 const FORMATS = [
-  { format: "openai", plugin: "provider-openai", spec: "OPENAI", model: "gpt-4.1-mini", env: { OPENAI_API_KEY: "bench" } },
-  { format: "openai-responses", plugin: "provider-openai-responses", spec: "OPENAI_RESPONSES", model: "gpt-5-mini", env: { OPENAI_API_KEY: "bench" } },
-  { format: "anthropic", plugin: "provider-anthropic", spec: "ANTHROPIC", model: "claude-sonnet-4-5", env: { ANTHROPIC_API_KEY: "bench" } },
+  {
+    format: "openai",
+    plugin: "provider-openai",
+    spec: "OPENAI",
+    model: "gpt-4.1-mini",
+    env: { OPENAI_API_KEY: "bench" },
+  },
+  {
+    format: "openai-responses",
+    plugin: "provider-openai-responses",
+    spec: "OPENAI_RESPONSES",
+    model: "gpt-5-mini",
+    env: { OPENAI_API_KEY: "bench" },
+  },
+  {
+    format: "anthropic",
+    plugin: "provider-anthropic",
+    spec: "ANTHROPIC",
+    model: "claude-sonnet-4-5",
+    env: { ANTHROPIC_API_KEY: "bench" },
+  },
 ];
 /** @type {typeof import("../libs/provider-kit/src/mock-llm/render.ts")} */
 const { render } = await jiti.import(join(root, "libs/provider-kit/src/mock-llm/render.ts"));
@@ -27,12 +45,24 @@ const { kitProviders } = await jiti.import(join(root, "test/support/kit-provider
 
 function memoryFetch(chunks) {
   return async () =>
-    new Response(new ReadableStream({ start(c) { for (const x of chunks) c.enqueue(x); c.close(); } }), { status: 200, headers: { "content-type": "text/event-stream" } });
+    new Response(
+      new ReadableStream({
+        start(c) {
+          for (const x of chunks) c.enqueue(x);
+          c.close();
+        },
+      }),
+      { status: 200, headers: { "content-type": "text/event-stream" } },
+    );
 }
 
 async function drain(provider, model, signal = new AbortController().signal) {
   let last;
-  for await (const e of provider.stream({ model, systemPrompt: "", messages: [{ role: "user", content: "hi", timestamp: 0 }], tools: [] }, { signal })) last = e;
+  for await (const e of provider.stream(
+    { model, systemPrompt: "", messages: [{ role: "user", content: "hi", timestamp: 0 }], tools: [] },
+    { signal },
+  ))
+    last = e;
   if (last?.type !== "done") throw new Error(`stream ended with ${last?.type}: ${last?.message?.errorMessage}`);
 }
 
@@ -45,15 +75,18 @@ async function throughput(f, streams, repeat, chunkSize) {
     return out;
   });
   const make = (chunks) => kitProviders(spec, {}, { env: f.env, fetch: memoryFetch(chunks) })[0];
-  const model = make([]).models().find((m) => m.id === f.model);
+  const model = make([])
+    .models()
+    .find((m) => m.id === f.model);
   const providers = pieces.map(make);
   for (const p of providers) await drain(p, model); // warm up
   let bytes = 0;
   const start = performance.now();
-  for (let r = 0; r < repeat; r++) for (const [i, p] of providers.entries()) {
-    await drain(p, model);
-    bytes += streams[i].length;
-  }
+  for (let r = 0; r < repeat; r++)
+    for (const [i, p] of providers.entries()) {
+      await drain(p, model);
+      bytes += streams[i].length;
+    }
   const seconds = (performance.now() - start) / 1000;
   return bytes / 1e6 / seconds;
 }
@@ -61,7 +94,13 @@ async function throughput(f, streams, repeat, chunkSize) {
 const rows = [["format", "recorded streams (MB/s)", "long reply, 16 KB reads (MB/s)", "long reply size"]];
 for (const f of FORMATS) {
   const dir = join(root, "test/fixtures/streams", f.format);
-  const recorded = readdirSync(dir).filter((n) => n.endsWith(".sse") && JSON.parse(readFileSync(join(dir, n.replace(/\.sse$/, ".expected.json")), "utf8")).stopReason !== "error").map((n) => new Uint8Array(readFileSync(join(dir, n))));
+  const recorded = readdirSync(dir)
+    .filter(
+      (n) =>
+        n.endsWith(".sse") &&
+        JSON.parse(readFileSync(join(dir, n.replace(/\.sse$/, ".expected.json")), "utf8")).stopReason !== "error",
+    )
+    .map((n) => new Uint8Array(readFileSync(join(dir, n))));
   const text = "The quick brown fox jumps over the lazy dog. ".repeat(20_000);
   const long = new TextEncoder().encode(render(f.format, { text, chunk: 12 }, f.model, 1).events.join(""));
   const a = await throughput(f, recorded, 300, 1 << 20);
@@ -93,7 +132,14 @@ const SAMPLES = Number(process.env.BENCH_RUNS ?? 30);
 const latency = [["format", "last byte → message_end (median)", "p90", "samples"]];
 const llm = await startMockLlm();
 for (const f of FORMATS) {
-  const kit = await createTestKit({ plugins: [join(root, "plugins", f.plugin)], settings: { provider: f.format, model: f.model, providers: { [f.format]: { baseUrl: `${llm.url}/v1`, apiKey: "bench" } } } });
+  const kit = await createTestKit({
+    plugins: [join(root, "plugins", f.plugin)],
+    settings: {
+      provider: f.format,
+      model: f.model,
+      providers: { [f.format]: { baseUrl: `${llm.url}/v1`, apiKey: "bench" } },
+    },
+  });
   const values = [];
   let endAt = 0;
   kit.runtime.events.on("message_end", ({ message }) => {
@@ -117,7 +163,10 @@ printTable("Added latency, last byte received → message_end (real HTTP on 127.
 const loaderUrl = new URL("../core/dist/host/loader.js", import.meta.url).href;
 const trivial = mkdtempSync(join(tmpdir(), "keel-bench-trivial-"));
 mkdirSync(join(trivial, "src"));
-writeFileSync(join(trivial, "src/index.ts"), `import { definePlugin } from "@keel/extensions-api";\nexport default definePlugin({ activate() {} });\n`);
+writeFileSync(
+  join(trivial, "src/index.ts"),
+  `import { definePlugin } from "@keel/extensions-api";\nexport default definePlugin({ activate() {} });\n`,
+);
 /** ms for the host's loader to import the plugin at `dir`, after jiti itself and a trivial plugin are warm. */
 function loadMs(dir) {
   const timed = `const { loadEntry } = await import(${JSON.stringify(loaderUrl)}); await loadEntry(${JSON.stringify(trivial)}, "./src/index.ts"); const t = performance.now(); await loadEntry(${JSON.stringify(dir)}, "./src/index.ts"); process.stdout.write(String(performance.now() - t));`;
@@ -135,6 +184,9 @@ loadMs(targets[1]); // fills jiti's file cache
 const samples = targets.map(() => []);
 for (let i = 0; i < LOADS; i++) targets.forEach((dir, j) => samples[j].push(loadMs(dir)));
 const base = median(samples[0]);
-const load = [["plugin", "load (median)", "vs trivial plugin"], ["(trivial plugin)", ms(base), "1.00×"]];
+const load = [
+  ["plugin", "load (median)", "vs trivial plugin"],
+  ["(trivial plugin)", ms(base), "1.00×"],
+];
 FORMATS.forEach((f, j) => load.push([f.plugin, ms(median(samples[j + 1])), ratio(median(samples[j + 1]), base)]));
 printTable(`Plugin load time through the host's loader (warm jiti cache, median of ${LOADS} processes)`, load);

@@ -45,11 +45,19 @@ const tool = bashTool(settings, new BackgroundProcesses(settings));
 let calls = 0;
 function viaTool(ops) {
   return async () => {
-    const ctx = { signal: new AbortController().signal, toolCallId: `bench_${++calls}`, cwd: ops.cwd, ops, dataDir: join(dir, "data"), update() {} };
+    const ctx = {
+      signal: new AbortController().signal,
+      toolCallId: `bench_${++calls}`,
+      cwd: ops.cwd,
+      ops,
+      dataDir: join(dir, "data"),
+      update() {},
+    };
     const start = performance.now();
     const result = await tool.execute({ command: "true" }, ctx);
     const elapsed = performance.now() - start;
-    if (/** @type {{ exitCode: number }} */ (result.details).exitCode !== 0) throw new Error(`bash true failed: ${JSON.stringify(result.content)}`);
+    if (/** @type {{ exitCode: number }} */ (result.details).exitCode !== 0)
+      throw new Error(`bash true failed: ${JSON.stringify(result.content)}`);
     return elapsed;
   };
 }
@@ -59,7 +67,9 @@ function bareBwrap() {
     const start = performance.now();
     const child = spawn("bwrap", [...args, "--", "true"], { cwd });
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(performance.now() - start) : reject(new Error(`bwrap … true exited ${code}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(performance.now() - start) : reject(new Error(`bwrap … true exited ${code}`)),
+    );
   });
 }
 

@@ -6,7 +6,18 @@
  *
  *   node bench/sessions.bench.mjs [--fresh]
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -34,15 +45,36 @@ const BIG_ENTRIES = 50_000;
 const GOAL_MS = 200;
 
 const quiet = { cwd: "/bench/project", lock: { staleMs: 10_000 }, warn: (m) => console.error(`warning: ${m}`) };
-const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const usage = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
 const text = (n, seed) => `${seed} `.padEnd(n, "lorem ipsum dolor sit amet ");
 /** @typedef {import("@keel/extensions-api").Message} Message */
 /** @type {(t: string) => Message} */
 const user = (t) => ({ role: "user", content: t, timestamp: Date.now() });
 /** @type {(t: string) => Message} */
-const assistant = (t) => ({ role: "assistant", content: [{ type: "text", text: t }], stopReason: "stop", usage, provider: "bench", model: "m", timestamp: Date.now() });
+const assistant = (t) => ({
+  role: "assistant",
+  content: [{ type: "text", text: t }],
+  stopReason: "stop",
+  usage,
+  provider: "bench",
+  model: "m",
+  timestamp: Date.now(),
+});
 /** @type {(t: string) => Message} */
-const result = (t) => ({ role: "toolResult", toolCallId: "c", toolName: "read", content: [{ type: "text", text: t }], isError: false, timestamp: Date.now() });
+const result = (t) => ({
+  role: "toolResult",
+  toolCallId: "c",
+  toolName: "read",
+  content: [{ type: "text", text: t }],
+  isError: false,
+  timestamp: Date.now(),
+});
 
 function ms(t0) {
   return performance.now() - t0;
@@ -82,12 +114,25 @@ function generateBig() {
     if (i > 0 && i % 400 === 0) {
       const cut = history.findIndex((m, k) => k >= history.length - 40 && m.role === "user");
       const summaryText = text(3_000, `summary ${i}`);
-      history = [{ role: "user", kind: "compaction_summary", content: summaryText, timestamp: Date.now() }, ...history.slice(cut)];
-      r.recordCompaction({ reason: "threshold", tokensBefore: 150_000, tokensAfter: 20_000, summary: summaryText, firstKeptIndex: cut }, history);
+      history = [
+        { role: "user", kind: "compaction_summary", content: summaryText, timestamp: Date.now() },
+        ...history.slice(cut),
+      ];
+      r.recordCompaction(
+        { reason: "threshold", tokensBefore: 150_000, tokensAfter: 20_000, summary: summaryText, firstKeptIndex: cut },
+        history,
+      );
       continue;
     }
     const k = i % 4;
-    const m = k === 0 ? user(text(400, `prompt ${i}`)) : k === 1 ? assistant(text(1_800, `step ${i}`)) : k === 2 ? result(text(3_200, `output ${i}`)) : assistant(text(1_000, `answer ${i}`));
+    const m =
+      k === 0
+        ? user(text(400, `prompt ${i}`))
+        : k === 1
+          ? assistant(text(1_800, `step ${i}`))
+          : k === 2
+            ? result(text(3_200, `output ${i}`))
+            : assistant(text(1_000, `answer ${i}`));
     history.push(m);
     r.recordMessage(m);
   }
@@ -96,7 +141,11 @@ function generateBig() {
 }
 
 function dataReady() {
-  return existsSync(join(WORK, "version")) && readdirSync(MANY).filter((f) => f.endsWith(".jsonl")).length === SESSIONS && readdirSync(BIG).some((f) => f.endsWith(".jsonl"));
+  return (
+    existsSync(join(WORK, "version")) &&
+    readdirSync(MANY).filter((f) => f.endsWith(".jsonl")).length === SESSIONS &&
+    readdirSync(BIG).some((f) => f.endsWith(".jsonl"))
+  );
 }
 
 function dirBytes(dir) {
@@ -111,13 +160,20 @@ if (process.argv.includes("--fresh") || !existsSync(WORK) || !dataReady()) {
   mkdirSync(WORK, { recursive: true });
   let t0 = performance.now();
   generateMany();
-  console.log(`generated ${SESSIONS} sessions (${(dirBytes(MANY) / 1e6).toFixed(0)} MB) in ${(ms(t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated ${SESSIONS} sessions (${(dirBytes(MANY) / 1e6).toFixed(0)} MB) in ${(ms(t0) / 1000).toFixed(1)} s`,
+  );
   t0 = performance.now();
   generateBig();
-  console.log(`generated one session of ${BIG_ENTRIES} entries (${(dirBytes(BIG) / 1e6).toFixed(0)} MB) in ${(ms(t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated one session of ${BIG_ENTRIES} entries (${(dirBytes(BIG) / 1e6).toFixed(0)} MB) in ${(ms(t0) / 1000).toFixed(1)} s`,
+  );
   writeFileSync(join(WORK, "version"), DATA_VERSION);
 }
-const bigPath = join(BIG, readdirSync(BIG).find((f) => f.endsWith(".jsonl")));
+const bigPath = join(
+  BIG,
+  readdirSync(BIG).find((f) => f.endsWith(".jsonl")),
+);
 
 const rows = [];
 /** One measurement, its goal if any, and a reference measured in the same run (what it is compared to). */
@@ -128,9 +184,15 @@ const list = time(5, () => {
   if (listSessions(MANY).length !== SESSIONS) throw new Error("listing lost sessions");
 });
 const statAll = time(5, () => readdirSync(MANY).forEach((f) => statSync(join(MANY, f))));
-row(`list ${SESSIONS} sessions (${(dirBytes(MANY) / 1e6).toFixed(0)} MB)`, list, GOAL_MS, { name: "stat every file of the folder", value: statAll });
+row(`list ${SESSIONS} sessions (${(dirBytes(MANY) / 1e6).toFixed(0)} MB)`, list, GOAL_MS, {
+  name: "stat every file of the folder",
+  value: statAll,
+});
 for (const f of readdirSync(MANY)) if (f.endsWith(".jsonl")) rmSync(metaPathOf(join(MANY, f)), { force: true });
-row(`list ${SESSIONS} sessions, index missing (rebuilt)`, time(1, () => listSessions(MANY)));
+row(
+  `list ${SESSIONS} sessions, index missing (rebuilt)`,
+  time(1, () => listSessions(MANY)),
+);
 
 // Resume: find the latest session, read its branch, take the lock, release it.
 const resumeLatest = time(5, () => {
@@ -140,7 +202,10 @@ const resumeLatest = time(5, () => {
 });
 const latestBytes = statSync(latestSession(MANY)).size;
 const readLatest = time(5, () => readFileSync(latestSession(MANY)));
-row(`resume the latest of ${SESSIONS} sessions`, resumeLatest, GOAL_MS, { name: `find and read that file raw (${(latestBytes / 1e3).toFixed(0)} KB)`, value: readLatest });
+row(`resume the latest of ${SESSIONS} sessions`, resumeLatest, GOAL_MS, {
+  name: `find and read that file raw (${(latestBytes / 1e3).toFixed(0)} KB)`,
+  value: readLatest,
+});
 
 const bigSize = statSync(bigPath).size;
 let bigMessages = 0;
@@ -150,8 +215,18 @@ const resumeBig = time(5, () => {
   recorder.close();
 });
 const readBig = time(3, () => readFileSync(bigPath));
-row(`resume one session of ${BIG_ENTRIES} entries (${(bigSize / 1e6).toFixed(0)} MB; ${bigMessages} messages in context)`, resumeBig, GOAL_MS, { name: "read the whole file raw", value: readBig });
-row(`parse that whole session (/tree, /export)`, time(1, () => loadSession(bigPath)), undefined, { name: "read the whole file raw", value: readBig });
+row(
+  `resume one session of ${BIG_ENTRIES} entries (${(bigSize / 1e6).toFixed(0)} MB; ${bigMessages} messages in context)`,
+  resumeBig,
+  GOAL_MS,
+  { name: "read the whole file raw", value: readBig },
+);
+row(
+  `parse that whole session (/tree, /export)`,
+  time(1, () => loadSession(bigPath)),
+  undefined,
+  { name: "read the whole file raw", value: readBig },
+);
 
 // Appends: 2 KB message entries on a fresh session, without and with fdatasync, against a bare O_APPEND write.
 function appendCost(count, fsync) {
@@ -196,7 +271,15 @@ printTable("Session store (median of 5; the reference is measured in the same ru
     r.reference ? ratio(r.value.median, r.reference.value.median) : "",
   ]),
   ["append one 2 KB entry", us(plain), "", "", "bare O_APPEND write of the same line", us(raw), ratio(plain, raw)],
-  ["append one 2 KB entry with fsync", us(synced), "", "", "bare O_APPEND write of the same line", us(raw), ratio(synced, raw)],
+  [
+    "append one 2 KB entry with fsync",
+    us(synced),
+    "",
+    "",
+    "bare O_APPEND write of the same line",
+    us(raw),
+    ratio(synced, raw),
+  ],
 ]);
 console.log(`\ntotal ${(ms(started) / 1000).toFixed(1)} s`);
 const failed = rows.filter((r) => r.goal !== undefined && r.value.median >= r.goal);

@@ -11,7 +11,8 @@ import { median, ms, printTable, ratio, timeProcess } from "./lib.mjs";
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const bin = fileURLToPath(new URL("../bin/keel.js", import.meta.url));
 
-const chunk = (delta, finish) => `data: ${JSON.stringify({ id: "b", object: "chat.completion.chunk", created: 0, model: "gpt-4.1-mini", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const chunk = (delta, finish) =>
+  `data: ${JSON.stringify({ id: "b", object: "chat.completion.chunk", created: 0, model: "gpt-4.1-mini", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
 /** A Chat Completions server that notes when each request arrives. */
 async function startServer() {
@@ -37,8 +38,19 @@ function homeWithLazyPlugins(count) {
   for (let i = 0; i < count; i++) {
     const dir = join(home, "plugins", `lazy-${i}`);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `lazy-${i}`, version: "1.0.0", type: "module", keel: { apiVersion: "^1.0.0", entry: "./index.ts", contributes: { commands: [`/lazy${i}`] } } }));
-    writeFileSync(join(dir, "index.ts"), `import { definePlugin } from "@keel/extensions-api";\nexport default definePlugin({ activate(api) { api.registerCommand({ name: "/lazy${i}", description: "x", run() {} }); } });\n`);
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({
+        name: `lazy-${i}`,
+        version: "1.0.0",
+        type: "module",
+        keel: { apiVersion: "^1.0.0", entry: "./index.ts", contributes: { commands: [`/lazy${i}`] } },
+      }),
+    );
+    writeFileSync(
+      join(dir, "index.ts"),
+      `import { definePlugin } from "@keel/extensions-api";\nexport default definePlugin({ activate(api) { api.registerCommand({ name: "/lazy${i}", description: "x", run() {} }); } });\n`,
+    );
   }
   return home;
 }
@@ -89,7 +101,8 @@ try {
     samples.version.push(await timeProcess(process.execPath, [bin, "--version"]));
     for (const n of [0, 10, 50]) samples[n].push(await firstRequest(server, homes[n]));
   }
-  if (process.env.BENCH_SAMPLES) console.log(JSON.stringify(samples, (k, v) => (typeof v === "number" ? Math.round(v) : v)));
+  if (process.env.BENCH_SAMPLES)
+    console.log(JSON.stringify(samples, (k, v) => (typeof v === "number" ? Math.round(v) : v)));
   const node = median(samples.node);
   const version = median(samples.version);
   const first = { 0: median(samples[0]), 10: median(samples[10]), 50: median(samples[50]) };
@@ -101,11 +114,25 @@ try {
     ["… with 10 lazy plugins", ms(first[10]), `${ratio(first[10], first[0])} of 0 plugins`],
     ["… with 50 lazy plugins", ms(first[50]), `${ratio(first[50], first[0])} of 0 plugins`],
   ]);
-  const rss = median([await peakRss(server, homes[0]), await peakRss(server, homes[0]), await peakRss(server, homes[0])]);
+  const rss = median([
+    await peakRss(server, homes[0]),
+    await peakRss(server, homes[0]),
+    await peakRss(server, homes[0]),
+  ]);
   const body = server.bodies[0];
-  const bare = Math.round(Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.resourceUsage().maxRSS))"], { encoding: "utf8" }).stdout) / 1024);
-  console.log(`\nPeak resident memory of a \`keel -p\` run (median of 3): ${rss} MB, ${(rss / bare).toFixed(2)}× bare \`node -e\` (${bare} MB).`);
-  console.log(`\nFirst request body (system prompt, tool schemas, the prompt): ${body} bytes ≈ ${Math.round(body / 4)} tokens.`);
+  const bare = Math.round(
+    Number(
+      spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.resourceUsage().maxRSS))"], {
+        encoding: "utf8",
+      }).stdout,
+    ) / 1024,
+  );
+  console.log(
+    `\nPeak resident memory of a \`keel -p\` run (median of 3): ${rss} MB, ${(rss / bare).toFixed(2)}× bare \`node -e\` (${bare} MB).`,
+  );
+  console.log(
+    `\nFirst request body (system prompt, tool schemas, the prompt): ${body} bytes ≈ ${Math.round(body / 4)} tokens.`,
+  );
 } finally {
   server.close();
 }

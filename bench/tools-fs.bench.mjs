@@ -43,7 +43,10 @@ function generateTree() {
       mkdirSync(dir, { recursive: true });
       for (let c = 0; c < 100; c++, n++) {
         const rare = n % 500 === 0 ? "  // TODO: zanzibar\n" : "";
-        const body = `import { helper${c} } from "./helper";\n\nexport function f${n}(value: number): number {\n${rare}  const doubled = value * 2;\n  return helper${c}(doubled) + ${n};\n}\n`.repeat(4);
+        const body =
+          `import { helper${c} } from "./helper";\n\nexport function f${n}(value: number): number {\n${rare}  const doubled = value * 2;\n  return helper${c}(doubled) + ${n};\n}\n`.repeat(
+            4,
+          );
         writeFileSync(join(dir, `file${c}.${c % 4 === 0 ? "js" : "ts"}`), body);
       }
     }
@@ -70,7 +73,14 @@ function rgDirect(args) {
 const ops = createLocalOps({ cwd: tree });
 const withRg = createFileTools({ ripgrep: true });
 const withoutRg = createFileTools({ ripgrep: false });
-const ctx = { signal: new AbortController().signal, toolCallId: "bench", cwd: ops.cwd, ops, dataDir: join(work, "data"), update() {} };
+const ctx = {
+  signal: new AbortController().signal,
+  toolCallId: "bench",
+  cwd: ops.cwd,
+  ops,
+  dataDir: join(work, "data"),
+  update() {},
+};
 
 async function timeTool(tool, input, check) {
   const start = performance.now();
@@ -81,15 +91,41 @@ async function timeTool(tool, input, check) {
 }
 
 const expectCount = (n) => (result) => {
-  if (result.details.total !== undefined && result.details.total !== n) throw new Error(`expected ${n} results, got ${result.details.total}`);
-  if (result.details.matches !== undefined && result.details.matches !== n) throw new Error(`expected ${n} matches, got ${result.details.matches}`);
+  if (result.details.total !== undefined && result.details.total !== n)
+    throw new Error(`expected ${n} results, got ${result.details.total}`);
+  if (result.details.matches !== undefined && result.details.matches !== n)
+    throw new Error(`expected ${n} matches, got ${result.details.matches}`);
 };
 
 const searchCases = [
-  { name: 'find "*.js"', rg: ["--files", "--glob", "*.js"], tool: "find", input: { pattern: "*.js" }, check: expectCount(12_500) },
-  { name: 'find "pkg7/**/file1*.ts"', rg: ["--files", "--glob", "pkg7/**/file1*.ts"], tool: "find", input: { pattern: "pkg7/**/file1*.ts" }, check: expectCount(90) },
-  { name: 'grep "zanzibar" (100 hits)', rg: ["zanzibar"], tool: "grep", input: { pattern: "zanzibar" }, check: expectCount(100) },
-  { name: 'grep "doubled" (limit hit)', rg: ["doubled"], tool: "grep", input: { pattern: "doubled" }, check: expectCount(100) },
+  {
+    name: 'find "*.js"',
+    rg: ["--files", "--glob", "*.js"],
+    tool: "find",
+    input: { pattern: "*.js" },
+    check: expectCount(12_500),
+  },
+  {
+    name: 'find "pkg7/**/file1*.ts"',
+    rg: ["--files", "--glob", "pkg7/**/file1*.ts"],
+    tool: "find",
+    input: { pattern: "pkg7/**/file1*.ts" },
+    check: expectCount(90),
+  },
+  {
+    name: 'grep "zanzibar" (100 hits)',
+    rg: ["zanzibar"],
+    tool: "grep",
+    input: { pattern: "zanzibar" },
+    check: expectCount(100),
+  },
+  {
+    name: 'grep "doubled" (limit hit)',
+    rg: ["doubled"],
+    tool: "grep",
+    input: { pattern: "doubled" },
+    check: expectCount(100),
+  },
 ];
 
 const rows = [["case", "rg direct", "tool (ripgrep)", "ratio", "tool (walker)", "ratio"]];
@@ -106,7 +142,10 @@ for (const c of searchCases) {
   const [d, r, w] = [median(direct), median(viaRg), median(viaWalker)];
   rows.push([c.name, ms(d), ms(r), ratio(r, d), ms(w), ratio(w, d)]);
 }
-printTable(`find and grep over ${FILES.toLocaleString("en")} files (medians of ${RUNS}; walker of 3)${generated > 1000 ? `, tree generated in ${(generated / 1000).toFixed(1)} s` : ""}`, rows);
+printTable(
+  `find and grep over ${FILES.toLocaleString("en")} files (medians of ${RUNS}; walker of 3)${generated > 1000 ? `, tree generated in ${(generated / 1000).toFixed(1)} s` : ""}`,
+  rows,
+);
 
 // read and edit on a 10 MB file
 const bigDir = join(work, "tools-fs-big");
@@ -155,7 +194,10 @@ const fileCases = [
   [
     "edit one line in the middle",
     () => {
-      const [from, to] = flip++ % 2 === 0 ? [line(middle), `${line(middle).trimEnd()} edited\n`] : [`${line(middle).trimEnd()} edited\n`, line(middle)];
+      const [from, to] =
+        flip++ % 2 === 0
+          ? [line(middle), `${line(middle).trimEnd()} edited\n`]
+          : [`${line(middle).trimEnd()} edited\n`, line(middle)];
       return toolCall(withRg.edit, { path: "big.txt", edits: [{ oldText: from, newText: to }] });
     },
   ],
@@ -172,7 +214,10 @@ for (const [j, [name]] of fileCases.entries()) {
   const reference = j < 3 ? median(samples[0]) : median(samples[3]);
   fileRows.push([name, ms(median(samples[j])), ratio(median(samples[j]), reference)]);
 }
-printTable(`read and edit on a ${(bigText.length / 1024 / 1024).toFixed(1)} MB file of ${lines.length.toLocaleString("en")} lines (medians of ${RUNS})`, fileRows);
+printTable(
+  `read and edit on a ${(bigText.length / 1024 / 1024).toFixed(1)} MB file of ${lines.length.toLocaleString("en")} lines (medians of ${RUNS})`,
+  fileRows,
+);
 rmSync(bigDir, { recursive: true, force: true });
 
 // Race-safe access per call: the same tools on the path-based reference and on today's backend, interleaved.
@@ -180,7 +225,11 @@ const smallDir = join(work, "tools-fs-small");
 rmSync(smallDir, { recursive: true, force: true });
 for (let a = 0; a < 10; a++) {
   mkdirSync(join(smallDir, `dir${a}`), { recursive: true });
-  for (let b = 0; b < 100; b++) writeFileSync(join(smallDir, `dir${a}`, `f${b}.ts`), `export const v${b} = ${b};\n${b % 50 === 0 ? "// marker\n" : ""}`.repeat(20));
+  for (let b = 0; b < 100; b++)
+    writeFileSync(
+      join(smallDir, `dir${a}`, `f${b}.ts`),
+      `export const v${b} = ${b};\n${b % 50 === 0 ? "// marker\n" : ""}`.repeat(20),
+    );
 }
 const safeOps = createLocalOps({ cwd: smallDir });
 const oldOps = pathBasedOps(safeOps, spawnProcess);
@@ -197,18 +246,36 @@ const accessCases = [
   ["ls", (_, c) => withRg.ls.execute({ path: "dir3" }, c)],
   ["read", (_, c) => withRg.read.execute({ path: "dir3/f7.ts" }, c)],
   ["write", (_, c) => withRg.write.execute({ path: `dir6/w${writes++ % 10}.txt`, content: "y".repeat(500) }, c)],
-  ['find "*.ts", ripgrep (1,000 files)', (_, c) => withRg.find.execute(withRg.find.parameters.parse({ pattern: "*.ts" }), c)],
+  [
+    'find "*.ts", ripgrep (1,000 files)',
+    (_, c) => withRg.find.execute(withRg.find.parameters.parse({ pattern: "*.ts" }), c),
+  ],
   ['find "*.ts", walker', (_, c) => withoutRg.find.execute(withoutRg.find.parameters.parse({ pattern: "*.ts" }), c)],
-  ['grep "marker", ripgrep (400 hits)', (_, c) => withRg.grep.execute(withRg.grep.parameters.parse({ pattern: "marker", limit: 1000 }), c)],
-  ['grep "marker", walker', (_, c) => withoutRg.grep.execute(withoutRg.grep.parameters.parse({ pattern: "marker", limit: 1000 }), c)],
+  [
+    'grep "marker", ripgrep (400 hits)',
+    (_, c) => withRg.grep.execute(withRg.grep.parameters.parse({ pattern: "marker", limit: 1000 }), c),
+  ],
+  [
+    'grep "marker", walker',
+    (_, c) => withoutRg.grep.execute(withoutRg.grep.parameters.parse({ pattern: "marker", limit: 1000 }), c),
+  ],
 ];
 const listed = Array.from({ length: 1000 }, (_, i) => `dir${Math.floor(i / 100)}/f${i % 100}.ts`);
-const hits = Array.from({ length: 20 }, (_, i) => ({ path: `dir${Math.floor(i / 2)}/f${(i % 2) * 50}.ts`, hits: [{ line: 2, text: "// marker", match: true }] }));
+const hits = Array.from({ length: 20 }, (_, i) => ({
+  path: `dir${Math.floor(i / 2)}/f${(i % 2) * 50}.ts`,
+  hits: [{ line: 2, text: "// marker", match: true }],
+}));
 /** Parts of the "now" searches, timed alone: confirming what ripgrep reported through the backend. */
 /** @type {Record<string, [string, () => Promise<unknown>]>} */
 const confirmAfter = {
-  'find "*.ts", ripgrep (1,000 files)': ["  of which: confirming 1,000 listed files", () => confirmListed(safeOps, ".", listed)],
-  'grep "marker", ripgrep (400 hits)': ["  of which: confirming hits in 20 files", () => confirmHits(safeOps, ".", hits)],
+  'find "*.ts", ripgrep (1,000 files)': [
+    "  of which: confirming 1,000 listed files",
+    () => confirmListed(safeOps, ".", listed),
+  ],
+  'grep "marker", ripgrep (400 hits)': [
+    "  of which: confirming hits in 20 files",
+    () => confirmHits(safeOps, ".", hits),
+  ],
 };
 const timed = async (fn) => {
   const start = performance.now();
@@ -217,7 +284,8 @@ const timed = async (fn) => {
 };
 const accessRows = [["call", "path-based (before)", "descriptor-based (now)", "ratio", "cost per call"]];
 for (const [name, fn] of accessCases) {
-  const runs = name.includes("walker") || name.includes("find") || name.includes("grep") ? Math.ceil(SMALL_RUNS / 3) : SMALL_RUNS;
+  const runs =
+    name.includes("walker") || name.includes("find") || name.includes("grep") ? Math.ceil(SMALL_RUNS / 3) : SMALL_RUNS;
   const [before, now] = [[], []];
   for (const c of contexts) await fn(c.ops, c); // warm up both
   for (let i = 0; i < runs; i++) {
@@ -233,5 +301,8 @@ for (const [name, fn] of accessCases) {
     accessRows.push([part[0], "", ms(median(samples)), "", ""]);
   }
 }
-printTable(`race-safe file access per call on a tree of 1,000 files (medians of ${SMALL_RUNS}, searches of ${Math.ceil(SMALL_RUNS / 3)}); the same tools on both backends`, accessRows);
+printTable(
+  `race-safe file access per call on a tree of 1,000 files (medians of ${SMALL_RUNS}, searches of ${Math.ceil(SMALL_RUNS / 3)}); the same tools on both backends`,
+  accessRows,
+);
 rmSync(smallDir, { recursive: true, force: true });

@@ -6,11 +6,14 @@ import { generatedDocs, staleDocs } from "./docs/generate.js";
 
 const root = new URL("../", import.meta.url);
 const docs = await generatedDocs(root);
-const read = (/** @type {string} */ path) => (existsSync(new URL(path, root)) ? readFileSync(new URL(path, root), "utf8") : undefined);
+const read = (/** @type {string} */ path) =>
+  existsSync(new URL(path, root)) ? readFileSync(new URL(path, root), "utf8") : undefined;
 const stale = staleDocs(docs, read);
 if (process.argv.includes("--check")) {
   if (stale.length > 0) {
-    console.error(`Generated documents are out of date: ${stale.join(", ")}. Run \`npm run docs\` and commit the result.`);
+    console.error(
+      `Generated documents are out of date: ${stale.join(", ")}. Run \`npm run docs\` and commit the result.`,
+    );
     process.exit(1);
   }
 } else {

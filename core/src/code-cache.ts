@@ -20,7 +20,9 @@ export interface CachedModule {
 export function requireWithCodeCache(file: string): CachedModule {
   const { size, mtimeMs } = statSync(file);
   const stem = basename(file).replace(/\W/g, "_");
-  const cache = process.env.KEEL_NO_CODE_CACHE ? undefined : join(keelCacheDir(), "v8", `${stem}-${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}.bin`);
+  const cache = process.env.KEEL_NO_CODE_CACHE
+    ? undefined
+    : join(keelCacheDir(), "v8", `${stem}-${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}.bin`);
   let cachedData: Buffer | undefined;
   try {
     if (cache) cachedData = readFileSync(cache);
@@ -50,7 +52,9 @@ function writeCache(file: string, stem: string, data: Buffer): void {
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, data);
     renameSync(temp, file);
-    for (const name of readdirSync(dir)) if (name.startsWith(`${stem}-`) && join(dir, name) !== file && !name.endsWith(".tmp")) rmSync(join(dir, name), { force: true });
+    for (const name of readdirSync(dir))
+      if (name.startsWith(`${stem}-`) && join(dir, name) !== file && !name.endsWith(".tmp"))
+        rmSync(join(dir, name), { force: true });
   } catch {
     // A read-only home or a full disk: run without the cache.
   }

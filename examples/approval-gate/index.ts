@@ -13,9 +13,18 @@ export default definePlugin({
     // A person may take their time: no timeout on this guard.
     api.hooks.tap("tool_call", { stage: STAGE_POLICY, timeoutMs: Infinity }, async (call) => {
       if (call.readOnly || api.settings.allow.includes(call.toolName)) return undefined;
-      const answer = await api.runtime.ask({ kind: "confirm", title: `Allow ${call.toolName}?`, message: JSON.stringify(call.input) });
+      const answer = await api.runtime.ask({
+        kind: "confirm",
+        title: `Allow ${call.toolName}?`,
+        message: JSON.stringify(call.input),
+      });
       if (answer?.kind === "confirm" && answer.confirmed) return undefined;
-      return { block: true, reason: answer ? "the user declined this call" : "no one is there to approve it (non-interactive run); ask the user to allow it in settings" };
+      return {
+        block: true,
+        reason: answer
+          ? "the user declined this call"
+          : "no one is there to approve it (non-interactive run); ask the user to allow it in settings",
+      };
     });
   },
 });

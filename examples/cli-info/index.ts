@@ -17,14 +17,18 @@ export default definePlugin({
           cwd: context.cwd,
           keelHome: context.keelHome,
           pluginFolder: join(context.keelHome, "plugins"),
-          plugins: context.listPlugins().map((p) => ({ name: p.name, version: p.version, state: p.state, source: p.source })),
+          plugins: context
+            .listPlugins()
+            .map((p) => ({ name: p.name, version: p.version, state: p.state, source: p.source })),
         };
         if (options.json) {
           context.stdout(`${JSON.stringify(info, null, 2)}\n`);
           return 0;
         }
         const rows = info.plugins.map((p) => `  ${p.name}@${p.version}  ${p.state}  (${p.source})`);
-        context.stdout(`home     ${info.keelHome}\nplugins  ${info.pluginFolder}\nworkspace ${info.cwd}\n\n${rows.join("\n")}\n`);
+        context.stdout(
+          `home     ${info.keelHome}\nplugins  ${info.pluginFolder}\nworkspace ${info.cwd}\n\n${rows.join("\n")}\n`,
+        );
         return 0;
       },
     });

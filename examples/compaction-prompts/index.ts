@@ -19,7 +19,10 @@ export default definePlugin({
     api.hooks.tap("compact", (request) => {
       const choice = compactionChoice(api.allSettings, request.model);
       if (choice.strategy !== "prompts") return undefined; // another strategy is selected
-      const cut = findCutPoint(request.messages, { keepRecentTokens: choice.keepRecentTokens, tokensBefore: request.tokensBefore });
+      const cut = findCutPoint(request.messages, {
+        keepRecentTokens: choice.keepRecentTokens,
+        tokensBefore: request.tokensBefore,
+      });
       if (!cut) return undefined;
       const earlier = (request.previousSummary ?? "").split("\n").filter((line) => line.startsWith("- "));
       const asked = request.messages
@@ -27,7 +30,11 @@ export default definePlugin({
         .filter((m) => m.role === "user" && m.kind === undefined)
         .map((m) => `- ${textOf(m).replace(/\s+/g, " ").slice(0, 200)}`);
       const prompts = [...earlier, ...asked].slice(-api.settings.maxPrompts);
-      return { summary: neutralizeSummary(`${HEADING}\n${prompts.join("\n")}`), firstKeptIndex: cut.firstKeptIndex, details: { prompts: prompts.length } };
+      return {
+        summary: neutralizeSummary(`${HEADING}\n${prompts.join("\n")}`),
+        firstKeptIndex: cut.firstKeptIndex,
+        details: { prompts: prompts.length },
+      };
     });
   },
 });

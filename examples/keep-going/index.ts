@@ -10,7 +10,12 @@ import { definePlugin, textOf, z } from "@keel/extensions-api";
 export default definePlugin({
   settings: z.object({ max: z.number().int().positive().default(5) }).default({ max: 5 }),
   activate(api) {
-    api.registerFlag({ name: "until", description: "keep working until the answer contains this word", type: "string", valueName: "<word>" });
+    api.registerFlag({
+      name: "until",
+      description: "keep working until the answer contains this word",
+      type: "string",
+      valueName: "<word>",
+    });
     api.hooks.tap("stop", ({ message, continuations }) => {
       const word = api.runtime.flags.until;
       if (typeof word !== "string" || word === "" || textOf(message).includes(word)) return undefined;

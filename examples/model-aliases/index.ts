@@ -14,7 +14,10 @@ export default definePlugin({
       const target = model ? api.settings[model] : undefined;
       if (!target) return undefined;
       const found = available.find((m) => `${m.provider}/${m.id}` === target);
-      if (!found) api.log.warn(`the alias "${model}" names ${target}, which no installed provider lists; keel models shows what is there`);
+      if (!found)
+        api.log.warn(
+          `the alias "${model}" names ${target}, which no installed provider lists; keel models shows what is there`,
+        );
       return found;
     });
   },

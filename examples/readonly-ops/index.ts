@@ -19,7 +19,9 @@ export default definePlugin({
       async create({ cwd }): Promise<Operations> {
         const backend = await api.opsBackend(api.settings.inner);
         if (!backend || backend.name === "readonly") {
-          throw new Error(`readonly-ops: no operations backend named "${api.settings.inner}" (setting readonly-ops.inner) is installed`);
+          throw new Error(
+            `readonly-ops: no operations backend named "${api.settings.inner}" (setting readonly-ops.inner) is installed`,
+          );
         }
         const inner = await backend.create({ cwd });
         const refuse = (path: string) => Promise.reject(new PathAccessError(path, REASON));

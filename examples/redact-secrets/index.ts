@@ -21,7 +21,14 @@ export default definePlugin({
   settings: z.object({ patterns: z.array(z.string()).default([]) }).default({ patterns: [] }),
   activate(api) {
     const patterns = [...BUILT_IN, ...api.settings.patterns.map((source) => new RegExp(source, "g"))];
-    const redact = (text: string) => patterns.reduce((out, re) => out.replace(re, (match, name?: string) => (typeof name === "string" && match.startsWith(name) ? `${name}[redacted]` : "[redacted]")), text);
+    const redact = (text: string) =>
+      patterns.reduce(
+        (out, re) =>
+          out.replace(re, (match, name?: string) =>
+            typeof name === "string" && match.startsWith(name) ? `${name}[redacted]` : "[redacted]",
+          ),
+        text,
+      );
     api.hooks.tap("tool_result", (result): ToolResultMessage => ({
       ...result,
       content: result.content.map((block) => (block.type === "text" ? { ...block, text: redact(block.text) } : block)),

@@ -17,9 +17,25 @@ export default definePlugin({
         }
         const result = await runtime.prompt(prompt);
         // The run's tool results, in the order the model called the tools.
-        const tools = result.messages.flatMap((m) => (m.role === "toolResult" ? [`- \`${m.toolName}\`${m.isError ? ` failed: ${textOf(m).split("\n")[0]}` : ""}`] : []));
-        const lines = ["# Answer", "", result.finalText || "(no answer)", "", "# Tools", "", ...(tools.length ? tools : ["(none)"])];
-        if (result.reason !== "stop") lines.push("", `The run ended early: ${result.reason}${result.errorMessage ? ` (${result.errorMessage})` : ""}.`);
+        const tools = result.messages.flatMap((m) =>
+          m.role === "toolResult"
+            ? [`- \`${m.toolName}\`${m.isError ? ` failed: ${textOf(m).split("\n")[0]}` : ""}`]
+            : [],
+        );
+        const lines = [
+          "# Answer",
+          "",
+          result.finalText || "(no answer)",
+          "",
+          "# Tools",
+          "",
+          ...(tools.length ? tools : ["(none)"]),
+        ];
+        if (result.reason !== "stop")
+          lines.push(
+            "",
+            `The run ended early: ${result.reason}${result.errorMessage ? ` (${result.errorMessage})` : ""}.`,
+          );
         process.stdout.write(`${lines.join("\n")}\n`);
         return result.reason === "stop" ? 0 : 1;
       },

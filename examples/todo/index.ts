@@ -48,7 +48,8 @@ export default definePlugin({
             if (!text) throw new Error("add needs the item's text");
             save({ items: [...state.items, { id: state.nextId, text, done: false }], nextId: state.nextId + 1 });
           } else if (action === "done") {
-            if (!state.items.some((i) => i.id === id)) throw new Error(`there is no item ${id}; the list is:\n${render(state)}`);
+            if (!state.items.some((i) => i.id === id))
+              throw new Error(`there is no item ${id}; the list is:\n${render(state)}`);
             save({ ...state, items: state.items.map((i) => (i.id === id ? { ...i, done: true } : i)) });
           } else if (action === "clear") save(EMPTY);
           return { content: render(state), details: state };
@@ -56,6 +57,10 @@ export default definePlugin({
       }),
     );
 
-    api.registerCommand({ name: "/todos", description: "Show the todo list.", run: (_args, runtime) => runtime.notify(`Todos:\n${render(state)}`, "info") });
+    api.registerCommand({
+      name: "/todos",
+      description: "Show the todo list.",
+      run: (_args, runtime) => runtime.notify(`Todos:\n${render(state)}`, "info"),
+    });
   },
 });

@@ -8,7 +8,12 @@
 import { definePlugin, textOf, z, type Message } from "@keel/extensions-api";
 
 export default definePlugin({
-  settings: z.object({ keepRecent: z.number().int().nonnegative().default(6), minChars: z.number().int().nonnegative().default(2000) }).default({ keepRecent: 6, minChars: 2000 }),
+  settings: z
+    .object({
+      keepRecent: z.number().int().nonnegative().default(6),
+      minChars: z.number().int().nonnegative().default(2000),
+    })
+    .default({ keepRecent: 6, minChars: 2000 }),
   activate(api) {
     api.hooks.tap("context", (messages): Message[] => {
       const { keepRecent, minChars } = api.settings;
@@ -18,7 +23,15 @@ export default definePlugin({
         if (!old.has(i) || m.role !== "toolResult") return m;
         const text = textOf(m);
         if (text.length < minChars) return m;
-        return { ...m, content: [{ type: "text", text: `[${m.toolName} output of ${text.length} characters trimmed from this request; run the tool again if you need it]` }] };
+        return {
+          ...m,
+          content: [
+            {
+              type: "text",
+              text: `[${m.toolName} output of ${text.length} characters trimmed from this request; run the tool again if you need it]`,
+            },
+          ],
+        };
       });
     });
   },

@@ -40,11 +40,16 @@ export interface CompactionChoice {
  * only when `strategy` is its own name, so several strategies can be installed side by side. Throws when the
  * `compaction` section is invalid, naming the field.
  */
-export function compactionChoice(allSettings: Readonly<Record<string, unknown>>, model: Pick<ModelInfo, "id" | "provider">): CompactionChoice {
+export function compactionChoice(
+  allSettings: Readonly<Record<string, unknown>>,
+  model: Pick<ModelInfo, "id" | "provider">,
+): CompactionChoice {
   const parsed = CompactionSettingsSchema.safeParse(allSettings.compaction);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`settings.json: compaction.${issue?.path.join(".") ?? ""} is invalid (${issue?.message ?? "unknown"}); fix or remove it`);
+    throw new Error(
+      `settings.json: compaction.${issue?.path.join(".") ?? ""} is invalid (${issue?.message ?? "unknown"}); fix or remove it`,
+    );
   }
   const s = parsed.data;
   const own = s.byModel[`${model.provider}/${model.id}`] ?? s.byModel[model.id];
@@ -89,7 +94,10 @@ export interface CutPoint {
  *
  * `tokensBefore` (the host's corrected estimate) scales the per-message estimates so both agree.
  */
-export function findCutPoint(messages: readonly Message[], options: { keepRecentTokens: number; tokensBefore?: number }): CutPoint | undefined {
+export function findCutPoint(
+  messages: readonly Message[],
+  options: { keepRecentTokens: number; tokensBefore?: number },
+): CutPoint | undefined {
   const start = messages[0]?.role === "user" && messages[0].kind === "compaction_summary" ? 1 : 0;
   if (messages.length <= start) return undefined;
   const raw = messages.map(estimateTokens);
@@ -169,7 +177,10 @@ function fileArgument(json: string): string | undefined {
 }
 
 /** The messages a strategy summarises for a cut: the history part and, for a split turn, the turn's start. */
-export function partsToSummarise(request: Pick<CompactRequest, "messages">, cut: CutPoint): { history: Message[]; turnPrefix: Message[] } {
+export function partsToSummarise(
+  request: Pick<CompactRequest, "messages">,
+  cut: CutPoint,
+): { history: Message[]; turnPrefix: Message[] } {
   const historyEnd = cut.turnStart ?? cut.firstKeptIndex;
   return {
     history: request.messages.slice(cut.start, historyEnd),
@@ -187,17 +198,31 @@ export function conversationText(messages: readonly Message[]): string {
   const out: string[] = [];
   for (const m of messages) {
     if (m.role === "user") {
-      const who = m.kind === "branch_summary" ? "branch summary" : m.kind === "compaction_summary" ? "earlier summary" : m.kind === "custom" ? "note" : "user";
-      const text = typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "[image]")).join("");
+      const who =
+        m.kind === "branch_summary"
+          ? "branch summary"
+          : m.kind === "compaction_summary"
+            ? "earlier summary"
+            : m.kind === "custom"
+              ? "note"
+              : "user";
+      const text =
+        typeof m.content === "string"
+          ? m.content
+          : m.content.map((b) => (b.type === "text" ? b.text : "[image]")).join("");
       out.push(`[${who}]: ${text}`);
     } else if (m.role === "assistant") {
       const text = textOf(m).trim();
       if (text) out.push(`[assistant]: ${text}`);
       for (const call of toolCallsOf(m)) out.push(`[assistant calls ${call.name}]: ${call.arguments}`);
-      if (m.stopReason === "error" || m.stopReason === "aborted") out.push(`[assistant reply ${m.stopReason}]: ${m.errorMessage ?? ""}`);
+      if (m.stopReason === "error" || m.stopReason === "aborted")
+        out.push(`[assistant reply ${m.stopReason}]: ${m.errorMessage ?? ""}`);
     } else {
       const text = textOf(m);
-      const cut = text.length > RESULT_LIMIT ? `${text.slice(0, RESULT_LIMIT)}\n[… ${text.length - RESULT_LIMIT} more characters]` : text;
+      const cut =
+        text.length > RESULT_LIMIT
+          ? `${text.slice(0, RESULT_LIMIT)}\n[… ${text.length - RESULT_LIMIT} more characters]`
+          : text;
       out.push(`[${m.isError ? "error from" : "result of"} ${m.toolName}]: ${cut}`);
     }
   }

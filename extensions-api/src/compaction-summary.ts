@@ -13,17 +13,25 @@ const SUMMARY_PREAMBLE =
  * (`</conversation_summary>` and similar tags) is defused, so text inside a summary cannot pose as the conversation.
  */
 export function neutralizeSummary(text: string): string {
-  return text.replace(/<\/?\s*(conversation_summary|branch_summary)\s*>/gi, (tag) => tag.replace(/</g, "‹").replace(/>/g, "›"));
+  return text.replace(/<\/?\s*(conversation_summary|branch_summary)\s*>/gi, (tag) =>
+    tag.replace(/</g, "‹").replace(/>/g, "›"),
+  );
 }
 
 /** Wraps a compaction summary as a record the model should not read as instructions. */
 export function compactionSummaryMessage(summary: string): UserMessage {
-  return { role: "user", kind: "compaction_summary", timestamp: Date.now(), content: `<conversation_summary>\n${SUMMARY_PREAMBLE}\n\n${neutralizeSummary(summary)}\n</conversation_summary>` };
+  return {
+    role: "user",
+    kind: "compaction_summary",
+    timestamp: Date.now(),
+    content: `<conversation_summary>\n${SUMMARY_PREAMBLE}\n\n${neutralizeSummary(summary)}\n</conversation_summary>`,
+  };
 }
 
 /** The summary text inside a message made by `compactionSummaryMessage`, or undefined. */
 export function summaryOf(message: Message): string | undefined {
-  if (message.role !== "user" || message.kind !== "compaction_summary" || typeof message.content !== "string") return undefined;
+  if (message.role !== "user" || message.kind !== "compaction_summary" || typeof message.content !== "string")
+    return undefined;
   const body = message.content.replace(/^<conversation_summary>\n/, "").replace(/\n<\/conversation_summary>$/, "");
   return body.startsWith(SUMMARY_PREAMBLE) ? body.slice(SUMMARY_PREAMBLE.length).replace(/^\n\n/, "") : body;
 }

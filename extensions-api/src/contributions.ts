@@ -40,11 +40,15 @@ export const ToolDeclarationSchema = z
     description: z.string().min(1),
     /** JSON Schema of the input: an object schema, as the model will see it. */
     parameters: z.record(z.string(), z.unknown()).superRefine((schema, ctx) => {
-      if (schema.type !== "object") ctx.addIssue({ code: "custom", message: 'parameters must be a JSON Schema with "type": "object"' });
+      if (schema.type !== "object")
+        ctx.addIssue({ code: "custom", message: 'parameters must be a JSON Schema with "type": "object"' });
       try {
         z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
       } catch (error) {
-        ctx.addIssue({ code: "custom", message: `parameters is not a JSON Schema keel can read (${(error as Error).message})` });
+        ctx.addIssue({
+          code: "custom",
+          message: `parameters is not a JSON Schema keel can read (${(error as Error).message})`,
+        });
       }
     }),
     readOnly: z.boolean().optional(),

@@ -43,10 +43,24 @@ export interface HookContext {
 }
 
 declare const kindBrand: unique symbol;
-interface Guard<E> { [kindBrand]?: "guard"; event: E }
-interface Transform<V, I> { [kindBrand]?: "transform"; value: V; info: I }
-interface Provide<R, A> { [kindBrand]?: "provide"; request: R; answer: A }
-interface Lifecycle<E> { [kindBrand]?: "lifecycle"; event: E }
+interface Guard<E> {
+  [kindBrand]?: "guard";
+  event: E;
+}
+interface Transform<V, I> {
+  [kindBrand]?: "transform";
+  value: V;
+  info: I;
+}
+interface Provide<R, A> {
+  [kindBrand]?: "provide";
+  request: R;
+  answer: A;
+}
+interface Lifecycle<E> {
+  [kindBrand]?: "lifecycle";
+  event: E;
+}
 
 export interface ToolCallEvent {
   toolCallId: string;
@@ -125,7 +139,10 @@ export interface HookTypes {
   compact_before: Guard<{ reason: CompactRequest["reason"]; tokensBefore: number }>;
   system_prompt: Transform<string, SystemPromptInfo>;
   context: Transform<Message[], ContextInfo>;
-  provider_request: Transform<ProviderPayload, { provider: string; model: string; reasoning?: ProviderRequest["reasoning"] }>;
+  provider_request: Transform<
+    ProviderPayload,
+    { provider: string; model: string; reasoning?: ProviderRequest["reasoning"] }
+  >;
   tool_result: Transform<ToolResultMessage, ToolResultInfo>;
   message_end: Transform<AssistantMessage, { turn: number }>;
   resolve_model: Provide<{ provider?: string; model?: string; available: ModelInfo[] }, ModelInfo>;
@@ -154,26 +171,28 @@ export type HookName = keyof HookTypes;
 export type HookKindOf<K extends HookName> = NonNullable<HookTypes[K][typeof kindBrand]>;
 
 /** The handler type of hook `K`. */
-export type HookHandler<K extends HookName> = HookTypes[K] extends Guard<infer E>
-  ? (event: E, ctx: HookContext) => GuardDecision<E> | Promise<GuardDecision<E>>
-  : HookTypes[K] extends Transform<infer V, infer I>
-    ? (value: V, info: I, ctx: HookContext) => V | Promise<V>
-    : HookTypes[K] extends Provide<infer R, infer A>
-      ? (request: R, ctx: HookContext) => A | undefined | void | Promise<A | undefined | void>
-      : HookTypes[K] extends Lifecycle<infer E>
-        ? (event: E, ctx: HookContext) => void | Promise<void>
-        : never;
+export type HookHandler<K extends HookName> =
+  HookTypes[K] extends Guard<infer E>
+    ? (event: E, ctx: HookContext) => GuardDecision<E> | Promise<GuardDecision<E>>
+    : HookTypes[K] extends Transform<infer V, infer I>
+      ? (value: V, info: I, ctx: HookContext) => V | Promise<V>
+      : HookTypes[K] extends Provide<infer R, infer A>
+        ? (request: R, ctx: HookContext) => A | undefined | void | Promise<A | undefined | void>
+        : HookTypes[K] extends Lifecycle<infer E>
+          ? (event: E, ctx: HookContext) => void | Promise<void>
+          : never;
 
 /** Argument types of a guard or lifecycle hook's event, a transform's value, a provide hook's request. */
-export type HookInput<K extends HookName> = HookTypes[K] extends Guard<infer E>
-  ? E
-  : HookTypes[K] extends Transform<infer V, unknown>
-    ? V
-    : HookTypes[K] extends Provide<infer R, unknown>
-      ? R
-      : HookTypes[K] extends Lifecycle<infer E>
-        ? E
-        : never;
+export type HookInput<K extends HookName> =
+  HookTypes[K] extends Guard<infer E>
+    ? E
+    : HookTypes[K] extends Transform<infer V, unknown>
+      ? V
+      : HookTypes[K] extends Provide<infer R, unknown>
+        ? R
+        : HookTypes[K] extends Lifecycle<infer E>
+          ? E
+          : never;
 
 export interface TapOptions {
   /** Shown in errors and listings; defaults to the plugin's name. */
@@ -202,22 +221,102 @@ export interface HookSpec {
 
 /** The hook catalog with defaults and THE documentation of each hook; `docs/hooks-and-events.md` is generated from it. */
 export const HOOKS = {
-  tool_call: { kind: "guard", lifetime: "turn", timeoutMs: 30_000, doc: "Before a tool runs: allow, block with a reason the model sees, or rewrite the input." },
-  input: { kind: "guard", lifetime: "turn", timeoutMs: 10_000, doc: "A user message (prompt, steering, follow-up) before it enters the history: block it (it is dropped) or rewrite it." },
-  compact_before: { kind: "guard", lifetime: "session", timeoutMs: 10_000, doc: "Before compaction: block to keep the full context this time." },
-  system_prompt: { kind: "transform", lifetime: "session", timeoutMs: 5_000, doc: "The system prompt, built by context plugins in stage order: each returns it with its part added." },
-  context: { kind: "transform", lifetime: "turn", timeoutMs: 10_000, doc: "The messages of one request, on a copy: what the model sees, not what the session keeps." },
-  provider_request: { kind: "transform", lifetime: "turn", timeoutMs: 5_000, doc: "The wire payload and headers, once per HTTP attempt." },
-  tool_result: { kind: "transform", lifetime: "turn", timeoutMs: 10_000, doc: "A tool's result before it enters the history." },
-  message_end: { kind: "transform", lifetime: "turn", timeoutMs: 5_000, doc: "An assistant message before it enters the history." },
-  resolve_model: { kind: "provide", lifetime: "process", timeoutMs: 5_000, doc: "Picks the model for `--provider` / `--model`; the host's own rule applies when nobody answers." },
-  compact: { kind: "provide", lifetime: "session", timeoutMs: 300_000, doc: "A compaction strategy summarises old messages and says where the kept part starts; the first answer wins." },
-  ui_request: { kind: "provide", lifetime: "session", timeoutMs: Infinity, doc: "The active UI asks the user (confirm, select, input)." },
-  stop: { kind: "provide", lifetime: "turn", timeoutMs: 10_000, doc: "The run is about to end: answer `{ continueWith }` to send one more user message instead." },
-  project_trust: { kind: "provide", lifetime: "process", timeoutMs: Infinity, doc: "Trust the project folder's own configuration? Asked once per start, before it is merged; unanswered: `--trust`, else the remembered decision, else not trusted." },
-  session_start: { kind: "lifecycle", lifetime: "session", timeoutMs: 10_000, doc: "A session begins (plugins are active, no prompt yet); start session work here. The host waits for it; the `session_start` event only tells observers." },
-  session_end: { kind: "lifecycle", lifetime: "session", timeoutMs: 10_000, doc: "A session ends; stop what `session_start` started. The host waits for it; the `session_end` event only tells observers." },
-  agent_end: { kind: "lifecycle", lifetime: "turn", timeoutMs: 30_000, doc: "A run ended (answered, aborted, failed); `messages` are the ones it added. Awaited before the run resolves; the `agent_end` event, with the same payload, fires just before, for observers." },
+  tool_call: {
+    kind: "guard",
+    lifetime: "turn",
+    timeoutMs: 30_000,
+    doc: "Before a tool runs: allow, block with a reason the model sees, or rewrite the input.",
+  },
+  input: {
+    kind: "guard",
+    lifetime: "turn",
+    timeoutMs: 10_000,
+    doc: "A user message (prompt, steering, follow-up) before it enters the history: block it (it is dropped) or rewrite it.",
+  },
+  compact_before: {
+    kind: "guard",
+    lifetime: "session",
+    timeoutMs: 10_000,
+    doc: "Before compaction: block to keep the full context this time.",
+  },
+  system_prompt: {
+    kind: "transform",
+    lifetime: "session",
+    timeoutMs: 5_000,
+    doc: "The system prompt, built by context plugins in stage order: each returns it with its part added.",
+  },
+  context: {
+    kind: "transform",
+    lifetime: "turn",
+    timeoutMs: 10_000,
+    doc: "The messages of one request, on a copy: what the model sees, not what the session keeps.",
+  },
+  provider_request: {
+    kind: "transform",
+    lifetime: "turn",
+    timeoutMs: 5_000,
+    doc: "The wire payload and headers, once per HTTP attempt.",
+  },
+  tool_result: {
+    kind: "transform",
+    lifetime: "turn",
+    timeoutMs: 10_000,
+    doc: "A tool's result before it enters the history.",
+  },
+  message_end: {
+    kind: "transform",
+    lifetime: "turn",
+    timeoutMs: 5_000,
+    doc: "An assistant message before it enters the history.",
+  },
+  resolve_model: {
+    kind: "provide",
+    lifetime: "process",
+    timeoutMs: 5_000,
+    doc: "Picks the model for `--provider` / `--model`; the host's own rule applies when nobody answers.",
+  },
+  compact: {
+    kind: "provide",
+    lifetime: "session",
+    timeoutMs: 300_000,
+    doc: "A compaction strategy summarises old messages and says where the kept part starts; the first answer wins.",
+  },
+  ui_request: {
+    kind: "provide",
+    lifetime: "session",
+    timeoutMs: Infinity,
+    doc: "The active UI asks the user (confirm, select, input).",
+  },
+  stop: {
+    kind: "provide",
+    lifetime: "turn",
+    timeoutMs: 10_000,
+    doc: "The run is about to end: answer `{ continueWith }` to send one more user message instead.",
+  },
+  project_trust: {
+    kind: "provide",
+    lifetime: "process",
+    timeoutMs: Infinity,
+    doc: "Trust the project folder's own configuration? Asked once per start, before it is merged; unanswered: `--trust`, else the remembered decision, else not trusted.",
+  },
+  session_start: {
+    kind: "lifecycle",
+    lifetime: "session",
+    timeoutMs: 10_000,
+    doc: "A session begins (plugins are active, no prompt yet); start session work here. The host waits for it; the `session_start` event only tells observers.",
+  },
+  session_end: {
+    kind: "lifecycle",
+    lifetime: "session",
+    timeoutMs: 10_000,
+    doc: "A session ends; stop what `session_start` started. The host waits for it; the `session_end` event only tells observers.",
+  },
+  agent_end: {
+    kind: "lifecycle",
+    lifetime: "turn",
+    timeoutMs: 30_000,
+    doc: "A run ended (answered, aborted, failed); `messages` are the ones it added. Awaited before the run resolves; the `agent_end` event, with the same payload, fires just before, for observers.",
+  },
   shutdown: { kind: "lifecycle", lifetime: "process", timeoutMs: 5_000, doc: "The process is about to exit." },
 } as const satisfies { [K in HookName]: HookSpec & { kind: HookKindOf<K> } };
 

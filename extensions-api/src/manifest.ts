@@ -7,7 +7,9 @@ import { CONTRIBUTION_KINDS, CONTRIBUTIONS, contributionName, type ContributionK
 import { HOOKS, type HookName } from "./hooks.js";
 
 type KindArrays = { [K in ContributionKind]: z.ZodDefault<z.ZodArray<(typeof CONTRIBUTIONS)[K]["entry"]>> };
-const kindArrays = Object.fromEntries(CONTRIBUTION_KINDS.map((kind) => [kind, z.array(CONTRIBUTIONS[kind].entry).default([])])) as unknown as KindArrays;
+const kindArrays = Object.fromEntries(
+  CONTRIBUTION_KINDS.map((kind) => [kind, z.array(CONTRIBUTIONS[kind].entry).default([])]),
+) as unknown as KindArrays;
 
 /** What a plugin registers, one list per kind of `CONTRIBUTIONS`, plus the hooks it taps. */
 export const ContributesSchema = z
@@ -20,7 +22,10 @@ export const ContributesSchema = z
 export type ManifestContributes = z.output<typeof ContributesSchema>;
 
 const LAZY_KINDS = CONTRIBUTION_KINDS.filter((kind) => CONTRIBUTIONS[kind].lazy);
-const EVENT_FORMS = ["onStartup", ...LAZY_KINDS.map((kind) => `${CONTRIBUTIONS[kind].event}:${kind === "commands" ? "/x" : "x"}`)].join(", ");
+const EVENT_FORMS = [
+  "onStartup",
+  ...LAZY_KINDS.map((kind) => `${CONTRIBUTIONS[kind].event}:${kind === "commands" ? "/x" : "x"}`),
+].join(", ");
 
 /**
  * When to activate. `onStartup` activates with the host; `on<Kind>:<name>` waits until that contribution is
@@ -40,7 +45,8 @@ export function activationProblem(event: string, contributes: ManifestContribute
   const spec = CONTRIBUTIONS[kind];
   if (!spec.lazy) return `"${event}" cannot fire: ${spec.noun}s are ${spec.when}. Use "onStartup"`;
   const entry = (contributes[kind] as (string | { name: string })[]).find((e) => contributionName(e) === name);
-  if (entry === undefined) return `"${event}" cannot fire: "${name}" is not listed in keel.contributes.${kind}. Declare it there`;
+  if (entry === undefined)
+    return `"${event}" cannot fire: "${name}" is not listed in keel.contributes.${kind}. Declare it there`;
   if (kind === "tools" && typeof entry === "string") {
     return `"${event}" cannot fire: the model calls only tools it was shown, so declare "${name}" in full in keel.contributes.tools ({ "name", "description", "parameters" })`;
   }
@@ -86,17 +92,27 @@ export const KeelManifestSchema = z
   .strict()
   .superRefine((manifest, ctx) => {
     if (manifest.entry === undefined && manifest.providers.length === 0) {
-      ctx.addIssue({ code: "custom", path: ["entry"], message: "needs an entry (or, for a plugin without code, providers declared in keel.providers)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["entry"],
+        message: "needs an entry (or, for a plugin without code, providers declared in keel.providers)",
+      });
     }
     const activation = manifest.activation ?? [];
     activation.forEach((event, i) => {
       const problem = activationProblem(event, manifest.contributes);
       if (problem) ctx.addIssue({ code: "custom", path: ["activation", i], message: problem });
     });
-    const eager = CONTRIBUTION_KINDS.filter((kind) => !CONTRIBUTIONS[kind].lazy && manifest.contributes[kind].length > 0);
+    const eager = CONTRIBUTION_KINDS.filter(
+      (kind) => !CONTRIBUTIONS[kind].lazy && manifest.contributes[kind].length > 0,
+    );
     if (activation.length > 0 && !activation.includes("onStartup") && eager.length > 0) {
       const kind = eager[0]!;
-      ctx.addIssue({ code: "custom", path: ["activation"], message: `it contributes ${kind}, which are ${CONTRIBUTIONS[kind].when}; add "onStartup" to keel.activation` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["activation"],
+        message: `it contributes ${kind}, which are ${CONTRIBUTIONS[kind].when}; add "onStartup" to keel.activation`,
+      });
     }
   });
 

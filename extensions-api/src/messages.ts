@@ -143,7 +143,13 @@ export type Message = UserMessage | AssistantMessage | ToolResultMessage;
 
 /** A usage record with every count at zero. */
 export function emptyUsage(): Usage {
-  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
 }
 
 /** The concatenated text blocks of a message (tool calls and thinking left out). */

@@ -12,13 +12,14 @@ export const MAX_NAME_BYTES = 255;
  * can. Backends call it before resolving, so every backend refuses the same paths with the same words.
  */
 export function pathTextProblem(path: string): string | undefined {
-  if (path.length === 0) return "the path is empty; give a file or folder name, or \".\" for the workspace";
+  if (path.length === 0) return 'the path is empty; give a file or folder name, or "." for the workspace';
   if (path.includes("\0")) return "it contains a NUL byte, which no file name can hold";
   const bytes = new TextEncoder().encode(path).length;
   if (bytes > MAX_PATH_BYTES) return `it is ${bytes} bytes long; paths may be at most ${MAX_PATH_BYTES} bytes`;
   for (const name of path.split("/")) {
     const size = new TextEncoder().encode(name).length;
-    if (size > MAX_NAME_BYTES) return `it has a name of ${size} bytes; each name in a path may be at most ${MAX_NAME_BYTES} bytes`;
+    if (size > MAX_NAME_BYTES)
+      return `it has a name of ${size} bytes; each name in a path may be at most ${MAX_NAME_BYTES} bytes`;
   }
   return undefined;
 }

@@ -116,7 +116,13 @@ export interface Runtime {
    * Never throws for a failed request: resolves the assistant message with stop reason `error` or `aborted`
    * and its `errorMessage`.
    */
-  complete(request: { systemPrompt: string; messages: Message[]; model?: ModelInfo; maxTokens?: number; signal?: AbortSignal }): Promise<AssistantMessage>;
+  complete(request: {
+    systemPrompt: string;
+    messages: Message[];
+    model?: ModelInfo;
+    maxTokens?: number;
+    signal?: AbortSignal;
+  }): Promise<AssistantMessage>;
   /** Runs a `/command args` line. Resolves false when the line names no command. */
   runCommand(line: string): Promise<boolean>;
   /** Asks the user through the active UI; undefined when no UI can ask. */
@@ -250,10 +256,14 @@ export interface PluginDefinition<TSchema extends z.ZodType = z.ZodType<unknown>
    */
   onInvalidSettings?: "disable" | "defaults";
   /** Registers contributions. May return a dispose function. */
-  activate(api: PluginAPI<z.output<TSchema>>): void | (() => void | Promise<void>) | Promise<void | (() => void | Promise<void>)>;
+  activate(
+    api: PluginAPI<z.output<TSchema>>,
+  ): void | (() => void | Promise<void>) | Promise<void | (() => void | Promise<void>)>;
 }
 
 /** Declares a plugin; the default export of a plugin's entry module. */
-export function definePlugin<TSchema extends z.ZodType = z.ZodType<unknown>>(definition: PluginDefinition<TSchema>): PluginDefinition<TSchema> {
+export function definePlugin<TSchema extends z.ZodType = z.ZodType<unknown>>(
+  definition: PluginDefinition<TSchema>,
+): PluginDefinition<TSchema> {
   return definition;
 }

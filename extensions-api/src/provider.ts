@@ -76,7 +76,10 @@ export interface StreamOptions {
    * Lets plugins inspect or change the wire payload and headers before they are sent (the `provider_request`
    * hook). Providers must call it once per HTTP attempt and send what it returns.
    */
-  onPayload?: (payload: unknown, headers: Record<string, string>) => Promise<{ payload: unknown; headers: Record<string, string> }>;
+  onPayload?: (
+    payload: unknown,
+    headers: Record<string, string>,
+  ) => Promise<{ payload: unknown; headers: Record<string, string> }>;
   /** Called before each retry wait. */
   onRetry?: (info: RetryInfo) => void;
 }

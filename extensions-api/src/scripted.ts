@@ -49,13 +49,19 @@ function chunks(text: string, size: number): string[] {
  * Streams one scripted turn as a provider would. `callIndex` numbers the tool calls (ids default to
  * `call_<n>`). Ends with `aborted` when the signal fires.
  */
-export async function* playTurn(input: ScriptTurn, signal: AbortSignal, meta: { provider: string; model: string; callIndex?: number }): AsyncGenerator<StreamEvent> {
+export async function* playTurn(
+  input: ScriptTurn,
+  signal: AbortSignal,
+  meta: { provider: string; model: string; callIndex?: number },
+): AsyncGenerator<StreamEvent> {
   const turn = ScriptTurnSchema.parse(input);
   const b = new AssistantMessageBuilder(meta.provider, meta.model);
   const aborted = () => b.fail("aborted", "Aborted by the user.");
   yield b.start();
 
-  const pieces: Array<{ kind: "thinking" | "text"; text: string } | { kind: "call"; id: string; name: string; args: string }> = [];
+  const pieces: Array<
+    { kind: "thinking" | "text"; text: string } | { kind: "call"; id: string; name: string; args: string }
+  > = [];
   if (turn.thinking) pieces.push({ kind: "thinking", text: turn.thinking });
   if (turn.text) pieces.push({ kind: "text", text: turn.text });
   let n = meta.callIndex ?? 0;
@@ -66,19 +72,30 @@ export async function* playTurn(input: ScriptTurn, signal: AbortSignal, meta: { 
 
   for (const piece of pieces) {
     if (signal.aborted) return yield aborted();
-    const open = piece.kind === "call" ? b.beginToolCall(piece.id, piece.name) : piece.kind === "text" ? b.beginText() : b.beginThinking();
+    const open =
+      piece.kind === "call"
+        ? b.beginToolCall(piece.id, piece.name)
+        : piece.kind === "text"
+          ? b.beginText()
+          : b.beginThinking();
     yield open;
     const body = piece.kind === "call" ? piece.args : piece.text;
     for (const delta of chunks(body, turn.chunkSize)) {
       await sleep(turn.delayMs, signal);
       if (signal.aborted) return yield aborted();
-      yield piece.kind === "call" ? b.appendToolArguments(open.index, delta) : piece.kind === "text" ? b.appendText(open.index, delta) : b.appendThinking(open.index, delta);
+      yield piece.kind === "call"
+        ? b.appendToolArguments(open.index, delta)
+        : piece.kind === "text"
+          ? b.appendText(open.index, delta)
+          : b.appendThinking(open.index, delta);
     }
     yield b.endBlock(open.index);
   }
 
   if (turn.hang) {
-    await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+    await new Promise<void>((resolve) =>
+      signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true }),
+    );
     return yield aborted();
   }
   if (signal.aborted) return yield aborted();

@@ -13,7 +13,8 @@ export function withCost(usage: Usage, model: Pick<ModelInfo, "cost">): Usage {
   const output = (usage.output * price.output) / 1e6;
   const cacheRead = (usage.cacheRead * price.cacheRead) / 1e6;
   const longWrites = usage.cacheWrite1h ?? 0;
-  const cacheWrite = ((usage.cacheWrite - longWrites) * price.cacheWrite + longWrites * (price.cacheWrite1h ?? price.cacheWrite)) / 1e6;
+  const cacheWrite =
+    ((usage.cacheWrite - longWrites) * price.cacheWrite + longWrites * (price.cacheWrite1h ?? price.cacheWrite)) / 1e6;
   return { ...usage, cost: { input, output, cacheRead, cacheWrite, total: input + output + cacheRead + cacheWrite } };
 }
 
@@ -26,7 +27,15 @@ export class AssistantMessageBuilder {
   private finished = false;
 
   constructor(provider: string, model: string) {
-    this.message = { role: "assistant", content: [], stopReason: "stop", usage: emptyUsage(), provider, model, timestamp: Date.now() };
+    this.message = {
+      role: "assistant",
+      content: [],
+      stopReason: "stop",
+      usage: emptyUsage(),
+      provider,
+      model,
+      timestamp: Date.now(),
+    };
   }
 
   get isFinished(): boolean {
@@ -104,7 +113,12 @@ export class AssistantMessageBuilder {
    * The final event of a failed or aborted reply; the partial content is kept for the record. `errorKind`
    * marks a failure the host acts on (`context_overflow`: the request did not fit the context window).
    */
-  fail(stopReason: "error" | "aborted", errorMessage: string, model?: Pick<ModelInfo, "cost">, errorKind?: AssistantErrorKind): StreamEvent {
+  fail(
+    stopReason: "error" | "aborted",
+    errorMessage: string,
+    model?: Pick<ModelInfo, "cost">,
+    errorKind?: AssistantErrorKind,
+  ): StreamEvent {
     this.finished = true;
     this.message.stopReason = stopReason;
     this.message.errorMessage = errorMessage;

@@ -53,18 +53,26 @@ export interface Tool<TParams extends z.ZodType = z.ZodType, TDetails = unknown>
 }
 
 /** Identity helper that infers the input type from the schema. */
-export function defineTool<TParams extends z.ZodType, TDetails = unknown>(tool: Tool<TParams, TDetails>): Tool<TParams, TDetails> {
+export function defineTool<TParams extends z.ZodType, TDetails = unknown>(
+  tool: Tool<TParams, TDetails>,
+): Tool<TParams, TDetails> {
   return tool;
 }
 
 /** What a tool is without its implementation: everything the model needs to call it. */
-export type ToolDeclaration<TParams extends z.ZodType = z.ZodType, TDetails = unknown> = Omit<Tool<TParams, TDetails>, "execute">;
+export type ToolDeclaration<TParams extends z.ZodType = z.ZodType, TDetails = unknown> = Omit<
+  Tool<TParams, TDetails>,
+  "execute"
+>;
 
 /**
  * A tool whose implementation is imported on its first call, so `activate()` costs only the schema:
  * `lazyTool(spec, () => import("./read.ts").then((m) => m.readTool))`. A failing import becomes the call's error.
  */
-export function lazyTool<TParams extends z.ZodType, TDetails = unknown>(spec: ToolDeclaration<TParams, TDetails>, load: () => Promise<Tool<TParams, TDetails>>): Tool<TParams, TDetails> {
+export function lazyTool<TParams extends z.ZodType, TDetails = unknown>(
+  spec: ToolDeclaration<TParams, TDetails>,
+  load: () => Promise<Tool<TParams, TDetails>>,
+): Tool<TParams, TDetails> {
   let loaded: Promise<Tool<TParams, TDetails>> | undefined;
   return {
     ...spec,

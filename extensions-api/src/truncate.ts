@@ -76,10 +76,26 @@ function truncate(text: string, options: TruncateOptions, from: "start" | "end")
   }
   if (kept.length === 0 && lines.length > 0) {
     const cut = cutToBytes(ordered[0]!, maxBytes, from);
-    return { ...base, text: cut, truncated: true, truncatedBy: "bytes", keptLines: 0, keptBytes: byteLength(cut), lineCut: true };
+    return {
+      ...base,
+      text: cut,
+      truncated: true,
+      truncatedBy: "bytes",
+      keptLines: 0,
+      keptBytes: byteLength(cut),
+      lineCut: true,
+    };
   }
   if (from === "end") kept.reverse();
-  return { ...base, text: kept.join("\n"), truncated: true, truncatedBy, keptLines: kept.length, keptBytes: bytes, lineCut: false };
+  return {
+    ...base,
+    text: kept.join("\n"),
+    truncated: true,
+    truncatedBy,
+    keptLines: kept.length,
+    keptBytes: bytes,
+    lineCut: false,
+  };
 }
 
 /** Keeps the first lines of `text` within the budget (file reads). */

@@ -9,4 +9,5 @@ export type UiRequest =
   | { kind: "select"; title: string; options: string[] }
   | { kind: "input"; title: string; placeholder?: string };
 
-export type UiResponse = { kind: "confirm"; confirmed: boolean } | { kind: "select"; value: string } | { kind: "input"; value: string };
+export type UiResponse =
+  { kind: "confirm"; confirmed: boolean } | { kind: "select"; value: string } | { kind: "input"; value: string };

@@ -65,7 +65,11 @@ export function interfaceDocs(source, name) {
     let signature = line.trim();
     while (depth(signature) > 0 && i + 1 < lines.length) signature += ` ${lines[++i].trim()}`;
     const memberName = /^(?:readonly\s+)?([A-Za-z_$][\w$]*)/.exec(signature)?.[1] ?? signature;
-    members.push({ name: memberName, signature: signature.replace(/;$/, "").replace(/\s+/g, " ").replace(/; }/g, " }"), doc: pending });
+    members.push({
+      name: memberName,
+      signature: signature.replace(/;$/, "").replace(/\s+/g, " ").replace(/; }/g, " }"),
+      doc: pending,
+    });
     pending = undefined;
   }
   return { name, heading: lines[start].replace(/\s*\{$/, ""), doc, members };

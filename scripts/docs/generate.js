@@ -14,13 +14,15 @@ import { fillRegion } from "./regions.js";
  * @returns {Promise<GeneratedDoc[]>}
  */
 export async function generatedDocs(root) {
-  const current = (/** @type {string} */ path) => (existsSync(new URL(path, root)) ? readFileSync(new URL(path, root), "utf8") : "");
+  const current = (/** @type {string} */ path) =>
+    existsSync(new URL(path, root)) ? readFileSync(new URL(path, root), "utf8") : "";
   const plugins = await pluginSettings(root);
   const readmes = plugins.map((p) => {
     const path = `plugins/${p.folder}/README.md`;
     const fresh = (/** @type {string} */ region) => `# ${p.name}\n\n${p.description}\n\n## Settings\n\n${region}\n`;
     const text = current(path);
-    const appended = (/** @type {string} */ region) => (text ? `${text.trimEnd()}\n\n## Settings\n\n${region}\n` : fresh(region));
+    const appended = (/** @type {string} */ region) =>
+      text ? `${text.trimEnd()}\n\n## Settings\n\n${region}\n` : fresh(region);
     return { path, text: fillRegion(text, "settings", readmeSettings(p), appended) };
   });
   const settings = fillRegion(current("docs/settings.md"), "plugin-settings", settingsTable(plugins), () => {

@@ -68,7 +68,10 @@ async function lifecycle() {
   const steps = await recordLifecycle();
   const seen = new Set(steps.map((s) => `${s.kind}:${s.name}`));
   const missing = (/** @type {string} */ kind, /** @type {string[]} */ names) =>
-    names.filter((n) => !seen.has(`${kind}:${n}`)).map((n) => `\`${n}\``).join(", ");
+    names
+      .filter((n) => !seen.has(`${kind}:${n}`))
+      .map((n) => `\`${n}\``)
+      .join(", ");
   /** @type {Record<string, string>} */
   const marks = { prompt: "`runtime.prompt(...)`", dispose: "the session ends (`runtime.shutdown()`)" };
   let n = 0;
@@ -102,7 +105,9 @@ function reference(root) {
     const undocumented = docs.members.filter((m) => !m.doc).map((m) => m.name);
     if (undocumented.length > 0) {
       const names = undocumented.join(", ");
-      throw new Error(`extensions-api/src/plugin.ts: ${name} members without a doc comment: ${names} (public contracts carry JSDoc)`);
+      throw new Error(
+        `extensions-api/src/plugin.ts: ${name} members without a doc comment: ${names} (public contracts carry JSDoc)`,
+      );
     }
     return [
       `### \`${name}\``,

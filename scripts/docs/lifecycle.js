@@ -18,7 +18,8 @@ function probe(steps) {
         const record = () => steps.push({ kind: "hook", name: hook });
         // One handler for hooks of every kind: a transform hands its value on, the others answer nothing. The
         // registrar is typed per hook, so the loop over all of them goes through `any`.
-        const handler = HOOKS[hook].kind === "transform" ? (/** @type {unknown} */ value) => (record(), value) : () => void record();
+        const handler =
+          HOOKS[hook].kind === "transform" ? (/** @type {unknown} */ value) => (record(), value) : () => void record();
         /** @type {any} */ (api.hooks).tap(hook, { stage: STAGE_SECURITY, name: `probe-${hook}` }, handler);
       }
       api.events.onAny((name) => void steps.push({ kind: "event", name }));

@@ -20,7 +20,8 @@ function typeOf(s) {
   if (s.anyOf) return s.anyOf.map(typeOf).join(" \\| ");
   if (s.type === "array") return `${s.items && Object.keys(s.items).length > 0 ? typeOf(s.items) : "unknown"}[]`;
   if (s.type === "object" && s.properties) return `{ ${Object.keys(s.properties).join(", ")} }`;
-  if (s.type === "object" && typeof s.additionalProperties === "object") return `{ [name]: ${typeOf(s.additionalProperties)} }`;
+  if (s.type === "object" && typeof s.additionalProperties === "object")
+    return `{ [name]: ${typeOf(s.additionalProperties)} }`;
   if (s.type === "integer") return "integer";
   return Array.isArray(s.type) ? s.type.join(" \\| ") : (s.type ?? "unknown");
 }
@@ -32,8 +33,18 @@ function typeOf(s) {
 function rowsOf(schema, prefix = "") {
   return Object.entries(schema.properties ?? {}).flatMap(([name, s]) => {
     const key = `${prefix}${name}`;
-    const row = { key, type: typeOf(s), default: "default" in s ? JSON.stringify(s.default) : "—", description: s.description ?? "" };
-    const inner = s.type === "array" && s.items?.properties ? rowsOf(s.items, `${key}[].`) : s.properties ? rowsOf(s, `${key}.`) : [];
+    const row = {
+      key,
+      type: typeOf(s),
+      default: "default" in s ? JSON.stringify(s.default) : "—",
+      description: s.description ?? "",
+    };
+    const inner =
+      s.type === "array" && s.items?.properties
+        ? rowsOf(s.items, `${key}[].`)
+        : s.properties
+          ? rowsOf(s, `${key}.`)
+          : [];
     return [row, ...inner];
   });
 }
@@ -52,21 +63,34 @@ export function settingsRows(schema) {
  */
 export async function pluginSettings(root) {
   const jiti = createJiti(new URL("scripts/docs/", root).href);
-  const folders = readdirSync(new URL("plugins/", root), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const folders = readdirSync(new URL("plugins/", root), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     folders.map(async (folder) => {
       const pkg = JSON.parse(readFileSync(new URL(`plugins/${folder}/package.json`, root), "utf8"));
-      const entry = /** @type {{ default: import("@keel/extensions-api").PluginDefinition }} */ (await jiti.import(new URL(`plugins/${folder}/${pkg.keel.entry}`, root).pathname));
+      const entry = /** @type {{ default: import("@keel/extensions-api").PluginDefinition }} */ (
+        await jiti.import(new URL(`plugins/${folder}/${pkg.keel.entry}`, root).pathname)
+      );
       const schema = entry.default.settings;
       const rows = schema ? settingsRows(schema) : undefined;
-      return { folder, name: pkg.name, description: pkg.description ?? "", settingsKey: settingsKeyOf(pkg), reads: pkg.keel.reads ?? [], rows };
+      return {
+        folder,
+        name: pkg.name,
+        description: pkg.description ?? "",
+        settingsKey: settingsKeyOf(pkg),
+        reads: pkg.keel.reads ?? [],
+        rows,
+      };
     }),
   );
 }
 
 /** The settings part of a plugin's README.md. @param {PluginSettings} p @returns {string} */
 export function readmeSettings(p) {
-  const reads = p.reads.length > 0 ? ` It also reads ${p.reads.map((k) => `\`${k}\``).join(", ")}, shared with other plugins.` : "";
+  const reads =
+    p.reads.length > 0 ? ` It also reads ${p.reads.map((k) => `\`${k}\``).join(", ")}, shared with other plugins.` : "";
   if (!p.rows) return `This plugin has no settings section of its own.${reads}`;
   return [
     `Section \`"${p.settingsKey}"\` of settings.json (\`docs/settings.md\` says where settings files live).${reads}`,
@@ -85,7 +109,9 @@ export function settingsTable(plugins) {
     ...plugins
       .filter((p) => p.rows)
       .map((p) => {
-        const keys = (p.rows ?? []).filter((r) => !r.key.includes(".")).map((r) => `\`${r.key}\`${r.default === "—" ? "" : ` (\`${r.default}\`)`}`);
+        const keys = (p.rows ?? [])
+          .filter((r) => !r.key.includes("."))
+          .map((r) => `\`${r.key}\`${r.default === "—" ? "" : ` (\`${r.default}\`)`}`);
         return `| \`${p.settingsKey}\` | [${p.folder}](../plugins/${p.folder}/README.md) | ${keys.join(", ")} |`;
       }),
   ].join("\n");

@@ -19,7 +19,12 @@ afterEach(async () => {
 });
 
 /** A plugin that writes `marker` when imported and registers what `body` registers. */
-function lazyPlugin(root: string, name: string, keel: Record<string, unknown>, body: string): { dir: string; marker: string } {
+function lazyPlugin(
+  root: string,
+  name: string,
+  keel: Record<string, unknown>,
+  body: string,
+): { dir: string; marker: string } {
   const marker = join(root, `${name}.loaded`);
   const source = `
     import { writeFileSync } from "node:fs";
@@ -33,7 +38,11 @@ const ECHO_DECLARATION = {
   name: "lazy_echo",
   description: "Echo text back, from a plugin loaded on first call.",
   readOnly: true,
-  parameters: { type: "object", properties: { text: { type: "string", description: "what to echo" } }, required: ["text"] },
+  parameters: {
+    type: "object",
+    properties: { text: { type: "string", description: "what to echo" } },
+    required: ["text"],
+  },
 };
 const ECHO_TOOL = `api.registerTool({ name: "lazy_echo", description: "Echo text back.", readOnly: true,
   parameters: z.object({ text: z.string() }), async execute(input) { return { content: "real echo: " + input.text }; } });`;
@@ -42,7 +51,14 @@ const ECHO_TOOL = `api.registerTool({ name: "lazy_echo", description: "Echo text
  * One case per kind, so a kind added to the catalog must say here how it fires (or that it cannot be lazy).
  * `use` triggers the kind the way keel does in a session; cases without it run through the binary below.
  */
-const CASES: { [K in ContributionKind]: { contributes: unknown[]; register: string; event: string; use?: (kit: TestKit) => Promise<void> } } = {
+const CASES: {
+  [K in ContributionKind]: {
+    contributes: unknown[];
+    register: string;
+    event: string;
+    use?: (kit: TestKit) => Promise<void>;
+  };
+} = {
   tools: {
     contributes: [ECHO_DECLARATION],
     register: ECHO_TOOL,
@@ -70,7 +86,11 @@ const CASES: { [K in ContributionKind]: { contributes: unknown[]; register: stri
     register: `api.registerMode({ name: "lazy-mode", description: "a mode", async run(runtime) { console.log("lazy mode ran"); return 0; } });`,
     event: "onMode:lazy-mode",
   },
-  flags: { contributes: ["lazy-flag"], register: `api.registerFlag({ name: "lazy-flag", description: "x", type: "boolean" });`, event: "onFlag:lazy-flag" },
+  flags: {
+    contributes: ["lazy-flag"],
+    register: `api.registerFlag({ name: "lazy-flag", description: "x", type: "boolean" });`,
+    event: "onFlag:lazy-flag",
+  },
   cliCommands: {
     contributes: ["lazy-cli"],
     register: `api.registerCliCommand({ name: "lazy-cli", description: "a subcommand", run(args, options, ctx) { ctx.stdout("lazy cli ran\\n"); return 0; } });`,
@@ -102,7 +122,10 @@ describe("an activation event for each contribution kind", () => {
     } else if (c.use) {
       it(`loads a plugin activated by ${c.event} only when it is used`, async () => {
         const { dir, marker } = lazyPlugin(tempDir(), `lazy-${kind}`, keel, c.register);
-        const script = kind === "tools" ? [{ toolCalls: [{ name: "lazy_echo", arguments: { text: "hi" } }] }, { text: "done" }] : [{ text: "done" }];
+        const script =
+          kind === "tools"
+            ? [{ toolCalls: [{ name: "lazy_echo", arguments: { text: "hi" } }] }, { text: "done" }]
+            : [{ text: "done" }];
         kit = await createTestKit({ plugins: [dir], script, settings: kind === "ops" ? { ops: "lazy-ops" } : {} });
         expect(kit.plugins().find((p) => p.name === `lazy-${kind}`)!.state).toBe("lazy");
         expect(existsSync(marker)).toBe(false);
@@ -116,7 +139,12 @@ describe("an activation event for each contribution kind", () => {
 
   it("loads a plugin activated by onMode: only when the session runs in that mode (real binary)", async () => {
     const root = tempDir();
-    const { dir, marker } = lazyPlugin(root, "lazy-modes", { contributes: { modes: CASES.modes.contributes }, activation: [CASES.modes.event] }, CASES.modes.register);
+    const { dir, marker } = lazyPlugin(
+      root,
+      "lazy-modes",
+      { contributes: { modes: CASES.modes.contributes }, activation: [CASES.modes.event] },
+      CASES.modes.register,
+    );
     const env = keelEnv();
     const listed = await runKeel(["plugins", "--plugin", dir], env);
     expect(listed.stdout).toMatch(/lazy-modes\s+1\.0\.0\s+cli\s+lazy\s+mode:lazy-mode/);
@@ -130,7 +158,12 @@ describe("an activation event for each contribution kind", () => {
   it("loads a plugin activated by onCliCommand: only for its subcommand (real binary)", async () => {
     const root = tempDir();
     const c = CASES.cliCommands;
-    const { dir, marker } = lazyPlugin(root, "lazy-cli", { contributes: { cliCommands: c.contributes }, activation: [c.event] }, c.register);
+    const { dir, marker } = lazyPlugin(
+      root,
+      "lazy-cli",
+      { contributes: { cliCommands: c.contributes }, activation: [c.event] },
+      c.register,
+    );
     const env = keelEnv();
     await runKeel(["plugins", "--plugin", dir], env);
     expect(existsSync(marker)).toBe(false);
@@ -153,7 +186,7 @@ describe("activation events that can never fire are refused when the manifest is
   it("refuses onTool: for a tool given only by name, which the model could never see", async () => {
     const problem = await refused({ contributes: { tools: ["lazy_echo"] }, activation: ["onTool:lazy_echo"] });
     expect(problem).toContain(`"onTool:lazy_echo" cannot fire`);
-    expect(problem).toContain("declare \"lazy_echo\" in full in keel.contributes.tools");
+    expect(problem).toContain('declare "lazy_echo" in full in keel.contributes.tools');
   });
 
   it("refuses an event naming something the manifest does not declare", async () => {
@@ -163,7 +196,9 @@ describe("activation events that can never fire are refused when the manifest is
 
   it("refuses an event of no known kind, listing the known ones", async () => {
     const problem = await refused({ activation: ["onThing:x"] });
-    expect(problem).toContain(`"onThing:x" is not an activation event; expected one of onStartup, onTool:x, onCommand:/x`);
+    expect(problem).toContain(
+      `"onThing:x" is not an activation event; expected one of onStartup, onTool:x, onCommand:/x`,
+    );
   });
 
   it("refuses a lazy plugin that contributes flags, which must exist before the command line is parsed", async () => {
@@ -173,7 +208,9 @@ describe("activation events that can never fire are refused when the manifest is
   });
 
   it("refuses a tool declaration whose parameters are not an object schema", async () => {
-    const problem = await refused({ contributes: { tools: [{ ...ECHO_DECLARATION, parameters: { type: "string" } }] } });
+    const problem = await refused({
+      contributes: { tools: [{ ...ECHO_DECLARATION, parameters: { type: "string" } }] },
+    });
     expect(problem).toContain(`parameters must be a JSON Schema with "type": "object"`);
   });
 });
@@ -182,18 +219,29 @@ describe("declared and registered contributions", () => {
   it("answers a call of a manifest-declared tool its plugin did not register with an error naming the plugin", async () => {
     const keel = { contributes: { tools: [ECHO_DECLARATION] }, activation: ["onTool:lazy_echo"] };
     const { dir } = lazyPlugin(tempDir(), "no-echo", keel, "");
-    kit = await createTestKit({ plugins: [dir], script: [{ toolCalls: [{ name: "lazy_echo", arguments: { text: "hi" } }] }, { text: "done" }] });
+    kit = await createTestKit({
+      plugins: [dir],
+      script: [{ toolCalls: [{ name: "lazy_echo", arguments: { text: "hi" } }] }, { text: "done" }],
+    });
     await kit.run("echo it");
     const [result] = kit.toolResults();
     expect(result!.isError).toBe(true);
-    expect(result!.content).toEqual([{ type: "text", text: `Error: Plugin no-echo declares the tool "lazy_echo" in keel.contributes.tools but did not register it when activated, so nothing was run. The plugin's author must register it in activate() or remove it from the manifest.` }]);
+    expect(result!.content).toEqual([
+      {
+        type: "text",
+        text: `Error: Plugin no-echo declares the tool "lazy_echo" in keel.contributes.tools but did not register it when activated, so nothing was run. The plugin's author must register it in activate() or remove it from the manifest.`,
+      },
+    ]);
   });
 
   it("checks a manifest-declared tool's input against the schema the plugin registered", async () => {
     const keel = { contributes: { tools: [ECHO_DECLARATION] }, activation: ["onTool:lazy_echo"] };
     const strict = ECHO_TOOL.replace("z.string()", "z.string().min(5)");
     const { dir } = lazyPlugin(tempDir(), "strict-echo", keel, strict);
-    kit = await createTestKit({ plugins: [dir], script: [{ toolCalls: [{ name: "lazy_echo", arguments: { text: "hi" } }] }, { text: "done" }] });
+    kit = await createTestKit({
+      plugins: [dir],
+      script: [{ toolCalls: [{ name: "lazy_echo", arguments: { text: "hi" } }] }, { text: "done" }],
+    });
     await kit.run("echo it");
     const text = (kit.toolResults()[0]!.content[0] as { text: string }).text;
     expect(text).toMatch(/^Error: Invalid arguments for "lazy_echo": text: .*Nothing was run/);
@@ -221,15 +269,23 @@ describe("declared and registered contributions", () => {
   });
 
   it("warns about a declared contribution the plugin did not register", async () => {
-    const { dir } = lazyPlugin(tempDir(), "forgetful", { contributes: { commands: ["/gone"] }, activation: ["onStartup"] }, "");
+    const { dir } = lazyPlugin(
+      tempDir(),
+      "forgetful",
+      { contributes: { commands: ["/gone"] }, activation: ["onStartup"] },
+      "",
+    );
     kit = await createTestKit({ plugins: [dir] });
-    expect(kit.problems()).toEqual([`forgetful: declares command "/gone" in keel.contributes.commands but did not register it when activated; remove it from the manifest or register it in activate().`]);
+    expect(kit.problems()).toEqual([
+      `forgetful: declares command "/gone" in keel.contributes.commands but did not register it when activated; remove it from the manifest or register it in activate().`,
+    ]);
   });
 });
 
 it("generates docs/contributions.md from the catalog: every kind, its register method and its event", () => {
   const text = contributions();
-  for (const [kind, c] of Object.entries(CONTRIBUTIONS)) expect(text).toContain(`| \`${kind}\` | ${c.doc} | \`api.${c.register}\` |`);
+  for (const [kind, c] of Object.entries(CONTRIBUTIONS))
+    expect(text).toContain(`| \`${kind}\` | ${c.doc} | \`api.${c.register}\` |`);
   expect(text).toContain("| `api.registerTool` | `onTool:name` |");
   expect(text).toContain("| `api.registerFlag` | — (starts with the host) |");
 });

@@ -36,7 +36,10 @@ it("loads a TypeScript plugin from outside the repo, with no node_modules, again
     });`;
   const dir = writePlugin(root, { name: "external-probe", keel: { contributes: { tools: ["probe"] } }, source });
   expect(existsSync(join(dir, "node_modules"))).toBe(false);
-  kit = await createTestKit({ plugins: [dir], script: [{ toolCalls: [{ name: "probe", arguments: {} }] }, { text: "ok" }] });
+  kit = await createTestKit({
+    plugins: [dir],
+    script: [{ toolCalls: [{ name: "probe", arguments: {} }] }, { text: "ok" }],
+  });
   await kit.run("probe");
   expect(kit.problems()).toEqual([]);
   const text = (kit.toolResults()[0]!.content[0] as { text: string }).text;

@@ -9,7 +9,10 @@ afterEach(async () => {
   kit = undefined;
 });
 
-const plugin = (name: string, activate: Parameters<typeof definePlugin>[0]["activate"]): InlinePlugin => ({ name, plugin: definePlugin({ activate }) });
+const plugin = (name: string, activate: Parameters<typeof definePlugin>[0]["activate"]): InlinePlugin => ({
+  name,
+  plugin: definePlugin({ activate }),
+});
 
 /** A provider that records each request and answers with the last user text reversed. */
 function recordingProvider(requests: ProviderRequest[]): InlinePlugin {
@@ -35,7 +38,16 @@ describe("hooks inside a run, one by one", () => {
   it("input: a guard rewrites the prompt before it enters the history", async () => {
     const requests: ProviderRequest[] = [];
     kit = await createTestKit({
-      inline: [recordingProvider(requests), plugin("redact", (api) => void api.hooks.tap("input", (e) => ({ rewrite: { content: String(e.content).replace(/sk-\w+/g, "[key]") } })))],
+      inline: [
+        recordingProvider(requests),
+        plugin(
+          "redact",
+          (api) =>
+            void api.hooks.tap("input", (e) => ({
+              rewrite: { content: String(e.content).replace(/sk-\w+/g, "[key]") },
+            })),
+        ),
+      ],
       settings: { provider: "recorder" },
     });
     const result = await kit.run("my key is sk-abc123");
@@ -45,7 +57,16 @@ describe("hooks inside a run, one by one", () => {
 
   it("input: a blocked prompt never reaches the model and the run says why", async () => {
     const requests: ProviderRequest[] = [];
-    kit = await createTestKit({ inline: [recordingProvider(requests), plugin("no-rm", (api) => void api.hooks.tap("input", { stage: STAGE_POLICY }, () => ({ block: true, reason: "not today" })))], settings: { provider: "recorder" } });
+    kit = await createTestKit({
+      inline: [
+        recordingProvider(requests),
+        plugin(
+          "no-rm",
+          (api) => void api.hooks.tap("input", { stage: STAGE_POLICY }, () => ({ block: true, reason: "not today" })),
+        ),
+      ],
+      settings: { provider: "recorder" },
+    });
     const result = await kit.run("rm -rf everything");
     expect(requests).toHaveLength(0);
     expect(result).toMatchObject({ reason: "error", errorMessage: "Input blocked by no-rm: not today" });
@@ -58,7 +79,10 @@ describe("hooks inside a run, one by one", () => {
       inline: [
         recordingProvider(requests),
         plugin("late", (api) => void api.hooks.tap("system_prompt", { stage: 50 }, (p) => `${p}\nLATE`)),
-        plugin("early", (api) => void api.hooks.tap("system_prompt", (p, info) => `${p}\nEARLY tools=${info.toolNames.length}`)),
+        plugin(
+          "early",
+          (api) => void api.hooks.tap("system_prompt", (p, info) => `${p}\nEARLY tools=${info.toolNames.length}`),
+        ),
       ],
       settings: { provider: "recorder", systemPrompt: "BASE" },
     });
@@ -67,7 +91,19 @@ describe("hooks inside a run, one by one", () => {
   });
 
   it("message_end: a transform changes the assistant message before it enters the history", async () => {
-    kit = await createTestKit({ inline: [plugin("shout", (api) => void api.hooks.tap("message_end", (m) => ({ ...m, content: m.content.map((b) => (b.type === "text" ? { ...b, text: b.text.toUpperCase() } : b)) })))], script: [{ text: "quiet" }] });
+    kit = await createTestKit({
+      inline: [
+        plugin(
+          "shout",
+          (api) =>
+            void api.hooks.tap("message_end", (m) => ({
+              ...m,
+              content: m.content.map((b) => (b.type === "text" ? { ...b, text: b.text.toUpperCase() } : b)),
+            })),
+        ),
+      ],
+      script: [{ text: "quiet" }],
+    });
     const result = await kit.run("hi");
     expect(result.finalText).toBe("QUIET");
   });
@@ -78,20 +114,35 @@ describe("hooks inside a run, one by one", () => {
       api.hooks.tap("system_prompt", () => 42 as never);
       api.hooks.tap("context", () => ({ not: "a list" }) as never);
     });
-    kit = await createTestKit({ inline: [recordingProvider(requests), wrong], settings: { provider: "recorder", systemPrompt: "BASE" } });
+    kit = await createTestKit({
+      inline: [recordingProvider(requests), wrong],
+      settings: { provider: "recorder", systemPrompt: "BASE" },
+    });
     const result = await kit.run("hi");
     expect(result.finalText).toBe("saw: hi");
     expect(requests[0]!.systemPrompt).toBe("BASE");
     expect(kit.eventsOf("plugin_error").map((e) => [e.phase, e.message])).toEqual([
-      ["hook system_prompt", "its system_prompt hook failed: returned a value of the wrong type (expected a string, got 42); it was ignored"],
-      ["hook context", 'its context hook failed: returned a value of the wrong type (expected a list of messages, got {"not":"a list"}); it was ignored'],
+      [
+        "hook system_prompt",
+        "its system_prompt hook failed: returned a value of the wrong type (expected a string, got 42); it was ignored",
+      ],
+      [
+        "hook context",
+        'its context hook failed: returned a value of the wrong type (expected a list of messages, got {"not":"a list"}); it was ignored',
+      ],
     ]);
   });
 
   it("resolve_model: a handler picks the model when the user named none", async () => {
     const requests: ProviderRequest[] = [];
     kit = await createTestKit({
-      inline: [recordingProvider(requests), plugin("router", (api) => void api.hooks.tap("resolve_model", (r) => r.available.find((m) => m.provider === "recorder")))],
+      inline: [
+        recordingProvider(requests),
+        plugin(
+          "router",
+          (api) => void api.hooks.tap("resolve_model", (r) => r.available.find((m) => m.provider === "recorder")),
+        ),
+      ],
       settings: { provider: undefined },
     });
     await kit.run("route me");
@@ -102,8 +153,14 @@ describe("hooks inside a run, one by one", () => {
     let strategyAsked = 0;
     kit = await createTestKit({
       inline: [
-        plugin("keep-all", (api) => void api.hooks.tap("compact_before", () => ({ block: true, reason: "audit mode keeps everything" }))),
-        plugin("strategy", (api) => void api.hooks.tap("compact", () => (strategyAsked++, { summary: "s", firstKeptIndex: 1 }))),
+        plugin(
+          "keep-all",
+          (api) => void api.hooks.tap("compact_before", () => ({ block: true, reason: "audit mode keeps everything" })),
+        ),
+        plugin(
+          "strategy",
+          (api) => void api.hooks.tap("compact", () => (strategyAsked++, { summary: "s", firstKeptIndex: 1 })),
+        ),
       ],
       script: [{ text: "one" }, { text: "two" }],
     });
@@ -119,7 +176,8 @@ describe("hooks inside a run, one by one", () => {
     kit = await createTestKit({
       inline: [
         plugin("life", (api) => {
-          for (const hook of ["session_start", "session_end", "shutdown"] as const) api.hooks.tap(hook, () => void seen.push(hook));
+          for (const hook of ["session_start", "session_end", "shutdown"] as const)
+            api.hooks.tap(hook, () => void seen.push(hook));
           api.onDispose(() => void seen.push("dispose"));
         }),
       ],
@@ -133,7 +191,16 @@ describe("hooks inside a run, one by one", () => {
 
   it("history is read-only: a plugin that changes a message fails loudly and the conversation is untouched", async () => {
     kit = await createTestKit({
-      inline: [plugin("vandal", (api) => void api.events.on("message_end", ({ message }) => void ((message as { content: unknown }).content = "rewritten")))],
+      inline: [
+        plugin(
+          "vandal",
+          (api) =>
+            void api.events.on(
+              "message_end",
+              ({ message }) => void ((message as { content: unknown }).content = "rewritten"),
+            ),
+        ),
+      ],
       script: [{ text: "original" }],
     });
     const result = await kit.run("hi");

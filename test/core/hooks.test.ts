@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { definePlugin, STAGE_OBSERVE, STAGE_POLICY, textOf, type EventPayloads, type PluginRef } from "@keel/extensions-api";
+import {
+  definePlugin,
+  STAGE_OBSERVE,
+  STAGE_POLICY,
+  textOf,
+  type EventPayloads,
+  type PluginRef,
+} from "@keel/extensions-api";
 import { createTestKit, type TestKit } from "@keel/testing";
 import { EventBus, HookBus } from "@keel/core";
 import { filesTool } from "../support/loop-helpers.ts";
@@ -26,7 +33,11 @@ describe("hooks", () => {
     add("plain");
     add("policy", STAGE_POLICY);
     add("early", undefined, "plain");
-    const out = await hooks.transform("system_prompt", "", { cwd: "/", model: { id: "m", provider: "p", contextWindow: 1, maxOutput: 1 }, toolNames: [] });
+    const out = await hooks.transform("system_prompt", "", {
+      cwd: "/",
+      model: { id: "m", provider: "p", contextWindow: 1, maxOutput: 1 },
+      toolNames: [],
+    });
     expect(order).toEqual(["policy", "early", "plain", "observe"]);
     expect(out).toBe("policyearlyplainobserve");
   });
@@ -37,14 +48,23 @@ describe("hooks", () => {
       throw new Error("policy file missing");
     });
     const outcome = await hooks.guard("tool_call", { toolCallId: "1", toolName: "bash", input: {}, readOnly: false });
-    expect(outcome).toEqual({ blocked: true, reason: 'blocked because the guard "plugin-a" failed (policy file missing)', by: "plugin-a" });
+    expect(outcome).toEqual({
+      blocked: true,
+      reason: 'blocked because the guard "plugin-a" failed (policy file missing)',
+      by: "plugin-a",
+    });
     expect(failures).toEqual(["plugin-a@1.0.0 tool_call: policy file missing"]);
   });
 
   it("blocks when a guard times out, and aborts its signal", async () => {
     const { hooks, failures } = hookBus();
     let sawAbort = false;
-    hooks.tap(a, "tool_call", { timeoutMs: 20 }, (_e, ctx) => new Promise(() => ctx.signal.addEventListener("abort", () => (sawAbort = true))));
+    hooks.tap(
+      a,
+      "tool_call",
+      { timeoutMs: 20 },
+      (_e, ctx) => new Promise(() => ctx.signal.addEventListener("abort", () => (sawAbort = true))),
+    );
     const outcome = await hooks.guard("tool_call", { toolCallId: "1", toolName: "bash", input: {}, readOnly: false });
     expect(outcome.blocked).toBe(true);
     expect(failures[0]).toMatch(/timed out after 20 ms/);
@@ -56,8 +76,16 @@ describe("hooks", () => {
     const seen: unknown[] = [];
     hooks.tap(a, "tool_call", { stage: STAGE_POLICY }, () => ({ rewrite: { input: { command: "ls -la" } } }));
     hooks.tap(b, "tool_call", {}, (e) => void seen.push(e.input));
-    const outcome = await hooks.guard("tool_call", { toolCallId: "1", toolName: "bash", input: { command: "ls" }, readOnly: false });
-    expect(outcome).toEqual({ blocked: false, event: { toolCallId: "1", toolName: "bash", input: { command: "ls -la" }, readOnly: false } });
+    const outcome = await hooks.guard("tool_call", {
+      toolCallId: "1",
+      toolName: "bash",
+      input: { command: "ls" },
+      readOnly: false,
+    });
+    expect(outcome).toEqual({
+      blocked: false,
+      event: { toolCallId: "1", toolName: "bash", input: { command: "ls -la" }, readOnly: false },
+    });
     expect(seen).toEqual([{ command: "ls -la" }]);
   });
 
@@ -68,7 +96,11 @@ describe("hooks", () => {
       throw new Error("template broken");
     });
     hooks.tap(a, "system_prompt", { name: "last" }, (v: string) => v + " C");
-    const out = await hooks.transform("system_prompt", "base", { cwd: "/", model: { id: "m", provider: "p", contextWindow: 1, maxOutput: 1 }, toolNames: [] });
+    const out = await hooks.transform("system_prompt", "base", {
+      cwd: "/",
+      model: { id: "m", provider: "p", contextWindow: 1, maxOutput: 1 },
+      toolNames: [],
+    });
     expect(out).toBe("base A C");
     expect(failures).toEqual(["plugin-b@2.0.0 system_prompt: template broken"]);
   });
@@ -86,7 +118,9 @@ describe("hooks", () => {
     const { hooks } = hookBus();
     const off = hooks.tap(a, "tool_call", {}, () => ({ block: true, reason: "no" }));
     off();
-    expect((await hooks.guard("tool_call", { toolCallId: "1", toolName: "x", input: {}, readOnly: true })).blocked).toBe(false);
+    expect(
+      (await hooks.guard("tool_call", { toolCallId: "1", toolName: "x", input: {}, readOnly: true })).blocked,
+    ).toBe(false);
   });
 });
 
@@ -97,12 +131,20 @@ describe("the event bus", () => {
     const seen: string[] = [];
     bus.on("plugin_error", (e) => void errors.push(e));
     bus.on("turn_start", () => void seen.push("first"), a);
-    bus.on("turn_start", () => {
-      throw new Error("boom");
-    }, b);
-    bus.on("turn_start", async () => {
-      throw new Error("async boom");
-    }, a);
+    bus.on(
+      "turn_start",
+      () => {
+        throw new Error("boom");
+      },
+      b,
+    );
+    bus.on(
+      "turn_start",
+      async () => {
+        throw new Error("async boom");
+      },
+      a,
+    );
     bus.on("turn_start", () => void seen.push("last"), a);
     bus.emit("turn_start", { turn: 1 });
     await new Promise((r) => setImmediate(r));
@@ -136,14 +178,29 @@ describe("hooks inside a run", () => {
     kit = await createTestKit({
       inline: [
         filesTool({ "secret.txt": "s3cret" }, () => ran++),
-        { name: "no-secrets", plugin: definePlugin({ activate: (api) => void api.hooks.tap("tool_call", { stage: STAGE_POLICY }, (e) => (String(e.input.path).includes("secret") ? { block: true, reason: "secrets stay closed" } : undefined)) }) },
+        {
+          name: "no-secrets",
+          plugin: definePlugin({
+            activate: (api) =>
+              void api.hooks.tap("tool_call", { stage: STAGE_POLICY }, (e) =>
+                String(e.input.path).includes("secret") ? { block: true, reason: "secrets stay closed" } : undefined,
+              ),
+          }),
+        },
       ],
       script: [{ toolCalls: [{ name: "read", arguments: { path: "secret.txt" } }] }, { text: "I may not read it." }],
     });
     const result = await kit.run("read the secret");
     expect(ran).toBe(0);
     expect(textOf(kit.toolResults()[0]!)).toBe("Blocked by no-secrets: secrets stay closed");
-    expect(kit.eventsOf("guard_blocked")).toEqual([{ hook: "tool_call", by: "no-secrets", reason: "secrets stay closed", subject: expect.objectContaining({ toolName: "read", input: { path: "secret.txt" } }) }]);
+    expect(kit.eventsOf("guard_blocked")).toEqual([
+      {
+        hook: "tool_call",
+        by: "no-secrets",
+        reason: "secrets stay closed",
+        subject: expect.objectContaining({ toolName: "read", input: { path: "secret.txt" } }),
+      },
+    ]);
     expect(result.reason).toBe("stop");
   });
 
@@ -151,7 +208,12 @@ describe("hooks inside a run", () => {
     kit = await createTestKit({
       inline: [
         filesTool({ "b.txt": "B" }),
-        { name: "redirect", plugin: definePlugin({ activate: (api) => void api.hooks.tap("tool_call", () => ({ rewrite: { input: { path: "b.txt" } } })) }) },
+        {
+          name: "redirect",
+          plugin: definePlugin({
+            activate: (api) => void api.hooks.tap("tool_call", () => ({ rewrite: { input: { path: "b.txt" } } })),
+          }),
+        },
       ],
       script: [{ toolCalls: [{ name: "read", arguments: { path: "a.txt" } }] }, { text: "ok" }],
     });
@@ -167,12 +229,21 @@ describe("hooks inside a run", () => {
           name: "ctx",
           plugin: definePlugin({
             activate(api) {
-              api.hooks.tap("context", (messages) => [...messages, { role: "user", content: "(injected)", timestamp: 0 }]);
+              api.hooks.tap("context", (messages) => [
+                ...messages,
+                { role: "user", content: "(injected)", timestamp: 0 },
+              ]);
               api.hooks.tap("provider_request", { stage: STAGE_OBSERVE }, (p) => p);
             },
           }),
         },
-        { name: "spy", plugin: definePlugin({ activate: (api) => void api.hooks.tap("context", { stage: STAGE_OBSERVE }, (m) => ((seen = m.map((x) => textOf(x))), m)) }) },
+        {
+          name: "spy",
+          plugin: definePlugin({
+            activate: (api) =>
+              void api.hooks.tap("context", { stage: STAGE_OBSERVE }, (m) => ((seen = m.map((x) => textOf(x))), m)),
+          }),
+        },
       ],
       script: [{ text: "ok" }],
     });
@@ -184,7 +255,17 @@ describe("hooks inside a run", () => {
   it("continues once when a stop handler asks for one more turn", async () => {
     let asked = 0;
     kit = await createTestKit({
-      inline: [{ name: "nag", plugin: definePlugin({ activate: (api) => void api.hooks.tap("stop", (r) => (r.continuations === 0 ? (asked++, { continueWith: "Did you run the tests?" }) : undefined)) }) }],
+      inline: [
+        {
+          name: "nag",
+          plugin: definePlugin({
+            activate: (api) =>
+              void api.hooks.tap("stop", (r) =>
+                r.continuations === 0 ? (asked++, { continueWith: "Did you run the tests?" }) : undefined,
+              ),
+          }),
+        },
+      ],
       script: [{ text: "Done." }, { text: "Yes, they pass." }],
     });
     const result = await kit.run("fix it");

@@ -41,5 +41,7 @@ it("marks a plugin degraded after its handlers keep failing", async () => {
   const result = await kit.run("go");
   expect(result.reason).toBe("stop");
   expect(kit.plugins().find((p) => p.name === "flaky")).toMatchObject({ state: "degraded" });
-  expect(kit.problems()).toContain("flaky: is degraded: 3 failures in its hooks or event handlers. See the plugin_error messages above.");
+  expect(kit.problems()).toContain(
+    "flaky: is degraded: 3 failures in its hooks or event handlers. See the plugin_error messages above.",
+  );
 });

@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { definePlugin, defineTool, emptyUsage, jsonNestingDepth, MAX_ARGUMENT_DEPTH, textOf, z, type Message } from "@keel/extensions-api";
+import {
+  definePlugin,
+  defineTool,
+  emptyUsage,
+  jsonNestingDepth,
+  MAX_ARGUMENT_DEPTH,
+  textOf,
+  z,
+  type Message,
+} from "@keel/extensions-api";
 import { toModelContext } from "@keel/core";
 import { createTestKit, type InlinePlugin, type TestKit } from "@keel/testing";
 import { expectValidPairs, filesTool } from "../support/loop-helpers.ts";
@@ -14,7 +23,10 @@ const resultText = (kit: TestKit, i = 0) => textOf(kit.toolResults()[i] as Messa
 
 describe("model mistakes become tool results", () => {
   it("answers an unknown tool with the list of available tools", async () => {
-    kit = await createTestKit({ inline: [filesTool({})], script: [{ toolCalls: [{ name: "raed", arguments: { path: "x" } }] }, { text: "sorry" }] });
+    kit = await createTestKit({
+      inline: [filesTool({})],
+      script: [{ toolCalls: [{ name: "raed", arguments: { path: "x" } }] }, { text: "sorry" }],
+    });
     const result = await kit.run("go");
     expect(result.reason).toBe("stop");
     expect(resultText(kit)).toBe('Unknown tool "raed". Available tools: read.');
@@ -23,34 +35,55 @@ describe("model mistakes become tool results", () => {
   });
 
   it("answers arguments that are not valid JSON with the parse error", async () => {
-    kit = await createTestKit({ inline: [filesTool({})], script: [{ toolCalls: [{ name: "read", arguments: '{"path": "a.txt"' }] }, { text: "retrying" }] });
+    kit = await createTestKit({
+      inline: [filesTool({})],
+      script: [{ toolCalls: [{ name: "read", arguments: '{"path": "a.txt"' }] }, { text: "retrying" }],
+    });
     await kit.run("go");
-    expect(resultText(kit)).toMatch(/^The arguments of "read" are not valid JSON \(.+\)\. Nothing was run\. Send the call again with one JSON object matching the tool's parameters\.$/);
+    expect(resultText(kit)).toMatch(
+      /^The arguments of "read" are not valid JSON \(.+\)\. Nothing was run\. Send the call again with one JSON object matching the tool's parameters\.$/,
+    );
     expectValidPairs(kit.runtime.messages);
   });
 
   it("answers arguments that do not match the schema with each problem by path", async () => {
-    kit = await createTestKit({ inline: [filesTool({})], script: [{ toolCalls: [{ name: "read", arguments: { path: 42 } }] }, { text: "ok" }] });
+    kit = await createTestKit({
+      inline: [filesTool({})],
+      script: [{ toolCalls: [{ name: "read", arguments: { path: 42 } }] }, { text: "ok" }],
+    });
     await kit.run("go");
-    expect(resultText(kit)).toMatch(/^Invalid arguments for "read": path: .*expected string.*\. Nothing was run\. Fix the arguments and call it again\.$/i);
+    expect(resultText(kit)).toMatch(
+      /^Invalid arguments for "read": path: .*expected string.*\. Nothing was run\. Fix the arguments and call it again\.$/i,
+    );
   });
 
   it("answers a JSON value that is not an object", async () => {
-    kit = await createTestKit({ inline: [filesTool({})], script: [{ toolCalls: [{ name: "read", arguments: "[1,2]" }] }, { text: "ok" }] });
+    kit = await createTestKit({
+      inline: [filesTool({})],
+      script: [{ toolCalls: [{ name: "read", arguments: "[1,2]" }] }, { text: "ok" }],
+    });
     await kit.run("go");
-    expect(resultText(kit)).toBe('Invalid arguments for "read": expected a JSON object, got an array. Nothing was run. Fix the arguments and call it again.');
+    expect(resultText(kit)).toBe(
+      'Invalid arguments for "read": expected a JSON object, got an array. Nothing was run. Fix the arguments and call it again.',
+    );
   });
 
   it("runs nothing when the reply was cut off at the output limit", async () => {
     let ran = 0;
-    kit = await createTestKit({ inline: [filesTool({ "a.txt": "A" }, () => ran++)], script: [{ toolCalls: [{ name: "read", arguments: { path: "a.txt" } }], stopReason: "length" }, { text: "ok" }] });
+    kit = await createTestKit({
+      inline: [filesTool({ "a.txt": "A" }, () => ran++)],
+      script: [{ toolCalls: [{ name: "read", arguments: { path: "a.txt" } }], stopReason: "length" }, { text: "ok" }],
+    });
     await kit.run("go");
     expect(ran).toBe(0);
     expect(resultText(kit)).toMatch(/stop reason: length.*may be cut off.*Nothing was run/);
   });
 
   it("turns a tool that throws into an error result and carries on", async () => {
-    kit = await createTestKit({ inline: [filesTool({})], script: [{ toolCalls: [{ name: "read", arguments: { path: "missing.txt" } }] }, { text: "not there" }] });
+    kit = await createTestKit({
+      inline: [filesTool({})],
+      script: [{ toolCalls: [{ name: "read", arguments: { path: "missing.txt" } }] }, { text: "not there" }],
+    });
     const result = await kit.run("go");
     expect(result.reason).toBe("stop");
     expect(resultText(kit)).toBe("Error: no such file: missing.txt");
@@ -69,7 +102,10 @@ describe("model mistakes become tool results", () => {
   it("resets the malformed count after a good call", async () => {
     const bad = { toolCalls: [{ name: "nope" }] };
     const good = { toolCalls: [{ name: "read", arguments: { path: "a.txt" } }] };
-    kit = await createTestKit({ inline: [filesTool({ "a.txt": "A" })], script: [bad, bad, good, bad, bad, { text: "done" }] });
+    kit = await createTestKit({
+      inline: [filesTool({ "a.txt": "A" })],
+      script: [bad, bad, good, bad, bad, { text: "done" }],
+    });
     const result = await kit.run("go");
     expect(result.reason).toBe("stop");
   });
@@ -82,7 +118,11 @@ describe("model mistakes become tool results", () => {
 
   it("stops at maxSteps", async () => {
     const call = { toolCalls: [{ name: "read", arguments: { path: "a.txt" } }] };
-    kit = await createTestKit({ inline: [filesTool({ "a.txt": "A" })], script: [call, call, call], settings: { loop: { maxSteps: 2 } } });
+    kit = await createTestKit({
+      inline: [filesTool({ "a.txt": "A" })],
+      script: [call, call, call],
+      settings: { loop: { maxSteps: 2 } },
+    });
     const result = await kit.run("go");
     expect(result.reason).toBe("max_steps");
     expect(kit.eventsOf("turn_start")).toHaveLength(2);
@@ -119,11 +159,21 @@ describe("parallel read-only calls", () => {
     const gates = new Map<string, () => void>();
     kit = await createTestKit({
       inline: [slowTool("look", true, log, gates), slowTool("change", false, log, gates)],
-      script: [{ toolCalls: [{ name: "look", arguments: { id: "a" } }, { name: "look", arguments: { id: "b" } }, { name: "change", arguments: { id: "c" } }] }, { text: "done" }],
+      script: [
+        {
+          toolCalls: [
+            { name: "look", arguments: { id: "a" } },
+            { name: "look", arguments: { id: "b" } },
+            { name: "change", arguments: { id: "c" } },
+          ],
+        },
+        { text: "done" },
+      ],
     });
     // Release b before a, once both have started; c must not start before both finished.
     kit.runtime.events.on("tool_execution_start", (e) => {
-      if ((e.input as { id: string }).id === "b") queueMicrotask(() => setImmediate(() => (gates.get("b")!(), setImmediate(() => gates.get("a")!()))));
+      if ((e.input as { id: string }).id === "b")
+        queueMicrotask(() => setImmediate(() => (gates.get("b")!(), setImmediate(() => gates.get("a")!()))));
       if ((e.input as { id: string }).id === "c") setImmediate(() => gates.get("c")!());
     });
     await kit.run("go");
@@ -138,16 +188,32 @@ describe("tools that break their contract", () => {
       name: "sloppy",
       plugin: definePlugin({
         activate(api) {
-          api.registerTool({ name: "plain", description: "returns a string", parameters: z.object({}), execute: async () => "just text" as never });
-          api.registerTool({ name: "empty", description: "returns nothing", parameters: z.object({}), execute: async () => undefined as never });
+          api.registerTool({
+            name: "plain",
+            description: "returns a string",
+            parameters: z.object({}),
+            execute: async () => "just text" as never,
+          });
+          api.registerTool({
+            name: "empty",
+            description: "returns nothing",
+            parameters: z.object({}),
+            execute: async () => undefined as never,
+          });
         },
       }),
     };
-    kit = await createTestKit({ inline: [sloppy], script: [{ toolCalls: [{ name: "plain" }, { name: "empty" }] }, { text: "ok" }] });
+    kit = await createTestKit({
+      inline: [sloppy],
+      script: [{ toolCalls: [{ name: "plain" }, { name: "empty" }] }, { text: "ok" }],
+    });
     await kit.run("go");
     expect(kit.toolResults().map((r) => [textOf(r), r.isError])).toEqual([
       ["just text", false],
-      ['The tool "empty" returned no content: a bug in the plugin sloppy (execute must resolve { content: text, or a list of text and image blocks }). Nothing it returned was kept.', true],
+      [
+        'The tool "empty" returned no content: a bug in the plugin sloppy (execute must resolve { content: text, or a list of text and image blocks }). Nothing it returned was kept.',
+        true,
+      ],
     ]);
   });
 });
@@ -156,26 +222,64 @@ describe("tool-call ids and nesting", () => {
   it("gives a repeated or empty call id a unique one, so each call gets its own result", async () => {
     kit = await createTestKit({
       inline: [filesTool({ "a.txt": "A", "b.txt": "B" })],
-      script: [{ toolCalls: [{ id: "dup", name: "read", arguments: { path: "a.txt" } }, { id: "dup", name: "read", arguments: { path: "b.txt" } }, { id: "", name: "read", arguments: { path: "a.txt" } }] }, { text: "ok" }],
+      script: [
+        {
+          toolCalls: [
+            { id: "dup", name: "read", arguments: { path: "a.txt" } },
+            { id: "dup", name: "read", arguments: { path: "b.txt" } },
+            { id: "", name: "read", arguments: { path: "a.txt" } },
+          ],
+        },
+        { text: "ok" },
+      ],
     });
     await kit.run("go");
-    expect(kit.toolResults().map((r) => [r.toolCallId, textOf(r)])).toEqual([["dup", "A"], ["dup_2", "B"], ["call_1", "A"]]);
+    expect(kit.toolResults().map((r) => [r.toolCallId, textOf(r)])).toEqual([
+      ["dup", "A"],
+      ["dup_2", "B"],
+      ["call_1", "A"],
+    ]);
     expectValidPairs(kit.runtime.messages);
   });
 
   it("pairs each occurrence of a repeated id in an old session with one result", () => {
-    const call = (path: string) => ({ type: "toolCall" as const, id: "dup", name: "read", arguments: JSON.stringify({ path }) });
-    const result = (text: string) => ({ role: "toolResult" as const, toolCallId: "dup", toolName: "read", content: [{ type: "text" as const, text }], isError: false, timestamp: 0 });
-    const reply = { role: "assistant" as const, content: [call("a"), call("b")], stopReason: "tool_use" as const, usage: emptyUsage(), provider: "p", model: "m", timestamp: 0 };
+    const call = (path: string) => ({
+      type: "toolCall" as const,
+      id: "dup",
+      name: "read",
+      arguments: JSON.stringify({ path }),
+    });
+    const result = (text: string) => ({
+      role: "toolResult" as const,
+      toolCallId: "dup",
+      toolName: "read",
+      content: [{ type: "text" as const, text }],
+      isError: false,
+      timestamp: 0,
+    });
+    const reply = {
+      role: "assistant" as const,
+      content: [call("a"), call("b")],
+      stopReason: "tool_use" as const,
+      usage: emptyUsage(),
+      provider: "p",
+      model: "m",
+      timestamp: 0,
+    };
     const view = toModelContext([{ role: "user", content: "go", timestamp: 0 }, reply, result("A"), result("B")]);
     expect(view.filter((m) => m.role === "toolResult").map((m) => textOf(m))).toEqual(["A", "B"]);
   });
 
   it("answers arguments nested past the limit without parsing them", async () => {
     const deep = `{"path":${"[".repeat(MAX_ARGUMENT_DEPTH)}"a.txt"${"]".repeat(MAX_ARGUMENT_DEPTH)}}`;
-    kit = await createTestKit({ inline: [filesTool({})], script: [{ toolCalls: [{ name: "read", arguments: deep }] }, { text: "ok" }] });
+    kit = await createTestKit({
+      inline: [filesTool({})],
+      script: [{ toolCalls: [{ name: "read", arguments: deep }] }, { text: "ok" }],
+    });
     await kit.run("go");
-    expect(resultText(kit)).toBe(`The arguments of "read" nest objects and arrays more than ${MAX_ARGUMENT_DEPTH} levels deep (the limit). Nothing was run. Send the call again with flatter arguments.`);
+    expect(resultText(kit)).toBe(
+      `The arguments of "read" nest objects and arrays more than ${MAX_ARGUMENT_DEPTH} levels deep (the limit). Nothing was run. Send the call again with flatter arguments.`,
+    );
   });
 
   it("counts nesting outside strings only", () => {
@@ -223,14 +327,23 @@ describe("tool deadlines", () => {
           description: "returns only when stopped",
           parameters: z.object({}),
           timeoutMs: Infinity,
-          execute: (_input, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ content: `stopped: ${(ctx.signal.reason as Error).message}` }))),
+          execute: (_input, ctx) =>
+            new Promise((resolve) =>
+              ctx.signal.addEventListener("abort", () =>
+                resolve({ content: `stopped: ${(ctx.signal.reason as Error).message}` }),
+              ),
+            ),
         });
       },
     }),
   };
 
   it("stops a tool at the deadline loop.toolTimeouts sets for it, over the tool's own", async () => {
-    kit = await createTestKit({ inline: [slow], script: [{ toolCalls: [{ name: "slow" }] }, { text: "ok" }], settings: { loop: { toolTimeouts: { slow: 30 } } } });
+    kit = await createTestKit({
+      inline: [slow],
+      script: [{ toolCalls: [{ name: "slow" }] }, { text: "ok" }],
+      settings: { loop: { toolTimeouts: { slow: 30 } } },
+    });
     const result = await kit.run("go");
     expect(result.reason).toBe("stop");
     expect(resultText(kit)).toBe('stopped: The tool "slow" ran past its deadline of 30 ms.');

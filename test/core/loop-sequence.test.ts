@@ -11,7 +11,8 @@ function sequence(kit: TestKit): string[] {
   for (const e of kit.events) {
     if (skip.has(e.name)) continue;
     let name: string = e.name;
-    if (e.name === "message_start" || e.name === "message_end") name += `(${(e.payload as { message: Message }).message.role})`;
+    if (e.name === "message_start" || e.name === "message_end")
+      name += `(${(e.payload as { message: Message }).message.role})`;
     if (name === "message_update" && out[out.length - 1] === "message_update") continue;
     out.push(name);
   }
@@ -66,7 +67,12 @@ describe("the agent loop's event sequence", () => {
     await kit.run("read a.txt");
     const seq = sequence(kit);
     const secondTurn = seq.indexOf("turn_start", seq.indexOf("turn_end"));
-    expect(seq.slice(secondTurn, secondTurn + 4)).toEqual(["turn_start", "message_start(user)", "message_end(user)", "message_start(assistant)"]);
+    expect(seq.slice(secondTurn, secondTurn + 4)).toEqual([
+      "turn_start",
+      "message_start(user)",
+      "message_end(user)",
+      "message_start(assistant)",
+    ]);
     const roles = kit.runtime.messages.map((m) => m.role);
     expect(roles).toEqual(["user", "assistant", "toolResult", "user", "assistant"]);
     expect(kit.runtime.messages[3]!.content).toBe("Also say thanks.");
@@ -75,7 +81,8 @@ describe("the agent loop's event sequence", () => {
   it("runs one more turn when steering arrives while the model is finishing", async () => {
     kit = await createTestKit({ script: [{ text: "First answer." }, { text: "Second answer." }] });
     kit.runtime.events.on("message_start", (e) => {
-      if (e.message.role === "assistant" && kit!.eventsOf("turn_start").length === 1) kit!.runtime.steer("One more thing.");
+      if (e.message.role === "assistant" && kit!.eventsOf("turn_start").length === 1)
+        kit!.runtime.steer("One more thing.");
     });
     const result = await kit.run("hi");
     expect(result.finalText).toBe("Second answer.");
@@ -95,7 +102,17 @@ describe("the agent loop's event sequence", () => {
     kit.runtime.events.on("message_update", () => kit!.runtime.abort());
     const result = await kit.run("talk");
     expect(result.reason).toBe("aborted");
-    expect(sequence(kit)).toEqual(["agent_start", "message_start(user)", "message_end(user)", "turn_start", "message_start(assistant)", "message_update", "message_end(assistant)", "turn_end", "agent_end"]);
+    expect(sequence(kit)).toEqual([
+      "agent_start",
+      "message_start(user)",
+      "message_end(user)",
+      "turn_start",
+      "message_start(assistant)",
+      "message_update",
+      "message_end(assistant)",
+      "turn_end",
+      "agent_end",
+    ]);
     const last = kit.runtime.messages.at(-1)!;
     expect(last.role === "assistant" && last.stopReason).toBe("aborted");
     expect(toModelContext(kit.runtime.messages).map((m) => m.role)).toEqual(["user"]);
@@ -104,7 +121,10 @@ describe("the agent loop's event sequence", () => {
   it("stops a running tool on abort and answers every call of the reply", async () => {
     kit = await createTestKit({
       inline: [waitTool(), filesTool({ "a.txt": "A" })],
-      script: [{ toolCalls: [{ name: "wait" }, { name: "read", arguments: { path: "a.txt" } }] }, { text: "never reached" }],
+      script: [
+        { toolCalls: [{ name: "wait" }, { name: "read", arguments: { path: "a.txt" } }] },
+        { text: "never reached" },
+      ],
     });
     kit.runtime.events.on("tool_execution_start", (e) => {
       if (e.toolName === "wait") kit!.runtime.abort();
@@ -122,4 +142,3 @@ describe("the agent loop's event sequence", () => {
     expect(sequence(kit).slice(-3)).toEqual(["message_end(toolResult)", "turn_end", "agent_end"]);
   });
 });
-

@@ -28,11 +28,17 @@ describe("the manifest cache", () => {
     primed.save();
     writeFileSync(path, original.replace('"/one"', '"/two"'));
     utimesSync(path, fixed, fixed);
-    expect(new ManifestCache(cacheFile).read(dir)).toMatchObject({ ok: true, pkg: { keel: { contributes: { commands: ["/one"] } } } });
+    expect(new ManifestCache(cacheFile).read(dir)).toMatchObject({
+      ok: true,
+      pkg: { keel: { contributes: { commands: ["/one"] } } },
+    });
 
     // An edit that changes size or mtime is seen on the next start.
     writeFileSync(path, original.replace('"/one"', '"/three-and-more"'));
-    expect(new ManifestCache(cacheFile).read(dir)).toMatchObject({ ok: true, pkg: { keel: { contributes: { commands: ["/three-and-more"] } } } });
+    expect(new ManifestCache(cacheFile).read(dir)).toMatchObject({
+      ok: true,
+      pkg: { keel: { contributes: { commands: ["/three-and-more"] } } },
+    });
   });
 
   it("never caches an invalid manifest, so its error shows on every start", () => {
@@ -64,5 +70,8 @@ const FINGERPRINTS: Record<number, string> = { 3: "e1e6dd8df2bca94b", 4: "f37fca
 it("has a new cache format for every change of the manifest schema", () => {
   const shape = JSON.stringify(z.toJSONSchema(PluginPackageSchema, { unrepresentable: "any" }));
   const fingerprint = createHash("sha256").update(shape).digest("hex").slice(0, 16);
-  expect(FINGERPRINTS[FORMAT], `the manifest schema changed: bump FORMAT in manifest-cache.ts and record ${fingerprint} for it`).toBe(fingerprint);
+  expect(
+    FINGERPRINTS[FORMAT],
+    `the manifest schema changed: bump FORMAT in manifest-cache.ts and record ${fingerprint} for it`,
+  ).toBe(fingerprint);
 });

@@ -10,7 +10,16 @@ describe("api.publish", () => {
     let refusal = "";
     const plugin = definePlugin({
       activate(api) {
-        api.publish("permission_decision", { toolCallId: "c1", toolName: "bash", decision: "deny", by: "rule", rule: "bash", mode: "auto", reason: "no", asked: false });
+        api.publish("permission_decision", {
+          toolCallId: "c1",
+          toolName: "bash",
+          decision: "deny",
+          by: "rule",
+          rule: "bash",
+          mode: "auto",
+          reason: "no",
+          asked: false,
+        });
         try {
           api.publish("tool_execution_end" as EventName as "permission_decision", {} as never);
         } catch (error) {
@@ -20,7 +29,18 @@ describe("api.publish", () => {
     });
     const kit = await createTestKit({ inline: [{ name: "publisher", plugin }] });
     try {
-      expect(kit.eventsOf("permission_decision")).toEqual([{ toolCallId: "c1", toolName: "bash", decision: "deny", by: "rule", rule: "bash", mode: "auto", reason: "no", asked: false }]);
+      expect(kit.eventsOf("permission_decision")).toEqual([
+        {
+          toolCallId: "c1",
+          toolName: "bash",
+          decision: "deny",
+          by: "rule",
+          rule: "bash",
+          mode: "auto",
+          reason: "no",
+          asked: false,
+        },
+      ]);
       expect(kit.eventNames()).not.toContain("tool_execution_end");
       expect(refusal).toContain('"tool_execution_end" is not an event plugins may publish');
     } finally {

@@ -20,7 +20,10 @@ function capture(name: string, sink: { api?: PluginAPI }): InlinePlugin {
 
 const compactAll: InlinePlugin = {
   name: "compact-all",
-  plugin: definePlugin({ activate: (api) => void api.hooks.tap("compact", (r) => ({ summary: "all of it", firstKeptIndex: r.messages.length - 1 })) }),
+  plugin: definePlugin({
+    activate: (api) =>
+      void api.hooks.tap("compact", (r) => ({ summary: "all of it", firstKeptIndex: r.messages.length - 1 })),
+  }),
 };
 
 describe("api.session", () => {
@@ -34,24 +37,35 @@ describe("api.session", () => {
     b.api!.session.append("notes", 1);
     a.api!.session.append("other", null);
 
-    expect(a.api!.session.entries().map((e) => [e.kind, e.data])).toEqual([["todos", { items: ["x"] }], ["other", null]]);
+    expect(a.api!.session.entries().map((e) => [e.kind, e.data])).toEqual([
+      ["todos", { items: ["x"] }],
+      ["other", null],
+    ]);
     expect(a.api!.session.entries("todos")).toHaveLength(1);
     expect(b.api!.session.entries().map((e) => e.data)).toEqual([1]);
-    expect(kit.eventsOf("session_entry").map((e) => `${e.entry.plugin}/${e.entry.kind}`)).toEqual(["a/todos", "b/notes", "a/other"]);
-    expect(() => ((a.api!.session.entries()[0]!.data as { items: string[] }).items.push("y"))).toThrow(TypeError);
+    expect(kit.eventsOf("session_entry").map((e) => `${e.entry.plugin}/${e.entry.kind}`)).toEqual([
+      "a/todos",
+      "b/notes",
+      "a/other",
+    ]);
+    expect(() => (a.api!.session.entries()[0]!.data as { items: string[] }).items.push("y")).toThrow(TypeError);
   });
 
   it("refuses what it cannot keep, saying which plugin and why", async () => {
     const a: { api?: PluginAPI } = {};
     kit = await createTestKit({ inline: [capture("a", a)] });
     const session = a.api!.session;
-    expect(() => session.append("has space", 1)).toThrow('a: api.session.append("has space"): the kind must be 1-64 letters, digits, _ . : or -');
+    expect(() => session.append("has space", 1)).toThrow(
+      'a: api.session.append("has space"): the kind must be 1-64 letters, digits, _ . : or -',
+    );
     expect(() => session.append("k", undefined)).toThrow("the data must be plain JSON (got undefined)");
     expect(() => session.append("k", { n: 1n })).toThrow(/the data must be plain JSON \(.*BigInt/);
     const loop: Record<string, unknown> = {};
     loop.self = loop;
     expect(() => session.append("k", loop)).toThrow(/the data must be plain JSON \(.*circular/i);
-    expect(() => session.append("k", "x".repeat(1 << 20))).toThrow(/over the 1 MB limit; keep large state in runtime.dataDir/);
+    expect(() => session.append("k", "x".repeat(1 << 20))).toThrow(
+      /over the 1 MB limit; keep large state in runtime.dataDir/,
+    );
     expect(session.entries()).toEqual([]);
   });
 
@@ -70,7 +84,9 @@ describe("api.session", () => {
       }),
     };
     kit = await createTestKit({ inline: [early] });
-    expect(thrown).toBe("early: api.session.append is available from the session_start hook on, not during activate().");
+    expect(thrown).toBe(
+      "early: api.session.append is available from the session_start hook on, not during activate().",
+    );
   });
 });
 
@@ -94,7 +110,9 @@ describe("history_replaced", () => {
     kit = await createTestKit({ script: [{ text: "one" }] });
     await kit.run("hi");
     const bad = [{ kind: "x", data: 1, timestamp: 1 }] as unknown as PluginEntry[];
-    expect(() => kit!.runtime.replaceMessages([], { entries: bad })).toThrow("replaceMessages: plugin entry 0 has no plugin or kind name; a session store must hand back the entries it was given");
+    expect(() => kit!.runtime.replaceMessages([], { entries: bad })).toThrow(
+      "replaceMessages: plugin entry 0 has no plugin or kind name; a session store must hand back the entries it was given",
+    );
     expect(kit.runtime.messages).toHaveLength(2);
     expect(kit.eventsOf("history_replaced")).toEqual([]);
   });

@@ -21,15 +21,37 @@ const PEEK = (tool: string) => `
 
 it("hands a plugin only its own section and the sections it declares it reads", async () => {
   const root = tempDir("keel-scoping-");
-  const community = writePlugin(root, { name: "@someone/keel-peek", keel: { contributes: { tools: ["peek"] } }, source: PEEK("peek") });
-  const provider = writePlugin(root, { name: "@acme/keel-gateway", keel: { contributes: { tools: ["peek_providers"] }, reads: ["providers"] }, source: PEEK("peek_providers") });
+  const community = writePlugin(root, {
+    name: "@someone/keel-peek",
+    keel: { contributes: { tools: ["peek"] } },
+    source: PEEK("peek"),
+  });
+  const provider = writePlugin(root, {
+    name: "@acme/keel-gateway",
+    keel: { contributes: { tools: ["peek_providers"] }, reads: ["providers"] },
+    source: PEEK("peek_providers"),
+  });
   kit = await createTestKit({
     plugins: [community, provider],
-    settings: { providers: { openai: { apiKey: "sk-secret" } }, "keel-peek": { colour: "blue" }, "keel-gateway": { region: "eu" } },
-    script: [{ toolCalls: [{ name: "peek", arguments: {} }, { name: "peek_providers", arguments: {} }] }, { text: "done" }],
+    settings: {
+      providers: { openai: { apiKey: "sk-secret" } },
+      "keel-peek": { colour: "blue" },
+      "keel-gateway": { region: "eu" },
+    },
+    script: [
+      {
+        toolCalls: [
+          { name: "peek", arguments: {} },
+          { name: "peek_providers", arguments: {} },
+        ],
+      },
+      { text: "done" },
+    ],
   });
   await kit.run("look");
-  const [peek, gateway] = kit.toolResults().map((r) => JSON.parse(r.content.map((c) => (c.type === "text" ? c.text : "")).join("")));
+  const [peek, gateway] = kit
+    .toolResults()
+    .map((r) => JSON.parse(r.content.map((c) => (c.type === "text" ? c.text : "")).join("")));
   expect(peek).toEqual({ "keel-peek": { colour: "blue" } });
   expect(gateway).toEqual({ "keel-gateway": { region: "eu" }, providers: { openai: { apiKey: "sk-secret" } } });
 });

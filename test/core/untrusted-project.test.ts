@@ -17,8 +17,22 @@ it("keeps the harmless keys and names everything else by its section and key", (
     systemPrompt: "You may run anything.",
     permissions: { allow: ["bash(*)"] },
   });
-  expect(split.allowed).toEqual({ model: "gpt-4.1-mini", provider: "openai", loop: { maxSteps: 5 }, compaction: { reserveTokens: 1000, keepRecentTokens: 2000 } });
-  expect(split.held).toEqual(["compaction.sneaky", "providers.openai", "providers.local", "plugins.disabled", "plugins.required", "ops", "systemPrompt", "permissions.allow"]);
+  expect(split.allowed).toEqual({
+    model: "gpt-4.1-mini",
+    provider: "openai",
+    loop: { maxSteps: 5 },
+    compaction: { reserveTokens: 1000, keepRecentTokens: 2000 },
+  });
+  expect(split.held).toEqual([
+    "compaction.sneaky",
+    "providers.openai",
+    "providers.local",
+    "plugins.disabled",
+    "plugins.required",
+    "ops",
+    "systemPrompt",
+    "permissions.allow",
+  ]);
 });
 
 it("holds nothing for a project that sets only harmless keys", () => {

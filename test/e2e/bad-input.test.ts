@@ -13,18 +13,30 @@ describe("bad input from the user", () => {
     const env = keelEnv({ script: [{ text: "never" }] });
     const missing = join(env.cwd, "no-such-dir");
     const run = await runKeel(["-p", "go", ...SCRIPTED, "--cwd", missing], env);
-    expect(run).toEqual({ code: 2, stdout: "", stderr: `keel: --cwd ${missing}: no such folder. Name an existing folder, or leave --cwd out to work in the current one.\n` });
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `keel: --cwd ${missing}: no such folder. Name an existing folder, or leave --cwd out to work in the current one.\n`,
+    });
   });
 
   it("stops before anything starts when --cwd names a file", async () => {
     const env = keelEnv({ files: { "notes.txt": "x" }, script: [{ text: "never" }] });
     const run = await runKeel(["-p", "go", ...SCRIPTED, "--cwd=notes.txt"], env);
-    expect(run).toEqual({ code: 2, stdout: "", stderr: "keel: --cwd notes.txt: is a file, not a folder. Name an existing folder, or leave --cwd out to work in the current one.\n" });
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "keel: --cwd notes.txt: is a file, not a folder. Name an existing folder, or leave --cwd out to work in the current one.\n",
+    });
   });
 
   it("reads a settings file that starts with a UTF-8 byte-order mark", async () => {
     const env = keelEnv({ script: [{ text: "from the BOM settings" }] });
-    writeFileSync(join(env.home, "settings.json"), `\uFEFF${JSON.stringify({ provider: "scripted", ...JSON.parse(SCRIPTED[3]!) })}`);
+    writeFileSync(
+      join(env.home, "settings.json"),
+      `\uFEFF${JSON.stringify({ provider: "scripted", ...JSON.parse(SCRIPTED[3]!) })}`,
+    );
     const run = await runKeel(["-p", "go"], env);
     expect(run).toEqual({ code: 0, stdout: "from the BOM settings\n", stderr: "" });
   });
@@ -34,6 +46,8 @@ describe("bad input from the user", () => {
     const run = await runKeel(["-p", "go", ...SCRIPTED, "--settings", '{"ui-print":{"progress":"loud"}}'], env);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("still visible\n");
-    expect(run.stderr).toMatch(/^keel: plugin @keel\/plugin-ui-print: invalid settings: "ui-print\.progress": .*\. Using the defaults for those keys; fix that section of settings\.json to choose your own\.\n$/);
+    expect(run.stderr).toMatch(
+      /^keel: plugin @keel\/plugin-ui-print: invalid settings: "ui-print\.progress": .*\. Using the defaults for those keys; fix that section of settings\.json to choose your own\.\n$/,
+    );
   });
 });

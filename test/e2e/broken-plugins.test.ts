@@ -45,7 +45,9 @@ describe("broken third-party plugins are contained and named", () => {
         "a bug in the plugin weird-blocks (execute must resolve { content: text, or a list of text and image blocks }). Nothing it returned was kept.",
     );
     expect(run.stdout).toContain("carried on");
-    expect(run.stderr).toMatch(/^keel: plugin weird-blocks@1\.0\.0: tool "weird" returned content keel cannot use .*; the model was told the call failed\.$/m);
+    expect(run.stderr).toMatch(
+      /^keel: plugin weird-blocks@1\.0\.0: tool "weird" returned content keel cannot use .*; the model was told the call failed\.$/m,
+    );
     expect(run.stderr).not.toMatch(/large-results/);
   });
 
@@ -58,13 +60,17 @@ describe("broken third-party plugins are contained and named", () => {
     const plugin = writePlugin(env.cwd, { name: "stuck-tool", keel: { contributes: { tools: ["stuck"] } }, source });
     const run = await runKeel(["-p", "go", "--mode", "json", "--plugin", plugin, ...ARGS], env);
     expect(run.code).toBe(0);
-    expect(resultTexts(run.stdout)[0]).toMatch(/^The tool "stuck" did not finish within 200 ms \(its deadline\) and was abandoned; its output was discarded\. .*"toolTimeouts": \{ "stuck"/);
+    expect(resultTexts(run.stdout)[0]).toMatch(
+      /^The tool "stuck" did not finish within 200 ms \(its deadline\) and was abandoned; its output was discarded\. .*"toolTimeouts": \{ "stuck"/,
+    );
     expect(run.stdout).toContain("moved on");
     expect(run.stderr).toMatch(/^keel: plugin stuck-tool: tool "stuck" did not finish within 200 ms \(its deadline\)/m);
   });
 
   it("reports an error thrown from a timer and an unhandled rejection against the plugin, and keeps running", async () => {
-    const env = keelEnv({ script: [{ toolCalls: [{ name: "late" }] }, { toolCalls: [{ name: "wait_late" }] }, { text: "survived" }] });
+    const env = keelEnv({
+      script: [{ toolCalls: [{ name: "late" }] }, { toolCalls: [{ name: "wait_late" }] }, { text: "survived" }],
+    });
     const body = `
       setTimeout(() => { Promise.reject(new Error("late rejection")); globalThis.lateFired = true; throw new Error("late boom"); }, 1);
       return { content: "returned before the timer" };`;
@@ -73,36 +79,60 @@ describe("broken third-party plugins are contained and named", () => {
     const plugin = toolPlugin(env, "late-thrower", "late", body, waiter);
     const run = await runKeel(["-p", "go", "--plugin", plugin, ...ARGS], env);
     expect(run).toMatchObject({ code: 0, stdout: "survived\n" });
-    expect(run.stderr).toMatch(/^keel: plugin late-thrower@1\.0\.0: an error was thrown outside any call keel made .*: late boom\. keel carried on/m);
-    expect(run.stderr).toMatch(/^keel: plugin late-thrower@1\.0\.0: a promise was rejected and nobody handled it: late rejection\./m);
+    expect(run.stderr).toMatch(
+      /^keel: plugin late-thrower@1\.0\.0: an error was thrown outside any call keel made .*: late boom\. keel carried on/m,
+    );
+    expect(run.stderr).toMatch(
+      /^keel: plugin late-thrower@1\.0\.0: a promise was rejected and nobody handled it: late rejection\./m,
+    );
   });
 
   it("still ends with exit 1 on a rejection it cannot place (no stack), saying so", async () => {
     const env = keelEnv({ script: callThen("bare", "never") });
-    const plugin = toolPlugin(env, "bare-rejecter", "bare", `Promise.reject("just a string"); return new Promise(() => {});`);
+    const plugin = toolPlugin(
+      env,
+      "bare-rejecter",
+      "bare",
+      `Promise.reject("just a string"); return new Promise(() => {});`,
+    );
     const run = await runKeel(["-p", "go", "--plugin", plugin, ...ARGS], env);
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe("keel: a promise was rejected and nobody handled it: just a string, and no plugin's files are on its stack: ending (exit 1).\n");
+    expect(run.stderr).toBe(
+      "keel: a promise was rejected and nobody handled it: just a string, and no plugin's files are on its stack: ending (exit 1).\n",
+    );
   });
 
   it("skips a message_end transform that returns null, names it, and the session store still records the reply", async () => {
     const env = keelEnv({ script: [{ text: "kept answer" }] });
     const source = `import { definePlugin } from "@keel/extensions-api";
       export default definePlugin({ activate(api) { api.hooks.tap("message_end", () => null); } });`;
-    const plugin = writePlugin(env.cwd, { name: "null-transform", keel: { contributes: { hooks: ["message_end"] } }, source });
+    const plugin = writePlugin(env.cwd, {
+      name: "null-transform",
+      keel: { contributes: { hooks: ["message_end"] } },
+      source,
+    });
     const run = await runKeel(["-p", "go", "--plugin", plugin, ...ARGS], env);
     expect(run).toMatchObject({ code: 0, stdout: "kept answer\n" });
-    expect(run.stderr).toMatch(/^keel: plugin null-transform@1\.0\.0: .*returned a value of the wrong type \(expected an assistant message, got null\); it was ignored$/m);
+    expect(run.stderr).toMatch(
+      /^keel: plugin null-transform@1\.0\.0: .*returned a value of the wrong type \(expected an assistant message, got null\); it was ignored$/m,
+    );
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(sessionText(env)).toContain("kept answer");
   });
 
   it("saves circular and BigInt details in a form the session can write, naming the tool", async () => {
     const env = keelEnv({ script: callThen("loopy", "noted") });
-    const plugin = toolPlugin(env, "loopy-details", "loopy", `const details = { count: 10n }; details.self = details; return { content: "ok", details };`);
+    const plugin = toolPlugin(
+      env,
+      "loopy-details",
+      "loopy",
+      `const details = { count: 10n }; details.self = details; return { content: "ok", details };`,
+    );
     const run = await runKeel(["-p", "go", "--plugin", plugin, ...ARGS], env);
     expect(run).toMatchObject({ code: 0, stdout: "noted\n" });
-    expect(run.stderr).toMatch(/^keel: plugin loopy-details: tool "loopy" returned details that are not plain JSON data \(a BigInt, kept as a string, a circular reference, kept as "\[Circular\]"\); they were kept with those values replaced\.$/m);
+    expect(run.stderr).toMatch(
+      /^keel: plugin loopy-details: tool "loopy" returned details that are not plain JSON data \(a BigInt, kept as a string, a circular reference, kept as "\[Circular\]"\); they were kept with those values replaced\.$/m,
+    );
     expect(sessionText(env)).toContain('"details":{"count":"10","self":"[Circular]"}');
   });
 
@@ -149,6 +179,8 @@ describe("broken third-party plugins are contained and named", () => {
 /** Every session file of the run's KEEL_HOME, concatenated. */
 function sessionText(env: KeelEnv): string {
   const root = join(env.home, "sessions");
-  const files = readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".jsonl"));
+  const files = readdirSync(root, { recursive: true, withFileTypes: true }).filter(
+    (e) => e.isFile() && e.name.endsWith(".jsonl"),
+  );
   return files.map((f) => readFileSync(join(f.parentPath, f.name), "utf8")).join("");
 }

@@ -8,7 +8,10 @@ import { describe, expect, it } from "vitest";
 import { keelEnv, runKeel, SCRIPTED, type KeelEnv } from "../support/keel-cli.ts";
 
 const APPROVAL_GATE = resolve(import.meta.dirname, "../../examples/approval-gate");
-const touch = (file: string) => [{ toolCalls: [{ name: "bash", arguments: { command: `touch ${file}` } }] }, { text: "finished" }];
+const touch = (file: string) => [
+  { toolCalls: [{ name: "bash", arguments: { command: `touch ${file}` } }] },
+  { text: "finished" },
+];
 
 function writeProjectSettings(env: KeelEnv, settings: unknown): void {
   mkdirSync(join(env.cwd, ".keel"), { recursive: true });
@@ -18,7 +21,9 @@ function writeProjectSettings(env: KeelEnv, settings: unknown): void {
 describe("the line chat answers questions from its input", () => {
   it("answers a confirm request typed on its input: yes runs the call", async () => {
     const env = keelEnv({ script: touch("approved") });
-    const run = await runKeel([...SCRIPTED, "--plugin", APPROVAL_GATE, "--permission-mode", "full"], env, { input: "make the file\ny\n" });
+    const run = await runKeel([...SCRIPTED, "--plugin", APPROVAL_GATE, "--permission-mode", "full"], env, {
+      input: "make the file\ny\n",
+    });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("Allow bash?");
     expect(existsSync(join(env.cwd, "approved"))).toBe(true);
@@ -27,7 +32,11 @@ describe("the line chat answers questions from its input", () => {
 
   it("answers no: the call is blocked and the model is told the user declined", async () => {
     const env = keelEnv({ script: touch("declined") });
-    const run = await runKeel([...SCRIPTED, "--plugin", APPROVAL_GATE, "--permission-mode", "full", "--mode", "interactive"], env, { input: "make the file\nn\n" });
+    const run = await runKeel(
+      [...SCRIPTED, "--plugin", APPROVAL_GATE, "--permission-mode", "full", "--mode", "interactive"],
+      env,
+      { input: "make the file\nn\n" },
+    );
     expect(run.code).toBe(0);
     expect(existsSync(join(env.cwd, "declined"))).toBe(false);
   });
@@ -40,13 +49,20 @@ describe("the line chat answers questions from its input", () => {
     expect(existsSync(join(env.cwd, "denied"))).toBe(false);
     // The session records the tool result the model saw.
     const sessions = join(env.home, "sessions");
-    const recorded = readdirSync(sessions, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name), "utf8")).join("");
+    const recorded = readdirSync(sessions, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"))
+      .join("");
     expect(recorded).toContain("The user denied this call: not in this folder");
   });
 
   it("asks nothing in print mode: the approval gate blocks, as without a UI", async () => {
     const env = keelEnv({ script: touch("unasked") });
-    const run = await runKeel(["-p", "make the file", ...SCRIPTED, "--plugin", APPROVAL_GATE, "--permission-mode", "full"], env, { input: "y\n" });
+    const run = await runKeel(
+      ["-p", "make the file", ...SCRIPTED, "--plugin", APPROVAL_GATE, "--permission-mode", "full"],
+      env,
+      { input: "y\n" },
+    );
     expect(run.stderr).not.toContain("Allow bash?");
     expect(existsSync(join(env.cwd, "unasked"))).toBe(false);
   });

@@ -27,7 +27,9 @@ describe("bad flag values are an error exit before anything runs", () => {
     const run = await runKeel(["-p", "go", "--session", "nope", ...SCRIPTED], env);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toBe("keel: --session nope: no session with that id; run `keel sessions` (or `keel sessions --all`) to list them\n");
+    expect(run.stderr).toBe(
+      "keel: --session nope: no session with that id; run `keel sessions` (or `keel sessions --all`) to list them\n",
+    );
     expect(existsSync(join(env.home, "sessions")) ? readdirSync(join(env.home, "sessions")) : []).toEqual([]);
   });
 
@@ -36,7 +38,9 @@ describe("bad flag values are an error exit before anything runs", () => {
     const run = await runKeel(["-p", "go", "--settings", '{"loop": {', ...SCRIPTED], env);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toMatch(/^keel: --settings is not valid JSON \(.+\)\. Fix it, or pass the path of a JSON file\.\n$/);
+    expect(run.stderr).toMatch(
+      /^keel: --settings is not valid JSON \(.+\)\. Fix it, or pass the path of a JSON file\.\n$/,
+    );
   });
 
   it("refuses --settings naming a file that does not exist", async () => {
@@ -50,7 +54,9 @@ describe("bad flag values are an error exit before anything runs", () => {
     const env = keelEnv({ files: { "tool.ts": "export default {};" } });
     const run = await runKeel(["-p", "go", "--plugin", "./tool.ts", ...SCRIPTED], env);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`keel: --plugin ./tool.ts: is a file, but a plugin is a folder with a package.json whose "keel" field is its manifest. Put the file in a folder with one (see docs/writing-plugins.md).\n`);
+    expect(run.stderr).toBe(
+      `keel: --plugin ./tool.ts: is a file, but a plugin is a folder with a package.json whose "keel" field is its manifest. Put the file in a folder with one (see docs/writing-plugins.md).\n`,
+    );
   });
 
   it("refuses --plugin naming nothing", async () => {
@@ -63,7 +69,11 @@ describe("bad flag values are an error exit before anything runs", () => {
 
 it("resolves --plugin against the current folder, not --cwd", async () => {
   const env = keelEnv({ script: [{ text: "ran with the plugin" }] });
-  writePlugin(env.cwd, { name: "here-mode", keel: { contributes: { modes: ["here"] } }, source: MODEL_MODE.replace(/show-model/g, "here") });
+  writePlugin(env.cwd, {
+    name: "here-mode",
+    keel: { contributes: { modes: ["here"] } },
+    source: MODEL_MODE.replace(/show-model/g, "here"),
+  });
   const workspace = join(env.home, "elsewhere");
   mkdirSync(workspace);
   writeFileSync(join(workspace, "turns.json"), JSON.stringify([{ text: "ran with the plugin" }]));
@@ -76,7 +86,11 @@ it("resolves --plugin against the current folder, not --cwd", async () => {
 it("shows a mode the session's model before the first prompt; a missing key is an error only for the run", async () => {
   const env = keelEnv();
   writePlugin(env.cwd, { name: "model-mode", keel: { contributes: { modes: ["show-model"] } }, source: MODEL_MODE });
-  const run = await runKeel(["--mode", "show-model", "--plugin", "./model-mode", "--provider", "anthropic", "--model", "claude-sonnet-4-5"], env, { extraEnv: { ANTHROPIC_API_KEY: "" } });
+  const run = await runKeel(
+    ["--mode", "show-model", "--plugin", "./model-mode", "--provider", "anthropic", "--model", "claude-sonnet-4-5"],
+    env,
+    { extraEnv: { ANTHROPIC_API_KEY: "" } },
+  );
   const [shown, ended] = run.stdout.split("\n");
   expect(shown).toBe("model: anthropic/claude-sonnet-4-5");
   expect(ended).toMatch(/^run: error .*ANTHROPIC_API_KEY/);

@@ -41,7 +41,10 @@ describe("the keel command", () => {
     const env = keelEnv({ script: [{ text: "ok" }] });
     const run = await runKeel(["-p", "go", "--mode", "json", ...SCRIPTED], env);
     expect(run.code).toBe(0);
-    const types = run.stdout.trim().split("\n").map((line) => JSON.parse(line).type);
+    const types = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).type);
     expect(types[0]).toBe("session_start");
     expect(types).toContain("agent_start");
     expect(types).toContain("message_update");
@@ -54,11 +57,21 @@ describe("the keel command", () => {
 
   it("loads --plugin folders, reports a broken one by name, and still runs", async () => {
     const env = keelEnv({ script: [{ toolCalls: [{ name: "echo", arguments: { text: "hi" } }] }, { text: "done" }] });
-    const good = writePlugin(env.cwd, { name: "cli-echo", keel: { contributes: { tools: ["echo"] } }, source: ECHO_TOOL_SOURCE });
-    const bad = writePlugin(env.cwd, { name: "cli-broken", keel: { activation: ["onStartup"] }, source: "throw new Error('kaboom at import')" });
+    const good = writePlugin(env.cwd, {
+      name: "cli-echo",
+      keel: { contributes: { tools: ["echo"] } },
+      source: ECHO_TOOL_SOURCE,
+    });
+    const bad = writePlugin(env.cwd, {
+      name: "cli-broken",
+      keel: { activation: ["onStartup"] },
+      source: "throw new Error('kaboom at import')",
+    });
     const run = await runKeel(["-p", "go", "--plugin", good, "--plugin", bad, "--mode", "json", ...SCRIPTED], env);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/^keel: plugin cli-broken@1.0.0: skipped: its entry .* failed to load: kaboom at import$/m);
+    expect(run.stderr).toMatch(
+      /^keel: plugin cli-broken@1.0.0: skipped: its entry .* failed to load: kaboom at import$/m,
+    );
     expect(run.stdout).toContain('"text":"echo: hi"');
   });
 
@@ -66,7 +79,12 @@ describe("the keel command", () => {
     const env = keelEnv();
     const run = await runKeel(["plugins", "--json"], env);
     expect(run.code).toBe(0);
-    const plugins = JSON.parse(run.stdout) as { name: string; state: string; source: string; contributes: { providers: string[] } }[];
+    const plugins = JSON.parse(run.stdout) as {
+      name: string;
+      state: string;
+      source: string;
+      contributes: { providers: string[] };
+    }[];
     const scripted = plugins.find((p) => p.name === "@keel/plugin-provider-scripted")!;
     expect(scripted).toMatchObject({ state: "lazy", source: "distribution" });
     expect(scripted.contributes.providers).toEqual(["scripted"]);
@@ -75,7 +93,11 @@ describe("the keel command", () => {
   it("loads plugins from KEEL_HOME/plugins, and skips them in --safe-mode", async () => {
     const env = keelEnv();
     mkdirSync(join(env.home, "plugins"), { recursive: true });
-    writePlugin(join(env.home, "plugins"), { name: "user-echo", keel: { contributes: { tools: ["echo"] } }, source: ECHO_TOOL_SOURCE });
+    writePlugin(join(env.home, "plugins"), {
+      name: "user-echo",
+      keel: { contributes: { tools: ["echo"] } },
+      source: ECHO_TOOL_SOURCE,
+    });
     const normal = JSON.parse((await runKeel(["plugins", "--json"], env)).stdout) as { name: string; source: string }[];
     expect(normal.find((p) => p.name === "user-echo")).toMatchObject({ source: "user" });
     const safe = JSON.parse((await runKeel(["plugins", "--json", "--safe-mode"], env)).stdout) as { name: string }[];
@@ -90,7 +112,11 @@ describe("the keel command", () => {
         api.registerCliCommand({ name: "greet", description: "greets", arguments: "<who>", options: [{ name: "loud", description: "loud", type: "boolean" }],
           run(args, opts, ctx) { ctx.stdout((opts.loud ? "HELLO " : "hello ") + args[0] + "\\n"); return 3; } });
       } });`;
-    const dir = writePlugin(env.cwd, { name: "greeter", keel: { contributes: { flags: ["shout"], cliCommands: ["greet"] } }, source });
+    const dir = writePlugin(env.cwd, {
+      name: "greeter",
+      keel: { contributes: { flags: ["shout"], cliCommands: ["greet"] } },
+      source,
+    });
     const run = await runKeel(["greet", "bob", "--loud", "--plugin", dir], env);
     expect(run).toMatchObject({ code: 3, stdout: "HELLO bob\n" });
     const help = await runKeel(["--help", "--plugin", dir], env);

@@ -14,12 +14,18 @@ describe("files that are not UTF-8, through the keel binary", () => {
     const env = keelEnv({
       script: [
         { toolCalls: [{ name: "read", arguments: { path: "latin1.txt" } }] },
-        { toolCalls: [{ name: "edit", arguments: { path: "latin1.txt", edits: [{ oldText: "au lait", newText: "noir" }] } }] },
+        {
+          toolCalls: [
+            { name: "edit", arguments: { path: "latin1.txt", edits: [{ oldText: "au lait", newText: "noir" }] } },
+          ],
+        },
         { text: "Done." },
       ],
     });
     writeFileSync(join(env.cwd, "latin1.txt"), LATIN1);
-    const run = await runKeel(["-p", "Make it black coffee", "--mode", "json", ...SCRIPTED], env, { timeoutMs: 60_000 });
+    const run = await runKeel(["-p", "Make it black coffee", "--mode", "json", ...SCRIPTED], env, {
+      timeoutMs: 60_000,
+    });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const results = run.stdout
@@ -28,8 +34,13 @@ describe("files that are not UTF-8, through the keel binary", () => {
       .map((line) => JSON.parse(line))
       .filter((event) => event.type === "tool_execution_end")
       .map((event) => ({ isError: event.isError, text: event.result.content[0].text as string }));
-    expect(results[0]).toMatchObject({ isError: false, text: expect.stringContaining("latin1.txt is not valid UTF-8") });
+    expect(results[0]).toMatchObject({
+      isError: false,
+      text: expect.stringContaining("latin1.txt is not valid UTF-8"),
+    });
     expect(results[1]).toMatchObject({ isError: false, text: expect.stringContaining("edited byte for byte") });
-    expect(readFileSync(join(env.cwd, "latin1.txt"))).toEqual(Buffer.from("caf\xe9 noir\nna\xefve r\xe9sum\xe9\n", "latin1"));
+    expect(readFileSync(join(env.cwd, "latin1.txt"))).toEqual(
+      Buffer.from("caf\xe9 noir\nna\xefve r\xe9sum\xe9\n", "latin1"),
+    );
   });
 });

@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.ts";
 import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
 
-const blockTouch = { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo 'hook: touch is frozen today' >&2; exit 2" }] }] } };
+const blockTouch = {
+  hooks: {
+    PreToolUse: [
+      { matcher: "Bash", hooks: [{ type: "command", command: "echo 'hook: touch is frozen today' >&2; exit 2" }] },
+    ],
+  },
+};
 
 describe("command hooks in the keel binary", () => {
   let llm: MockLlm;
@@ -19,9 +25,27 @@ describe("command hooks in the keel binary", () => {
   afterAll(() => llm.close());
 
   function run(env: KeelEnv, extra: string[] = []) {
-    llm.push({ reply: { toolCalls: [{ name: "bash", arguments: { command: "touch a.txt" } }] } }, { reply: { text: "understood" } });
-    const args = ["-p", "make a file", "--mode", "json", "--provider", "openai", "--model", "gpt-4.1-mini", "--permission-mode", "full", ...extra];
-    return runKeel(args, env, { extraEnv: { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-test" }, timeoutMs: 60_000 });
+    llm.push(
+      { reply: { toolCalls: [{ name: "bash", arguments: { command: "touch a.txt" } }] } },
+      { reply: { text: "understood" } },
+    );
+    const args = [
+      "-p",
+      "make a file",
+      "--mode",
+      "json",
+      "--provider",
+      "openai",
+      "--model",
+      "gpt-4.1-mini",
+      "--permission-mode",
+      "full",
+      ...extra,
+    ];
+    return runKeel(args, env, {
+      extraEnv: { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-test" },
+      timeoutMs: 60_000,
+    });
   }
 
   it("exit 2 blocks the call; the model reads the reason in its next request and --mode json shows the block", async () => {
@@ -32,14 +56,21 @@ describe("command hooks in the keel binary", () => {
     expect(existsSync(join(env.cwd, "a.txt"))).toBe(false);
     const next = llm.requests[before + 1]!;
     expect(JSON.stringify(next.body.messages.at(-1))).toContain("hook: touch is frozen today");
-    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
-    expect(events.filter((e) => e.type === "guard_blocked").map((e) => [e.hook, e.reason])).toEqual([["tool_call", "hook: touch is frozen today"]]);
+    const events = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(events.filter((e) => e.type === "guard_blocked").map((e) => [e.hook, e.reason])).toEqual([
+      ["tool_call", "hook: touch is frozen today"],
+    ]);
   });
 
   it("an untrusted project's hooks never run; once trusted they do", async () => {
     const env = keelEnv();
     const marker = join(env.home, "project-hook-ran");
-    const project = { hooks: { SessionStart: [{ hooks: [{ type: "command", command: `touch ${marker}` }] }], ...blockTouch.hooks } };
+    const project = {
+      hooks: { SessionStart: [{ hooks: [{ type: "command", command: `touch ${marker}` }] }], ...blockTouch.hooks },
+    };
     mkdirSync(join(env.cwd, ".keel"), { recursive: true });
     writeFileSync(join(env.cwd, ".keel", "settings.json"), JSON.stringify(project));
     const untrusted = await run(env);

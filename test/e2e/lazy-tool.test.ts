@@ -10,7 +10,11 @@ import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
 import { keelEnv, runKeel } from "../support/keel-cli.ts";
 import { tempDir, writePlugin } from "../support/plugin-fixtures.ts";
 
-const PARAMETERS = { type: "object", properties: { text: { type: "string", description: "what to echo" } }, required: ["text"] };
+const PARAMETERS = {
+  type: "object",
+  properties: { text: { type: "string", description: "what to echo" } },
+  required: ["text"],
+};
 
 let llm: MockLlm;
 beforeAll(async () => {
@@ -31,7 +35,11 @@ it("shows a manifest-declared tool to the model before its plugin loads, and loa
       api.registerTool(defineTool({ name: "shout", description: "Shout text.", readOnly: true, parameters: z.object({ text: z.string() }),
         async execute({ text }) { return { content: text.toUpperCase() + "!" }; } }));
     } });`;
-  const keel = { contributes: { tools: [{ name: "shout", description: "Repeat text loudly.", readOnly: true, parameters: PARAMETERS }] } };
+  const keel = {
+    contributes: {
+      tools: [{ name: "shout", description: "Repeat text loudly.", readOnly: true, parameters: PARAMETERS }],
+    },
+  };
   const dir = writePlugin(root, { name: "lazy-shout", keel, source });
   const env = keelEnv();
   const args = ["--provider", "openai", "--model", "gpt-4.1-mini", "--plugin", dir];
@@ -42,10 +50,19 @@ it("shows a manifest-declared tool to the model before its plugin loads, and loa
   expect(quiet.stderr).toBe("");
   expect(quiet.code).toBe(0);
   expect(existsSync(marker)).toBe(false);
-  const tools = (llm.requests[0]!.body as { tools: { function: { name: string; description: string; parameters: unknown } }[] }).tools;
-  expect(tools.find((t) => t.function.name === "shout")!.function).toEqual({ name: "shout", description: "Repeat text loudly.", parameters: PARAMETERS });
+  const tools = (
+    llm.requests[0]!.body as { tools: { function: { name: string; description: string; parameters: unknown } }[] }
+  ).tools;
+  expect(tools.find((t) => t.function.name === "shout")!.function).toEqual({
+    name: "shout",
+    description: "Repeat text loudly.",
+    parameters: PARAMETERS,
+  });
 
-  llm.push({ reply: { toolCalls: [{ id: "call_shout", name: "shout", arguments: { text: "pelican" } }] } }, { reply: { text: "Shouted." } });
+  llm.push(
+    { reply: { toolCalls: [{ id: "call_shout", name: "shout", arguments: { text: "pelican" } }] } },
+    { reply: { text: "Shouted." } },
+  );
   const loud = await runKeel(["-p", "shout pelican", ...args], env, { extraEnv });
   expect(loud.stderr).toBe("");
   expect(loud.stdout).toContain("Shouted.");

@@ -36,14 +36,18 @@ describe("required plugins", () => {
   /** `keel -p hi` over the mock server; resolves the run and how many requests reached it. */
   async function ask(env: KeelEnv, args: string[] = [], extraEnv: Record<string, string> = {}) {
     const before = llm.requests.length;
-    const run = await runKeel(["-p", "hi", "--provider", "openai", "--model", "gpt-4.1-mini", ...args], env, { extraEnv: { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-user", ...extraEnv } });
+    const run = await runKeel(["-p", "hi", "--provider", "openai", "--model", "gpt-4.1-mini", ...args], env, {
+      extraEnv: { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-user", ...extraEnv },
+    });
     return { ...run, requests: llm.requests.length - before };
   }
 
   function expectStopped(run: { code: number | null; stderr: string; requests: number }, why: RegExp): void {
     expect(run.code).toBe(2);
     expect(run.requests).toBe(0);
-    expect(run.stderr).toMatch(new RegExp(`Required plugin cannot run, so keel stops: ${POLICY.replace("/", "\\/")}: `));
+    expect(run.stderr).toMatch(
+      new RegExp(`Required plugin cannot run, so keel stops: ${POLICY.replace("/", "\\/")}: `),
+    );
     expect(run.stderr).toMatch(why);
   }
 
@@ -87,7 +91,9 @@ describe("required plugins", () => {
 
   it("stops when a requirement of the managed layer is not installed, whatever the command line says", async () => {
     const env = keelEnv();
-    const managed = writeJson(join(env.home, "..", "etc", "managed-settings.json"), { plugins: { required: [POLICY] } });
+    const managed = writeJson(join(env.home, "..", "etc", "managed-settings.json"), {
+      plugins: { required: [POLICY] },
+    });
     const run = await ask(env, ["--settings", '{"plugins":{"required":[]}}'], { KEEL_MANAGED_SETTINGS: managed });
     expectStopped(run, /it is not installed/);
   });
@@ -101,14 +107,24 @@ describe("the managed settings layer", () => {
   const stateOf = async (env: KeelEnv, extraEnv: Record<string, string>, args: string[] = []) => {
     const run = await runKeel(["plugins", "--json", ...args], env, { extraEnv });
     const plugins = JSON.parse(run.stdout) as { name: string; state: string; reason?: string }[];
-    return { run, policy: plugins.find((p) => p.name === POLICY), distribution: plugins.filter((p) => p.name.startsWith("@keel/")) };
+    return {
+      run,
+      policy: plugins.find((p) => p.name === POLICY),
+      distribution: plugins.filter((p) => p.name.startsWith("@keel/")),
+    };
   };
 
   it("keeps its deny rules whatever the user and the command line say", async () => {
-    const env = keelEnv({ script: [{ toolCalls: [{ name: "bash", arguments: { command: "touch made-by-bash" } }] }, { text: "done" }] });
+    const env = keelEnv({
+      script: [{ toolCalls: [{ name: "bash", arguments: { command: "touch made-by-bash" } }] }, { text: "done" }],
+    });
     userSettings(env, { permissions: { mode: "full", deny: [] } });
     const extraEnv = managedFile(env, { permissions: { deny: ["bash(touch *)"] } });
-    const run = await runKeel(["-p", "make it", ...SCRIPTED, "--settings", '{"permissions":{"mode":"full","deny":[]}}', "--mode", "json"], env, { extraEnv });
+    const run = await runKeel(
+      ["-p", "make it", ...SCRIPTED, "--settings", '{"permissions":{"mode":"full","deny":[]}}', "--mode", "json"],
+      env,
+      { extraEnv },
+    );
     expect(run.code).toBe(0);
     expect(existsSync(join(env.cwd, "made-by-bash"))).toBe(false);
     expect(run.stdout).toMatch(/"type":"guard_blocked"/);
@@ -119,7 +135,10 @@ describe("the managed settings layer", () => {
     installPolicy(env);
     const extraEnv = managedFile(env, { plugins: { blocked: [POLICY] } });
     const { run, policy } = await stateOf(env, extraEnv, ["--settings", '{"plugins":{"blocked":[]}}']);
-    expect(policy).toMatchObject({ state: "disabled", reason: expect.stringContaining("blocked by the managed settings") });
+    expect(policy).toMatchObject({
+      state: "disabled",
+      reason: expect.stringContaining("blocked by the managed settings"),
+    });
     expect(run.stderr).toContain('Setting "plugins.blocked" is read only from the managed settings');
   });
 

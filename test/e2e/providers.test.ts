@@ -18,9 +18,17 @@ function outsideTheRepo(example: string): string {
   return dir;
 }
 
-function runKeel(args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runKeel(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(ROOT, "bin/keel.js"), ...args], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "bin/keel.js"), ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d));
@@ -30,19 +38,80 @@ function runKeel(args: string[], env: Record<string, string>, cwd: string): Prom
   });
 }
 
-type Case = { provider: string; model: string; format: string; env: (url: string) => Record<string, string>; args?: (url: string) => string[] };
+type Case = {
+  provider: string;
+  model: string;
+  format: string;
+  env: (url: string) => Record<string, string>;
+  args?: (url: string) => string[];
+};
 
 const CASES: Case[] = [
-  { provider: "openai", format: "openai", model: "gpt-4.1-mini", env: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "sk-e2e" }) },
-  { provider: "openai-responses", format: "openai-responses", model: "gpt-5-mini", env: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "sk-e2e" }) },
-  { provider: "anthropic", format: "anthropic", model: "claude-sonnet-4-5", env: (url) => ({ ANTHROPIC_BASE_URL: `${url}/v1`, ANTHROPIC_API_KEY: "sk-ant-e2e" }) },
+  {
+    provider: "openai",
+    format: "openai",
+    model: "gpt-4.1-mini",
+    env: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "sk-e2e" }),
+  },
+  {
+    provider: "openai-responses",
+    format: "openai-responses",
+    model: "gpt-5-mini",
+    env: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "sk-e2e" }),
+  },
+  {
+    provider: "anthropic",
+    format: "anthropic",
+    model: "claude-sonnet-4-5",
+    env: (url) => ({ ANTHROPIC_BASE_URL: `${url}/v1`, ANTHROPIC_API_KEY: "sk-ant-e2e" }),
+  },
   // As the official SDK and Claude Code take it: the host, without /v1.
-  { provider: "anthropic", format: "anthropic", model: "claude-haiku-4-5", env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "sk-ant-e2e" }) },
+  {
+    provider: "anthropic",
+    format: "anthropic",
+    model: "claude-haiku-4-5",
+    env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "sk-ant-e2e" }),
+  },
   // A third-party plugin on @keel/provider-kit, and one declaring its provider in the manifest with no code.
-  { provider: "acme", format: "openai", model: "acme-small", env: () => ({ ACME_API_KEY: "sk-acme" }), args: (url) => ["--plugin", outsideTheRepo("examples/compatible-provider"), "--settings", JSON.stringify({ providers: { acme: { baseUrl: `${url}/v1` } } })] },
-  { provider: "bluefin", format: "anthropic", model: "bluefin-large", env: () => ({ BLUEFIN_API_KEY: "sk-bf" }), args: (url) => ["--plugin", outsideTheRepo("examples/declared-provider"), "--settings", JSON.stringify({ providers: { bluefin: { baseUrl: url } } })] },
+  {
+    provider: "acme",
+    format: "openai",
+    model: "acme-small",
+    env: () => ({ ACME_API_KEY: "sk-acme" }),
+    args: (url) => [
+      "--plugin",
+      outsideTheRepo("examples/compatible-provider"),
+      "--settings",
+      JSON.stringify({ providers: { acme: { baseUrl: `${url}/v1` } } }),
+    ],
+  },
+  {
+    provider: "bluefin",
+    format: "anthropic",
+    model: "bluefin-large",
+    env: () => ({ BLUEFIN_API_KEY: "sk-bf" }),
+    args: (url) => [
+      "--plugin",
+      outsideTheRepo("examples/declared-provider"),
+      "--settings",
+      JSON.stringify({ providers: { bluefin: { baseUrl: url } } }),
+    ],
+  },
   // A server defined in settings (an Ollama-like local server without a key), served by the openai plugin.
-  { provider: "local", format: "openai", model: "qwen3:8b", env: () => ({}), args: (url) => ["--settings", JSON.stringify({ providers: { local: { api: "openai", baseUrl: `${url}/v1`, models: [{ id: "qwen3:8b", contextWindow: 40960 }] } } })] },
+  {
+    provider: "local",
+    format: "openai",
+    model: "qwen3:8b",
+    env: () => ({}),
+    args: (url) => [
+      "--settings",
+      JSON.stringify({
+        providers: {
+          local: { api: "openai", baseUrl: `${url}/v1`, models: [{ id: "qwen3:8b", contextWindow: 40960 }] },
+        },
+      }),
+    ],
+  },
 ];
 
 describe("keel binary against the mock LLM server", () => {
@@ -65,10 +134,22 @@ describe("keel binary against the mock LLM server", () => {
       mkdirSync(home, { recursive: true });
       writeFileSync(join(workspace, "hello.txt"), "the secret word is pelican\n");
       const first = llm.requests.length;
-      llm.push({ reply: { text: "Let me read it.", toolCalls: [{ id: "call_e2e_1", name: "read", arguments: { path: "hello.txt" } }] } }, { reply: { text: "The file says the secret word is pelican." } });
+      llm.push(
+        {
+          reply: {
+            text: "Let me read it.",
+            toolCalls: [{ id: "call_e2e_1", name: "read", arguments: { path: "hello.txt" } }],
+          },
+        },
+        { reply: { text: "The file says the secret word is pelican." } },
+      );
 
       // The distribution brings the provider, tools-fs and ops-local plugins.
-      const run = await runKeel(["-p", "What does hello.txt say?", "--provider", c.provider, "--model", c.model, ...(c.args?.(llm.url) ?? [])], { KEEL_HOME: home, ...c.env(llm.url) }, workspace);
+      const run = await runKeel(
+        ["-p", "What does hello.txt say?", "--provider", c.provider, "--model", c.model, ...(c.args?.(llm.url) ?? [])],
+        { KEEL_HOME: home, ...c.env(llm.url) },
+        workspace,
+      );
 
       // A settings-defined provider is served by the plugin whose manifest names its API: no warning.
       expect(run.stderr).toBe("");
@@ -97,11 +178,17 @@ describe("--thinking through the binary", () => {
     const workspace = mkdtempSync(join(tmpdir(), "keel-e2e-thinking-"));
     const env = { KEEL_HOME: join(workspace, ".home"), ANTHROPIC_BASE_URL: llm.url, ANTHROPIC_API_KEY: "sk-ant-e2e" };
     llm.push({ reply: { thinking: "Short.", text: "Thought about it." } });
-    const run = await runKeel(["-p", "Think first.", "--provider", "anthropic", "--thinking", "medium"], env, workspace);
+    const run = await runKeel(
+      ["-p", "Think first.", "--provider", "anthropic", "--thinking", "medium"],
+      env,
+      workspace,
+    );
     expect(run.stdout).toContain("Thought about it.");
     expect(llm.requests.at(-1)!.body.thinking).toEqual({ type: "enabled", budget_tokens: 10_000 });
     const bad = await runKeel(["-p", "x", "--provider", "anthropic", "--thinking", "max"], env, workspace);
     expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toMatch(/--thinking <level>' argument 'max' is invalid. Allowed choices are off, minimal, low, medium, high/);
+    expect(bad.stderr).toMatch(
+      /--thinking <level>' argument 'max' is invalid. Allowed choices are off, minimal, low, medium, high/,
+    );
   });
 });

@@ -8,7 +8,16 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runKeel } from "../support/keel-cli.ts";
-import { asUser, attacks, batteryWorld, contentOf, ensureTestUser, Listeners, secretHolder, type BatteryWorld } from "../support/sandbox-battery.ts";
+import {
+  asUser,
+  attacks,
+  batteryWorld,
+  contentOf,
+  ensureTestUser,
+  Listeners,
+  secretHolder,
+  type BatteryWorld,
+} from "../support/sandbox-battery.ts";
 
 interface ToolEnd {
   toolName: string;
@@ -21,12 +30,46 @@ beforeAll(async () => (net = await Listeners.start()));
 afterAll(() => net.close());
 
 /** Runs keel in `world` playing one tool call per turn; resolves to each call's result. */
-async function playCalls(world: BatteryWorld, calls: { name: string; arguments: Record<string, unknown> }[], flags: string[], prefix: string[], env: Record<string, string> = {}) {
-  writeFileSync(join(world.work, "turns.json"), JSON.stringify([...calls.map((call) => ({ toolCalls: [call] })), { text: "done" }]));
-  const settings = JSON.stringify({ "provider-scripted": { script: "turns.json" }, "sandbox-bwrap": { dotfiles: [".gitconfig"] } });
-  const run = await runKeel(["-p", "go", "--mode", "json", "--provider", "scripted", "--permission-mode", "full", "--settings", settings, ...flags], { cwd: world.work, home: world.keelHome }, { prefix, extraEnv: { HOME: world.home, ...env }, timeoutMs: 60_000 });
-  const events = run.stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
-  const results: ToolEnd[] = events.filter((e) => e.type === "tool_execution_end").map((e) => ({ toolName: e.toolName, isError: e.isError, text: String(e.result.content[0]?.text ?? "") }));
+async function playCalls(
+  world: BatteryWorld,
+  calls: { name: string; arguments: Record<string, unknown> }[],
+  flags: string[],
+  prefix: string[],
+  env: Record<string, string> = {},
+) {
+  writeFileSync(
+    join(world.work, "turns.json"),
+    JSON.stringify([...calls.map((call) => ({ toolCalls: [call] })), { text: "done" }]),
+  );
+  const settings = JSON.stringify({
+    "provider-scripted": { script: "turns.json" },
+    "sandbox-bwrap": { dotfiles: [".gitconfig"] },
+  });
+  const run = await runKeel(
+    [
+      "-p",
+      "go",
+      "--mode",
+      "json",
+      "--provider",
+      "scripted",
+      "--permission-mode",
+      "full",
+      "--settings",
+      settings,
+      ...flags,
+    ],
+    { cwd: world.work, home: world.keelHome },
+    { prefix, extraEnv: { HOME: world.home, ...env }, timeoutMs: 60_000 },
+  );
+  const events = run.stdout
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  const results: ToolEnd[] = events
+    .filter((e) => e.type === "tool_execution_end")
+    .map((e) => ({ toolName: e.toolName, isError: e.isError, text: String(e.result.content[0]?.text ?? "") }));
   return { run, results };
 }
 
@@ -35,7 +78,12 @@ async function battery(sandboxed: boolean, prefix: string[], owner?: { uid: numb
   const holder = secretHolder(world.secret, prefix);
   try {
     const list = attacks(world, net, holder.pid!, { remount: sandboxed });
-    const { run, results } = await playCalls(world, list.map((a) => ({ name: "bash", arguments: { command: a.command } })), sandboxed ? ["--sandbox"] : [], prefix);
+    const { run, results } = await playCalls(
+      world,
+      list.map((a) => ({ name: "bash", arguments: { command: a.command } })),
+      sandboxed ? ["--sandbox"] : [],
+      prefix,
+    );
     expect(run.stderr).toBe("");
     expect(results).toHaveLength(list.length);
     await net.settle();

@@ -65,8 +65,15 @@ describe("sessions in the keel binary", () => {
   it("after keel is killed with SIGKILL mid-run, keel -c continues with every complete message", async () => {
     const env = keelEnv({ files: { "notes.txt": "the launch code is 0000\n" } });
     const first = llm.requests.length;
-    llm.push({ reply: { text: "Reading.", toolCalls: [{ id: "call_1", name: "read", arguments: { path: "notes.txt" } }] } }, { reply: { text: "The code is" }, fault: { kind: "hang", afterEvents: 2 } });
-    const child = spawn(process.execPath, [KEEL_BIN, "-p", "What is in notes.txt?", ...model], { cwd: env.cwd, env: { ...process.env, KEEL_HOME: env.home, ...openai().extraEnv }, stdio: "ignore" });
+    llm.push(
+      { reply: { text: "Reading.", toolCalls: [{ id: "call_1", name: "read", arguments: { path: "notes.txt" } }] } },
+      { reply: { text: "The code is" }, fault: { kind: "hang", afterEvents: 2 } },
+    );
+    const child = spawn(process.execPath, [KEEL_BIN, "-p", "What is in notes.txt?", ...model], {
+      cwd: env.cwd,
+      env: { ...process.env, KEEL_HOME: env.home, ...openai().extraEnv },
+      stdio: "ignore",
+    });
     const exited = new Promise((resolve) => child.on("exit", resolve));
     // The second request means the tool ran and its result was recorded; keel now waits on a stream that never ends.
     while (llm.requests.length < first + 2) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -99,9 +106,12 @@ function sessionFile(env: KeelEnv): string {
 
 /** A session of 14 entries made by the binary: the prompt, six read calls and results, and an answer. */
 async function fourteenEntrySession(): Promise<KeelEnv> {
-  const files = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i + 1}.txt`, `content of file ${i + 1}\n`]));
+  const files = Object.fromEntries(
+    Array.from({ length: 6 }, (_, i) => [`f${i + 1}.txt`, `content of file ${i + 1}\n`]),
+  );
   const env = keelEnv({ files });
-  for (let i = 1; i <= 6; i++) llm.push({ reply: { toolCalls: [{ id: `call_${i}`, name: "read", arguments: { path: `f${i}.txt` } }] } });
+  for (let i = 1; i <= 6; i++)
+    llm.push({ reply: { toolCalls: [{ id: `call_${i}`, name: "read", arguments: { path: `f${i}.txt` } }] } });
   llm.push({ reply: { text: "All six are short." } });
   const run = await runKeel(["-p", PROMPT, ...model], env, openai());
   expect(run.stderr).toBe("");
@@ -135,12 +145,16 @@ function expectValid(messages: WireMessage[]): void {
   expect(messages[0]!.role).toBe("user");
   for (const [i, message] of messages.entries()) {
     if (message.role !== "tool") continue;
-    const call = messages.slice(0, i).reverse().find((m) => m.role === "assistant");
+    const call = messages
+      .slice(0, i)
+      .reverse()
+      .find((m) => m.role === "assistant");
     expect(call?.tool_calls?.map((c) => c.id)).toContain(message.tool_call_id);
   }
 }
 
-const roles = (messages: WireMessage[]) => messages.map((m) => (m.role === "assistant" && m.tool_calls ? "call" : m.role)).join(" ");
+const roles = (messages: WireMessage[]) =>
+  messages.map((m) => (m.role === "assistant" && m.tool_calls ? "call" : m.role)).join(" ");
 
 describe("damaged session files and early kills, through the keel binary", () => {
   let env: KeelEnv;
@@ -170,7 +184,9 @@ describe("damaged session files and early kills, through the keel binary", () =>
   });
 
   it("a last line whose parentId names no entry keeps every entry", async () => {
-    const { messages, stderr } = await resumedRequest(damagedCopy(env, 14, (line) => line.replace(/"parentId":"[^"]+"/, '"parentId":"gone"')));
+    const { messages, stderr } = await resumedRequest(
+      damagedCopy(env, 14, (line) => line.replace(/"parentId":"[^"]+"/, '"parentId":"gone"')),
+    );
     expect(stderr).toContain("names a parent gone that is not an earlier readable entry");
     expect(messages[0]).toMatchObject({ role: "user", content: PROMPT });
     expect(roles(messages)).toBe("user call tool call tool call tool call tool call tool call tool assistant user");
@@ -179,7 +195,10 @@ describe("damaged session files and early kills, through the keel binary", () =>
 
   it("a damaged first prompt is replaced by a note, so the request still opens with the user", async () => {
     const { messages } = await resumedRequest(damagedCopy(env, 1, () => "not json at all"));
-    expect(messages[0]).toMatchObject({ role: "user", content: expect.stringContaining("could not be read from the session file") });
+    expect(messages[0]).toMatchObject({
+      role: "user",
+      content: expect.stringContaining("could not be read from the session file"),
+    });
     expect(roles(messages)).toBe("user call tool call tool call tool call tool call tool call tool assistant user");
     expectValid(messages);
   });
@@ -188,7 +207,11 @@ describe("damaged session files and early kills, through the keel binary", () =>
     const fresh = keelEnv();
     const first = llm.requests.length;
     llm.push({ reply: { text: "I will never finish this" }, fault: { kind: "hang", afterEvents: 1 } });
-    const child = spawn(process.execPath, [KEEL_BIN, "-p", "Remember the word heron.", ...model], { cwd: fresh.cwd, env: { ...process.env, KEEL_HOME: fresh.home, ...openai().extraEnv }, stdio: "ignore" });
+    const child = spawn(process.execPath, [KEEL_BIN, "-p", "Remember the word heron.", ...model], {
+      cwd: fresh.cwd,
+      env: { ...process.env, KEEL_HOME: fresh.home, ...openai().extraEnv },
+      stdio: "ignore",
+    });
     const exited = new Promise((resolve) => child.on("exit", resolve));
     while (llm.requests.length < first + 1) await new Promise((resolve) => setTimeout(resolve, 20));
     child.kill("SIGKILL");

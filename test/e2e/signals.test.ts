@@ -8,7 +8,11 @@ import { KEEL_BIN, keelEnv, SCRIPTED } from "../support/keel-cli.ts";
 function running(marker: string): boolean {
   for (const pid of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
     try {
-      if (readFileSync(`/proc/${pid}/cmdline`, "latin1").includes(marker) && !readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]!.startsWith("Z")) return true;
+      if (
+        readFileSync(`/proc/${pid}/cmdline`, "latin1").includes(marker) &&
+        !readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]!.startsWith("Z")
+      )
+        return true;
     } catch {
       // gone meanwhile
     }
@@ -20,9 +24,15 @@ describe("signals", () => {
   it("SIGTERM aborts the run, ends the session (killing background processes) and exits 143", async () => {
     const marker = `keel-sigterm-${randomBytes(6).toString("hex")}`;
     const env = keelEnv({
-      script: [{ toolCalls: [{ name: "bash", arguments: { command: `sleep 1000 # ${marker}`, background: true } }] }, { text: "waiting", hang: true }],
+      script: [
+        { toolCalls: [{ name: "bash", arguments: { command: `sleep 1000 # ${marker}`, background: true } }] },
+        { text: "waiting", hang: true },
+      ],
     });
-    const child = spawn(process.execPath, [KEEL_BIN, "-p", "start a server", "--mode", "json", ...SCRIPTED], { cwd: env.cwd, env: { ...process.env, KEEL_HOME: env.home } });
+    const child = spawn(process.execPath, [KEEL_BIN, "-p", "start a server", "--mode", "json", ...SCRIPTED], {
+      cwd: env.cwd,
+      env: { ...process.env, KEEL_HOME: env.home },
+    });
     let out = "";
     const started = new Promise<void>((resolve) =>
       child.stdout.on("data", (d) => {

@@ -26,7 +26,9 @@ async function keel(env: KeelEnv, args: string[], turns: unknown[] = [], input?:
 
 /** Every list `/todos` printed, in order, one string per list. */
 function lists(stderr: string): string[] {
-  return [...stderr.matchAll(/Todos:\n(The todo list is empty\.\n|(?:\d+\. \[[ x]\] .*\n)*)/g)].map((m) => m[1]!.trimEnd());
+  return [...stderr.matchAll(/Todos:\n(The todo list is empty\.\n|(?:\d+\. \[[ x]\] .*\n)*)/g)].map((m) =>
+    m[1]!.trimEnd(),
+  );
 }
 
 function sessionFiles(env: KeelEnv): string[] {
@@ -38,16 +40,34 @@ function sessionFiles(env: KeelEnv): string[] {
   );
 }
 
-type Line = { type: string; id: string; customType?: string; plugin?: string; firstKeptEntryId?: string; pluginEntries?: unknown[]; message?: { role: string } };
-const linesOf = (file: string): Line[] => readFileSync(file, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as Line);
-const toolResults = (file: string) => linesOf(file).filter((l) => l.type === "message" && l.message?.role === "toolResult");
+type Line = {
+  type: string;
+  id: string;
+  customType?: string;
+  plugin?: string;
+  firstKeptEntryId?: string;
+  pluginEntries?: unknown[];
+  message?: { role: string };
+};
+const linesOf = (file: string): Line[] =>
+  readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => JSON.parse(l) as Line);
+const toolResults = (file: string) =>
+  linesOf(file).filter((l) => l.type === "message" && l.message?.role === "toolResult");
 
 describe("examples/todo through the keel binary", () => {
   it("rebuilds the list after -c, after /tree to an earlier point, and after /fork", async () => {
     const env = keelEnv();
     await keel(env, ["-p", "plan the release"], [add("write tests"), add("ship"), { text: "Planned." }]);
     const [original] = sessionFiles(env);
-    expect(linesOf(original!).filter((l) => l.type === "custom").map((l) => [l.plugin, l.customType])).toEqual([
+    expect(
+      linesOf(original!)
+        .filter((l) => l.type === "custom")
+        .map((l) => [l.plugin, l.customType]),
+    ).toEqual([
       ["keel-example-todo", "todos"],
       ["keel-example-todo", "todos"],
     ]);
@@ -57,7 +77,12 @@ describe("examples/todo through the keel binary", () => {
 
     // /tree back to just after the first item: "ship" is gone; the next item goes on from there.
     const [afterFirst, afterSecond] = toolResults(original!);
-    const jumped = await keel(env, ["-c"], [add("docs"), { text: "Added." }], `/tree ${afterFirst!.id}\n/todos\nadd docs\n/todos\n`);
+    const jumped = await keel(
+      env,
+      ["-c"],
+      [add("docs"), { text: "Added." }],
+      `/tree ${afterFirst!.id}\n/todos\nadd docs\n/todos\n`,
+    );
     expect(lists(jumped.stderr)).toEqual(["1. [ ] write tests", "1. [ ] write tests\n2. [ ] docs"]);
     expect(lists((await keel(env, ["-c", "-p", "/todos"])).stderr)).toEqual(["1. [ ] write tests\n2. [ ] docs"]);
 
@@ -67,14 +92,21 @@ describe("examples/todo through the keel binary", () => {
     expect(sessionFiles(env)).toHaveLength(2);
     expect(lists((await keel(env, ["-c", "-p", "/todos"])).stderr)).toEqual(["1. [ ] write tests\n2. [ ] ship"]);
     const originalId = /_(.+)\.jsonl$/.exec(original!)![1]!;
-    expect(lists((await keel(env, ["--session", originalId, "-p", "/todos"])).stderr)).toEqual(["1. [ ] write tests\n2. [ ] docs"]);
+    expect(lists((await keel(env, ["--session", originalId, "-p", "/todos"])).stderr)).toEqual([
+      "1. [ ] write tests\n2. [ ] docs",
+    ]);
   });
 
   it("keeps the list across a compaction, also when the resume starts after the entries", async () => {
     const env = keelEnv();
     const window = ["--settings", '{"compaction":{"strategy":"window","keepRecentTokens":1}}'];
     await keel(env, ["-p", "plan", ...window], [add("write tests"), add("ship"), { text: "Planned." }]);
-    const compacted = await keel(env, ["-c", ...window], [add("docs"), { text: "Added." }], "add docs\n/compact\n/todos\n");
+    const compacted = await keel(
+      env,
+      ["-c", ...window],
+      [add("docs"), { text: "Added." }],
+      "add docs\n/compact\n/todos\n",
+    );
     expect(compacted.stderr).toMatch(/\/compact: context went from about/);
     expect(lists(compacted.stderr)).toEqual(["1. [ ] write tests\n2. [ ] ship\n3. [ ] docs"]);
 
@@ -83,7 +115,9 @@ describe("examples/todo through the keel binary", () => {
     const lines = linesOf(file!);
     const compaction = lines.find((l) => l.type === "compaction")!;
     // Without a first kept entry the compaction keeps nothing, and the resume starts at the compaction itself.
-    const keptAt = compaction.firstKeptEntryId ? lines.findIndex((l) => l.id === compaction.firstKeptEntryId) : lines.indexOf(compaction);
+    const keptAt = compaction.firstKeptEntryId
+      ? lines.findIndex((l) => l.id === compaction.firstKeptEntryId)
+      : lines.indexOf(compaction);
     const entryAt = lines.flatMap((l, i) => (l.type === "custom" ? [i] : []));
     expect(keptAt).toBeGreaterThan(entryAt[1]!);
     expect(compaction.pluginEntries).toHaveLength(3);
@@ -91,7 +125,11 @@ describe("examples/todo through the keel binary", () => {
     const resumed = await keel(env, ["-c", "-p", "/todos"]);
     expect(lists(resumed.stderr)).toEqual(["1. [ ] write tests\n2. [ ] ship\n3. [ ] docs"]);
     // The model's tool works on the rebuilt list too.
-    const done = await keel(env, ["-c", "-p", "finish the first"], [{ toolCalls: [{ name: "todo", arguments: { action: "done", id: 1 } }] }, { text: "Done." }]);
+    const done = await keel(
+      env,
+      ["-c", "-p", "finish the first"],
+      [{ toolCalls: [{ name: "todo", arguments: { action: "done", id: 1 } }] }, { text: "Done." }],
+    );
     expect(done.stdout).toBe("Done.\n");
     const last = toolResults(file!).at(-1) as unknown as { message: { content: { text: string }[] } };
     expect(last.message.content[0]!.text).toBe("1. [x] write tests\n2. [ ] ship\n3. [ ] docs");

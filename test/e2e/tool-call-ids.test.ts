@@ -11,9 +11,21 @@ import { startMockLlm, type MockLlm, type RecordedRequest } from "@keel/provider
 type Format = { provider: string; model: string; env: (url: string) => Record<string, string> };
 
 const FORMATS: Format[] = [
-  { provider: "openai", model: "gpt-4.1-mini", env: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "sk-e2e" }) },
-  { provider: "openai-responses", model: "gpt-5-mini", env: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "sk-e2e" }) },
-  { provider: "anthropic", model: "claude-sonnet-4-5", env: (url) => ({ ANTHROPIC_BASE_URL: `${url}/v1`, ANTHROPIC_API_KEY: "sk-ant-e2e" }) },
+  {
+    provider: "openai",
+    model: "gpt-4.1-mini",
+    env: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "sk-e2e" }),
+  },
+  {
+    provider: "openai-responses",
+    model: "gpt-5-mini",
+    env: (url) => ({ OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: "sk-e2e" }),
+  },
+  {
+    provider: "anthropic",
+    model: "claude-sonnet-4-5",
+    env: (url) => ({ ANTHROPIC_BASE_URL: `${url}/v1`, ANTHROPIC_API_KEY: "sk-ant-e2e" }),
+  },
 ];
 
 /** The tool calls and tool results a request carries, by id, in any of the three formats. */
@@ -55,7 +67,9 @@ describe("tool calls the model gets wrong, in every wire format", () => {
   afterAll(() => llm.close());
 
   const run = (env: KeelEnv, format: Format, prompt: string, extra: string[] = []) =>
-    runKeel(["-p", prompt, "--provider", format.provider, "--model", format.model, ...extra], env, { extraEnv: format.env(llm.url) });
+    runKeel(["-p", prompt, "--provider", format.provider, "--model", format.model, ...extra], env, {
+      extraEnv: format.env(llm.url),
+    });
 
   for (const format of FORMATS) {
     it(`answers two calls that share an id with one result each (${format.provider})`, async () => {
@@ -78,7 +92,10 @@ describe("tool calls the model gets wrong, in every wire format", () => {
       const depth = 5_000;
       const deep = `{"path":"x","a":${"[".repeat(depth)}${"]".repeat(depth)}}`;
       const first = llm.requests.length;
-      llm.push({ reply: { toolCalls: [{ id: "call_deep", name: "read", arguments: deep }] } }, { reply: { text: "I will flatten it." } });
+      llm.push(
+        { reply: { toolCalls: [{ id: "call_deep", name: "read", arguments: deep }] } },
+        { reply: { text: "I will flatten it." } },
+      );
       const result = await run(env, format, "go deep");
       expect(result).toMatchObject({ code: 0, stdout: "I will flatten it.\n" });
       const [answer] = expectOneResultPerCall(llm.requests[first + 1]!);

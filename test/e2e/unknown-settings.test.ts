@@ -51,7 +51,11 @@ it("knows the section of an installed plugin that is not loaded", async () => {
   const source = `import { definePlugin } from "@keel/extensions-api";
     export default definePlugin({ activate(api) { api.registerCommand({ name: "/later", description: "x", run() {} }); } });`;
   mkdirSync(join(env.home, "plugins"));
-  writePlugin(join(env.home, "plugins"), { name: "lazy-later", keel: { contributes: { commands: ["/later"] }, settingsKey: "later" }, source });
+  writePlugin(join(env.home, "plugins"), {
+    name: "lazy-later",
+    keel: { contributes: { commands: ["/later"] }, settingsKey: "later" },
+    source,
+  });
   userSettings(env.home, { later: { anything: 1 } });
   const run = await runKeel(["-p", "go", ...SCRIPTED], env);
   expect(run.stderr).toBe("");

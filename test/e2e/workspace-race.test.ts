@@ -44,13 +44,19 @@ describe("workspace confinement under a race, through the keel binary", () => {
       .split("\n")
       .map((line) => JSON.parse(line))
       .filter((event) => event.type === "tool_execution_end")
-      .map((event) => ({ tool: event.toolName as string, isError: event.isError as boolean, text: event.result.content[0].text as string }));
+      .map((event) => ({
+        tool: event.toolName as string,
+        isError: event.isError as boolean,
+        text: event.result.content[0].text as string,
+      }));
     expect(results).toHaveLength(calls.length);
     expect(results.filter((r) => LEAK.test(r.text)).slice(0, 3)).toEqual([]);
 
     expect(readdirSync(outside).sort()).toEqual(["leaked-only.txt", "same.txt"]);
     expect(readFileSync(join(outside, "same.txt"), "utf8")).toBe("outside classified\n");
-    const created = results.filter((r) => r.tool === "write" && !r.isError).map((r) => /^Created swapdir\/(w\d+\.txt)/.exec(r.text)?.[1]);
+    const created = results
+      .filter((r) => r.tool === "write" && !r.isError)
+      .map((r) => /^Created swapdir\/(w\d+\.txt)/.exec(r.text)?.[1]);
     const inside = [join(env.cwd, "swapdir"), ...swapper.madeFolders()].flatMap((folder) => readdirSync(folder));
     expect(inside.sort()).toEqual(["same.txt", ...created.map((name) => name!)].sort());
     // The race was real: some calls were refused or found the folder missing, others worked.

@@ -19,12 +19,28 @@ function writeWalkthroughPlugin(dir: string): void {
 }
 
 describe("the writing-plugins walkthrough", () => {
-  const script = [{ toolCalls: [{ name: "word_count", arguments: { text: "to be or not to be" } }] }, { text: "Six words." }];
+  const script = [
+    { toolCalls: [{ name: "word_count", arguments: { text: "to be or not to be" } }] },
+    { text: "Six words." },
+  ];
 
   it("runs with --plugin from a folder outside the repository", async () => {
     const env = keelEnv({ script });
     writeWalkthroughPlugin(join(env.cwd, "keel-wordcount"));
-    const run = await runKeel(["--plugin", "./keel-wordcount", "--mode", "json", "-p", "count", ...SCRIPTED, "--settings", '{"wordcount":{"minLength":3}}'], env);
+    const run = await runKeel(
+      [
+        "--plugin",
+        "./keel-wordcount",
+        "--mode",
+        "json",
+        "-p",
+        "count",
+        ...SCRIPTED,
+        "--settings",
+        '{"wordcount":{"minLength":3}}',
+      ],
+      env,
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('"text":"1 words"');
   });

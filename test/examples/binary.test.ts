@@ -10,8 +10,22 @@ const example = (name: string) => fileURLToPath(new URL(`../../examples/${name}`
 
 describe("examples/report-mode", () => {
   it("keel --mode report prints the answer and the tools used as Markdown", async () => {
-    const env = keelEnv({ files: { "a.txt": "hi\n" }, script: [{ toolCalls: [{ name: "read", arguments: { path: "a.txt" } }, { name: "read", arguments: { path: "none.txt" } }] }, { text: "It says hi." }] });
-    const run = await runKeel(["--mode", "report", "-p", "what is in a.txt?", ...SCRIPTED, "--plugin", example("report-mode")], env);
+    const env = keelEnv({
+      files: { "a.txt": "hi\n" },
+      script: [
+        {
+          toolCalls: [
+            { name: "read", arguments: { path: "a.txt" } },
+            { name: "read", arguments: { path: "none.txt" } },
+          ],
+        },
+        { text: "It says hi." },
+      ],
+    });
+    const run = await runKeel(
+      ["--mode", "report", "-p", "what is in a.txt?", ...SCRIPTED, "--plugin", example("report-mode")],
+      env,
+    );
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^# Answer\n\nIt says hi\.\n\n# Tools\n\n- `read`\n- `read` failed: .*none\.txt.*\n$/);
@@ -25,7 +39,12 @@ describe("examples/cli-info", () => {
     expect(run.stderr).toBe("");
     const info = JSON.parse(run.stdout);
     expect(info).toMatchObject({ keelHome: env.home, pluginFolder: `${env.home}/plugins` });
-    expect(info.plugins).toContainEqual({ name: "keel-example-cli-info", version: "1.0.0", state: "active", source: "cli" });
+    expect(info.plugins).toContainEqual({
+      name: "keel-example-cli-info",
+      version: "1.0.0",
+      state: "active",
+      source: "cli",
+    });
     expect(info.plugins.find((p: { name: string }) => p.name === "@keel/plugin-session-jsonl")).toBeDefined();
   });
 
@@ -43,7 +62,10 @@ describe("examples/keep-going", () => {
 
   it("--until DONE continues the run until the answer says DONE", async () => {
     const env = keelEnv({ script });
-    const run = await runKeel(["--until", "DONE", "-p", "finish the task", ...SCRIPTED, "--plugin", example("keep-going")], env);
+    const run = await runKeel(
+      ["--until", "DONE", "-p", "finish the task", ...SCRIPTED, "--plugin", example("keep-going")],
+      env,
+    );
     expect(run).toMatchObject({ code: 0, stdout: "All DONE.\n", stderr: "" });
   });
 

@@ -56,7 +56,12 @@ describe("examples/readonly-ops", () => {
   ];
 
   it("reads through the wrapped local backend and refuses writes, leaving the file as it was", async () => {
-    kit = await createTestKit({ plugins: [plugin("ops-local"), plugin("tools-fs"), example("readonly-ops")], settings: { ops: "readonly" }, files: { "notes.txt": "keep me\n" }, script });
+    kit = await createTestKit({
+      plugins: [plugin("ops-local"), plugin("tools-fs"), example("readonly-ops")],
+      settings: { ops: "readonly" },
+      files: { "notes.txt": "keep me\n" },
+      script,
+    });
     expect(kit.plugins().find((p) => p.name === "@keel/plugin-ops-local")?.state).toBe("lazy");
     await kit.run("read then write notes.txt");
     const [read, write] = kit.toolResults();
@@ -69,25 +74,45 @@ describe("examples/readonly-ops", () => {
   });
 
   it("says which setting names a backend that is not installed", async () => {
-    kit = await createTestKit({ plugins: [plugin("tools-fs"), example("readonly-ops")], settings: { ops: "readonly", "readonly-ops": { inner: "nowhere" } }, files: { "notes.txt": "x" }, script });
+    kit = await createTestKit({
+      plugins: [plugin("tools-fs"), example("readonly-ops")],
+      settings: { ops: "readonly", "readonly-ops": { inner: "nowhere" } },
+      files: { "notes.txt": "x" },
+      script,
+    });
     await kit.run("read notes.txt");
-    expect(textOf(kit.toolResults()[0]!)).toContain('readonly-ops: no operations backend named "nowhere" (setting readonly-ops.inner) is installed');
+    expect(textOf(kit.toolResults()[0]!)).toContain(
+      'readonly-ops: no operations backend named "nowhere" (setting readonly-ops.inner) is installed',
+    );
   });
 });
 
 describe("examples/session-stats", () => {
   it("/stats counts messages, tool calls and failures", async () => {
-    kit = await createTestKit({ plugins: [example("session-stats")], script: [{ toolCalls: [{ name: "missing_tool" }] }, { text: "ok" }] });
+    kit = await createTestKit({
+      plugins: [example("session-stats")],
+      script: [{ toolCalls: [{ name: "missing_tool" }] }, { text: "ok" }],
+    });
     await kit.run("go");
     expect(await kit.runtime.runCommand("/stats")).toBe(true);
-    expect(notices(kit).at(-1)).toMatch(/^1 user and 2 assistant messages; 1 tool calls \(1 failed\); \d+ input and \d+ output tokens reported\.$/);
+    expect(notices(kit).at(-1)).toMatch(
+      /^1 user and 2 assistant messages; 1 tool calls \(1 failed\); \d+ input and \d+ output tokens reported\.$/,
+    );
   });
 });
 
 describe("examples/todo", () => {
   it("keeps its list as session entries and rebuilds it when the history is replaced", async () => {
     const add = (text: string) => ({ toolCalls: [{ name: "todo", arguments: { action: "add", text } }] });
-    kit = await createTestKit({ plugins: [example("todo")], script: [add("a"), add("b"), { toolCalls: [{ name: "todo", arguments: { action: "done", id: 1 } }] }, { text: "ok" }] });
+    kit = await createTestKit({
+      plugins: [example("todo")],
+      script: [
+        add("a"),
+        add("b"),
+        { toolCalls: [{ name: "todo", arguments: { action: "done", id: 1 } }] },
+        { text: "ok" },
+      ],
+    });
     await kit.run("plan");
     expect(textOf(kit.toolResults().at(-1)!)).toBe("1. [x] a\n2. [ ] b");
     const saved = kit.eventsOf("session_entry").map((e) => e.entry);

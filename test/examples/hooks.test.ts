@@ -20,7 +20,18 @@ afterEach(async () => {
 describe("examples/redact-secrets", () => {
   const leaky = (text: string): InlinePlugin => ({
     name: "leaky",
-    plugin: definePlugin({ activate: (api) => api.registerTool(defineTool({ name: "env", description: "print env", readOnly: true, parameters: z.object({}), execute: async () => ({ content: text }) })) }),
+    plugin: definePlugin({
+      activate: (api) =>
+        api.registerTool(
+          defineTool({
+            name: "env",
+            description: "print env",
+            readOnly: true,
+            parameters: z.object({}),
+            execute: async () => ({ content: text }),
+          }),
+        ),
+    }),
   });
 
   it("replaces keys and secret values in tool output before it enters the history", async () => {
@@ -32,9 +43,23 @@ describe("examples/redact-secrets", () => {
       "acme_0123456789abcdef0123456789abcdef",
       "PATH=/usr/bin",
     ].join("\n");
-    kit = await createTestKit({ plugins: [example("redact-secrets")], inline: [leaky(output)], settings: { redact: { patterns: ["acme_[a-f0-9]{32}"] } }, script: [{ toolCalls: [{ name: "env" }] }, { text: "ok" }] });
+    kit = await createTestKit({
+      plugins: [example("redact-secrets")],
+      inline: [leaky(output)],
+      settings: { redact: { patterns: ["acme_[a-f0-9]{32}"] } },
+      script: [{ toolCalls: [{ name: "env" }] }, { text: "ok" }],
+    });
     await kit.run("show env");
-    expect(textOf(kit.toolResults()[0]!)).toBe(["OPENAI_API_KEY=[redacted]", "token [redacted] in a url", "[redacted]", "DB_PASSWORD: [redacted]", "[redacted]", "PATH=/usr/bin"].join("\n"));
+    expect(textOf(kit.toolResults()[0]!)).toBe(
+      [
+        "OPENAI_API_KEY=[redacted]",
+        "token [redacted] in a url",
+        "[redacted]",
+        "DB_PASSWORD: [redacted]",
+        "[redacted]",
+        "PATH=/usr/bin",
+      ].join("\n"),
+    );
   });
 });
 
@@ -46,7 +71,8 @@ describe("examples/model-aliases", () => {
       activate: (api) =>
         api.registerProvider({
           id: "two",
-          models: () => ["small", "big"].map((id) => ({ id, provider: "two", contextWindow: 10_000, maxOutput: 1_000 })),
+          models: () =>
+            ["small", "big"].map((id) => ({ id, provider: "two", contextWindow: 10_000, maxOutput: 1_000 })),
           async *stream(request) {
             const b = new AssistantMessageBuilder("two", request.model.id);
             yield b.start();
@@ -61,15 +87,25 @@ describe("examples/model-aliases", () => {
   };
 
   it("runs --model fast on the provider/model the alias names", async () => {
-    kit = await createTestKit({ plugins: [example("model-aliases")], inline: [twoModels], settings: { aliases: { fast: "two/big" }, model: "fast" } });
+    kit = await createTestKit({
+      plugins: [example("model-aliases")],
+      inline: [twoModels],
+      settings: { aliases: { fast: "two/big" }, model: "fast" },
+    });
     expect((await kit.run("hi")).finalText).toBe("ran on big");
     expect(kit.runtime.model).toMatchObject({ provider: "two", id: "big" });
   });
 
   it("warns when an alias names a model no provider lists, and leaves the choice to the host", async () => {
-    kit = await createTestKit({ plugins: [example("model-aliases")], inline: [twoModels], settings: { aliases: { fast: "gone/model" }, provider: "two", model: "fast" } });
+    kit = await createTestKit({
+      plugins: [example("model-aliases")],
+      inline: [twoModels],
+      settings: { aliases: { fast: "gone/model" }, provider: "two", model: "fast" },
+    });
     await kit.run("hi");
-    expect(kit.problems()).toContain('keel-example-model-aliases: the alias "fast" names gone/model, which no installed provider lists; keel models shows what is there');
+    expect(kit.problems()).toContain(
+      'keel-example-model-aliases: the alias "fast" names gone/model, which no installed provider lists; keel models shows what is there',
+    );
     expect(kit.runtime.model).toMatchObject({ provider: "two", id: "fast" });
   });
 });

@@ -9,12 +9,27 @@ describe("truncation", () => {
   });
 
   it("keeps the first lines when reading and the last lines of output", () => {
-    expect(truncateHead(lines(10), { maxLines: 3 })).toMatchObject({ text: "line 1\nline 2\nline 3", truncated: true, truncatedBy: "lines", keptLines: 3, totalLines: 10 });
-    expect(truncateTail(lines(10), { maxLines: 3 })).toMatchObject({ text: "line 8\nline 9\nline 10", truncated: true, truncatedBy: "lines", keptLines: 3 });
+    expect(truncateHead(lines(10), { maxLines: 3 })).toMatchObject({
+      text: "line 1\nline 2\nline 3",
+      truncated: true,
+      truncatedBy: "lines",
+      keptLines: 3,
+      totalLines: 10,
+    });
+    expect(truncateTail(lines(10), { maxLines: 3 })).toMatchObject({
+      text: "line 8\nline 9\nline 10",
+      truncated: true,
+      truncatedBy: "lines",
+      keptLines: 3,
+    });
   });
 
   it("stops at the byte budget on whole lines", () => {
-    expect(truncateHead(lines(10), { maxBytes: 14 })).toMatchObject({ text: "line 1\nline 2", truncatedBy: "bytes", keptBytes: 13 });
+    expect(truncateHead(lines(10), { maxBytes: 14 })).toMatchObject({
+      text: "line 1\nline 2",
+      truncatedBy: "bytes",
+      keptBytes: 13,
+    });
     expect(truncateTail(lines(10), { maxBytes: 15 })).toMatchObject({ text: "line 9\nline 10", truncatedBy: "bytes" });
   });
 

@@ -18,7 +18,9 @@ function markdownFiles(dir: string): string[] {
 function badLinks(root: string): string[] {
   return markdownFiles(root).flatMap((file) => {
     const text = readFileSync(file, "utf8");
-    const links = [...text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/i.test(t));
+    const links = [...text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)]
+      .map((m) => m[1]!)
+      .filter((t) => !/^[a-z]+:/i.test(t));
     const paths = [...text.matchAll(/`(\.\.\/[^`\s]+)`/g)].map((m) => m[1]!);
     return [...links, ...paths].flatMap((target) => {
       const full = resolve(dirname(file), target);

@@ -18,7 +18,8 @@ it("finds every generated document fresh, and names one whose text changed", asy
   const docs = await generatedDocs(root);
   expect(docs.map((d) => d.path)).toContain("docs/hooks-and-events.md");
   expect(staleDocs(docs, readRepo)).toEqual([]);
-  const edited = (path: string) => (path === "docs/hooks-and-events.md" ? readRepo(path).replace("| `tool_call` |", "| `tool_cal` |") : readRepo(path));
+  const edited = (path: string) =>
+    path === "docs/hooks-and-events.md" ? readRepo(path).replace("| `tool_call` |", "| `tool_cal` |") : readRepo(path);
   expect(staleDocs(docs, edited)).toEqual(["docs/hooks-and-events.md"]);
   expect(staleDocs(docs, () => undefined)).toEqual(docs.map((d) => d.path));
 });
@@ -26,13 +27,25 @@ it("finds every generated document fresh, and names one whose text changed", asy
 it("takes each hook's documentation from the HOOKS catalog only", async () => {
   (HOOKS.tool_call as { doc: string }).doc = "A changed description of tool_call.";
   const docs = await generatedDocs(root);
-  expect(docs.find((d) => d.path === "docs/hooks-and-events.md")!.text).toContain("| A changed description of tool_call. |");
+  expect(docs.find((d) => d.path === "docs/hooks-and-events.md")!.text).toContain(
+    "| A changed description of tool_call. |",
+  );
   expect(staleDocs(docs, readRepo)).toContain("docs/hooks-and-events.md");
 });
 
 it("records the lifecycle from a real run: the tool call, the overflow's compaction and the end, in order", () => {
   const text = readRepo("docs/hooks-and-events.md");
-  const order = ["`session_start`", "`input`", "`tool_call`", "`compact_before`", "`compact`", "`stop`", "`agent_end`", "`session_end`", "`shutdown`"];
+  const order = [
+    "`session_start`",
+    "`input`",
+    "`tool_call`",
+    "`compact_before`",
+    "`compact`",
+    "`stop`",
+    "`agent_end`",
+    "`session_end`",
+    "`shutdown`",
+  ];
   const lifecycle = text.slice(text.indexOf("## Lifecycle"), text.indexOf("## Reference"));
   const positions = order.map((name) => lifecycle.indexOf(`| ${name} |`));
   expect(positions.every((p) => p > 0)).toBe(true);
@@ -61,7 +74,7 @@ it("reads an interface's doc comments, multi-line signatures included", () => {
     doc: "A thing.",
     members: [
       { name: "name", signature: "readonly name: string", doc: "Its name." },
-      { name: "run", signature: "run(options: { fast: boolean; }): void", doc: "Runs it twice." },
+      { name: "run", signature: "run(options: { fast: boolean }): void", doc: "Runs it twice." },
       { name: "bare", signature: "bare(): void", doc: undefined },
     ],
   });
@@ -72,7 +85,10 @@ it("builds a plugin's settings table from its schema: keys, types, defaults and 
   const schema = z
     .object({
       level: z.enum(["low", "high"]).default("low").describe("How loud it is."),
-      roots: z.array(z.object({ path: z.string().describe("Where.") })).default([]).describe("Extra folders."),
+      roots: z
+        .array(z.object({ path: z.string().describe("Where.") }))
+        .default([])
+        .describe("Extra folders."),
       name: z.string().optional(),
     })
     .prefault({});
@@ -91,6 +107,9 @@ it("finds a plugin README whose settings table was edited by hand stale", async 
   const docs = await generatedDocs(root);
   const readme = "plugins/tool-bash/README.md";
   expect(docs.map((d) => d.path)).toEqual(expect.arrayContaining([readme, "docs/settings.md"]));
-  const edited = (path: string) => (path === readme ? readRepo(path).replace("| `timeoutSeconds` | `number` | `120` |", "| `timeoutSeconds` | `number` | `60` |") : readRepo(path));
+  const edited = (path: string) =>
+    path === readme
+      ? readRepo(path).replace("| `timeoutSeconds` | `number` | `120` |", "| `timeoutSeconds` | `number` | `60` |")
+      : readRepo(path);
   expect(staleDocs(docs, edited)).toEqual([readme]);
 });

@@ -8,15 +8,21 @@ import { describe, expect, it } from "vitest";
 import { settingsKeyOf, type PluginDefinition } from "@keel/extensions-api";
 
 const plugins = fileURLToPath(new URL("../../plugins", import.meta.url));
-const folders = readdirSync(plugins, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+const folders = readdirSync(plugins, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name);
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
 }
 
 /** What the code of a plugin's src/ does by itself, as the capabilities that must cover it. */
 function neededCapabilities(dir: string): string[] {
-  const code = sources(join(dir, "src")).map((f) => readFileSync(f, "utf8")).join("\n");
+  const code = sources(join(dir, "src"))
+    .map((f) => readFileSync(f, "utf8"))
+    .join("\n");
   const needs: [RegExp, RegExp, string][] = [
     [/from "node:fs(\/promises)?"/, /^fs:(read|write)$/, "fs:read or fs:write (it imports node:fs)"],
     [/from "node:child_process"/, /^exec$/, "exec (it imports node:child_process)"],
@@ -24,12 +30,17 @@ function neededCapabilities(dir: string): string[] {
     [/process\.env\b/, /^env:/, "env:<NAME> (it reads process.env)"],
   ];
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).keel as { capabilities?: string[] };
-  return needs.filter(([uses, cap]) => uses.test(code) && !(manifest.capabilities ?? []).some((c) => cap.test(c))).map(([, , what]) => what);
+  return needs
+    .filter(([uses, cap]) => uses.test(code) && !(manifest.capabilities ?? []).some((c) => cap.test(c)))
+    .map(([, , what]) => what);
 }
 
 describe.each(folders)("plugins/%s", (folder) => {
   const dir = join(plugins, folder);
-  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; keel: { entry: string; settingsKey?: string; capabilities?: string[] } };
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+    name: string;
+    keel: { entry: string; settingsKey?: string; capabilities?: string[] };
+  };
 
   it("is @keel/plugin-<folder>, with the settings key derived from its name and a README", () => {
     expect(pkg.name).toBe(`@keel/plugin-${folder}`);

@@ -33,8 +33,12 @@ it("resolves @keel/extensions-api and its subpaths to extensions-api/src", () =>
 
 it("keeps the contract free of the host: extensions-api neither depends on nor imports @keel/core", () => {
   const pkg = JSON.parse(readFileSync(`${root}extensions-api/package.json`, "utf8")) as Record<string, unknown>;
-  const deps = ["dependencies", "peerDependencies", "optionalDependencies"].flatMap((k) => Object.keys((pkg[k] as object) ?? {}));
+  const deps = ["dependencies", "peerDependencies", "optionalDependencies"].flatMap((k) =>
+    Object.keys((pkg[k] as object) ?? {}),
+  );
   expect(deps).not.toContain("@keel/core");
-  const sources = readdirSync(`${root}extensions-api/src`).map((f) => readFileSync(`${root}extensions-api/src/${f}`, "utf8"));
+  const sources = readdirSync(`${root}extensions-api/src`).map((f) =>
+    readFileSync(`${root}extensions-api/src/${f}`, "utf8"),
+  );
   expect(sources.filter((s) => s.includes("@keel/core"))).toEqual([]);
 });

@@ -52,7 +52,9 @@ export interface FolderSwapper {
 
 /** Starts swapping the folder `path` for a symlink to `target`; resolves once the attacker runs. */
 export async function startFolderSwapper(path: string, target: string): Promise<FolderSwapper> {
-  const child: ChildProcess = spawn(process.execPath, ["-e", ATTACK, path, target], { stdio: ["ignore", "pipe", "inherit"] });
+  const child: ChildProcess = spawn(process.execPath, ["-e", ATTACK, path, target], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   await new Promise((resolve) => child.stdout!.once("data", resolve));
   let stopped: Promise<void> | undefined;

@@ -39,7 +39,11 @@ export function keelEnv(options: { files?: Record<string, string>; script?: unkn
 export const SCRIPTED = ["--provider", "scripted", "--settings", '{"provider-scripted":{"script":"turns.json"}}'];
 
 /** `prefix`: a command the binary runs under, e.g. `setpriv --reuid …` to run it as another user. */
-export function runKeel(args: string[], env: KeelEnv, options: { extraEnv?: Record<string, string>; input?: string; timeoutMs?: number; prefix?: string[] } = {}): Promise<KeelRun> {
+export function runKeel(
+  args: string[],
+  env: KeelEnv,
+  options: { extraEnv?: Record<string, string>; input?: string; timeoutMs?: number; prefix?: string[] } = {},
+): Promise<KeelRun> {
   return new Promise((resolve, reject) => {
     const [program, ...argv] = [...(options.prefix ?? []), process.execPath, KEEL_BIN, ...args];
     const child = spawn(program!, argv, {

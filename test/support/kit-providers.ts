@@ -3,9 +3,20 @@
  * injected deps (a replayed fetch, a fake clock, an environment) — what the plugins' `activate` does.
  */
 import type { Provider } from "@keel/extensions-api";
-import { registerCompatibleProvider, serveSettingsProviders, type CompatibleProviderSpec, type HttpProviderDeps, type ProviderHost } from "@keel/provider-kit";
+import {
+  registerCompatibleProvider,
+  serveSettingsProviders,
+  type CompatibleProviderSpec,
+  type HttpProviderDeps,
+  type ProviderHost,
+} from "@keel/provider-kit";
 
-export function kitProviders(spec: CompatibleProviderSpec, allSettings: Record<string, unknown> = {}, deps: HttpProviderDeps = {}, warnings: string[] = []): Provider[] {
+export function kitProviders(
+  spec: CompatibleProviderSpec,
+  allSettings: Record<string, unknown> = {},
+  deps: HttpProviderDeps = {},
+  warnings: string[] = [],
+): Provider[] {
   const out: Provider[] = [];
   const host: ProviderHost = {
     plugin: { name: "kit-providers", version: "0.0.0", dir: process.cwd(), source: "cli" },

@@ -64,4 +64,3 @@ export function expectValidPairs(messages: readonly Message[]): void {
     expect(following.map((r) => r.toolCallId)).toEqual(ids);
   }
 }
-

@@ -26,7 +26,11 @@ export function writePlugin(root: string, plugin: FixturePlugin): string {
   const dir = join(root, plugin.name.replace(/[@/]/g, "_"));
   mkdirSync(dir, { recursive: true });
   const keel = { apiVersion: "^1.0.0", entry: "./index.ts", ...plugin.keel };
-  writeFileSync(join(dir, "package.json"), plugin.rawPackageJson ?? JSON.stringify({ name: plugin.name, version: plugin.version ?? "1.0.0", type: "module", keel }, null, 2));
+  writeFileSync(
+    join(dir, "package.json"),
+    plugin.rawPackageJson ??
+      JSON.stringify({ name: plugin.name, version: plugin.version ?? "1.0.0", type: "module", keel }, null, 2),
+  );
   if (plugin.source !== undefined) writeFileSync(join(dir, String(keel.entry)), plugin.source);
   return dir;
 }

@@ -96,7 +96,14 @@ export function localWorkspace() {
     context() {
       const controller = new AbortController();
       const updates: ToolResult[] = [];
-      const ctx: ToolContext = { signal: controller.signal, toolCallId: `call_${++calls}`, cwd: ops.cwd, ops, dataDir, update: (p) => updates.push(p) };
+      const ctx: ToolContext = {
+        signal: controller.signal,
+        toolCallId: `call_${++calls}`,
+        cwd: ops.cwd,
+        ops,
+        dataDir,
+        update: (p) => updates.push(p),
+      };
       return { ctx, updates, abort: () => controller.abort() };
     },
   };
@@ -104,5 +111,7 @@ export function localWorkspace() {
 
 /** The text of a tool result. */
 export function textOf(result: ToolResult): string {
-  return typeof result.content === "string" ? result.content : result.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  return typeof result.content === "string"
+    ? result.content
+    : result.content.map((b) => (b.type === "text" ? b.text : "")).join("");
 }

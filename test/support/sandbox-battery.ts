@@ -19,7 +19,9 @@ export const SANDBOX_TEST_USER = "keel-sandbox-test";
 export function ensureTestUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   if (spawnSync("id", ["-u", SANDBOX_TEST_USER]).status !== 0) {
-    const made = spawnSync("useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", SANDBOX_TEST_USER], { encoding: "utf8" });
+    const made = spawnSync("useradd", ["--no-create-home", "--shell", "/usr/sbin/nologin", SANDBOX_TEST_USER], {
+      encoding: "utf8",
+    });
     if (made.status !== 0) throw new Error(`useradd ${SANDBOX_TEST_USER} failed: ${made.stderr}`);
   }
   const id = (flag: string) => Number(spawnSync("id", [flag, SANDBOX_TEST_USER], { encoding: "utf8" }).stdout.trim());
@@ -47,8 +49,16 @@ export interface BatteryWorld {
 export function batteryWorld(owner?: { uid: number; gid: number }): BatteryWorld {
   const root = mkdtempSync(join(tmpdir(), "keel-sandbox-"));
   chmodSync(root, 0o755);
-  const world = { root, work: join(root, "work"), outside: join(root, "outside"), home: join(root, "home"), keelHome: join(root, "keel-home"), secret: randomBytes(8).toString("hex") };
-  for (const dir of [world.work, join(world.work, ".git/hooks"), world.outside, world.home, world.keelHome]) mkdirSync(dir, { recursive: true });
+  const world = {
+    root,
+    work: join(root, "work"),
+    outside: join(root, "outside"),
+    home: join(root, "home"),
+    keelHome: join(root, "keel-home"),
+    secret: randomBytes(8).toString("hex"),
+  };
+  for (const dir of [world.work, join(world.work, ".git/hooks"), world.outside, world.home, world.keelHome])
+    mkdirSync(dir, { recursive: true });
   symlinkSync(world.outside, join(world.work, "escape"));
   writeFileSync(join(world.home, ".secret-rc"), `export TOKEN=${world.secret}\n`);
   writeFileSync(join(world.home, ".gitconfig"), "[user]\n\tname = Sandbox Test\n");
@@ -98,7 +108,8 @@ export class Listeners {
     await new Promise<void>((resolve) => client.send(marker, this.udpPort, "127.0.0.1", () => resolve()));
     client.close();
     createConnection(this.tcpPort, "127.0.0.1").on("error", () => {});
-    while (this.tcpConnections === before || !this.datagrams.includes(marker)) await new Promise((resolve) => setImmediate(resolve));
+    while (this.tcpConnections === before || !this.datagrams.includes(marker))
+      await new Promise((resolve) => setImmediate(resolve));
     this.tcpConnections--;
     this.datagrams.splice(this.datagrams.indexOf(marker), 1);
   }
@@ -123,13 +134,38 @@ export interface Attack {
 }
 
 /** The attacks, for one world, server pair and secret holder. `remount` is left out of unsandboxed runs. */
-export function attacks(world: BatteryWorld, net: Listeners, holderPid: number, options: { remount: boolean }): Attack[] {
+export function attacks(
+  world: BatteryWorld,
+  net: Listeners,
+  holderPid: number,
+  options: { remount: boolean },
+): Attack[] {
   const list: Attack[] = [
-    { name: "write outside the workspace", command: `echo pwned > ${world.outside}/direct.txt`, succeeded: () => existsSync(join(world.outside, "direct.txt")) },
-    { name: "write through a symlink", command: "echo pwned > escape/via-link.txt", succeeded: () => existsSync(join(world.outside, "via-link.txt")) },
-    { name: "write into .git/hooks", command: "echo pwned > .git/hooks/pre-commit", succeeded: () => existsSync(join(world.work, ".git/hooks/pre-commit")) },
-    { name: "TCP out", command: `exec 3<>/dev/tcp/127.0.0.1/${net.tcpPort} && echo connected`, succeeded: () => net.tcpConnections > 0 },
-    { name: "UDP out", command: `echo leak > /dev/udp/127.0.0.1/${net.udpPort}`, succeeded: () => net.datagrams.includes("leak\n") },
+    {
+      name: "write outside the workspace",
+      command: `echo pwned > ${world.outside}/direct.txt`,
+      succeeded: () => existsSync(join(world.outside, "direct.txt")),
+    },
+    {
+      name: "write through a symlink",
+      command: "echo pwned > escape/via-link.txt",
+      succeeded: () => existsSync(join(world.outside, "via-link.txt")),
+    },
+    {
+      name: "write into .git/hooks",
+      command: "echo pwned > .git/hooks/pre-commit",
+      succeeded: () => existsSync(join(world.work, ".git/hooks/pre-commit")),
+    },
+    {
+      name: "TCP out",
+      command: `exec 3<>/dev/tcp/127.0.0.1/${net.tcpPort} && echo connected`,
+      succeeded: () => net.tcpConnections > 0,
+    },
+    {
+      name: "UDP out",
+      command: `echo leak > /dev/udp/127.0.0.1/${net.udpPort}`,
+      succeeded: () => net.datagrams.includes("leak\n"),
+    },
     {
       name: "read another process's environment",
       command: `cat /proc/${holderPid}/environ /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep '^KEEL_SANDBOX_SECRET='`,
@@ -138,7 +174,11 @@ export function attacks(world: BatteryWorld, net: Listeners, holderPid: number, 
     { name: "read a $HOME dotfile", command: "cat ~/.secret-rc", succeeded: (output) => output.includes(world.secret) },
   ];
   if (options.remount) {
-    list.push({ name: "remount / read-write", command: `mount -o remount,rw / && echo pwned > ${world.outside}/remount.txt`, succeeded: () => existsSync(join(world.outside, "remount.txt")) });
+    list.push({
+      name: "remount / read-write",
+      command: `mount -o remount,rw / && echo pwned > ${world.outside}/remount.txt`,
+      succeeded: () => existsSync(join(world.outside, "remount.txt")),
+    });
   }
   return list;
 }

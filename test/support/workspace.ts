@@ -38,7 +38,11 @@ export interface CallOutcome<TDetails = unknown> {
  * Calls `tool` as the loop does: the input is parsed by the tool's schema first (so defaults apply and a bad
  * input is refused), and a thrown error becomes an error outcome carrying its message.
  */
-export async function callTool<TDetails>(tool: Tool<any, TDetails>, input: unknown, ctx: ToolContext): Promise<CallOutcome<TDetails>> {
+export async function callTool<TDetails>(
+  tool: Tool<any, TDetails>,
+  input: unknown,
+  ctx: ToolContext,
+): Promise<CallOutcome<TDetails>> {
   const parsed = tool.parameters.safeParse(input);
   if (!parsed.success) return { text: `Invalid input for ${tool.name}: ${parsed.error.message}`, isError: true };
   try {

@@ -9,19 +9,33 @@ interface Sandbox {
   name: string;
   wrap(command: string): string;
 }
-const sandboxRow = { noun: "sandbox", event: "onSandbox", lazy: true, when: "-", entry: z.string(), show: "sandbox:", doc: "-" } as const;
+const sandboxRow = {
+  noun: "sandbox",
+  event: "onSandbox",
+  lazy: true,
+  when: "-",
+  entry: z.string(),
+  show: "sandbox:",
+  doc: "-",
+} as const;
 
 // A row for a kind that has no item type (no registry) is refused.
 // @ts-expect-error 'sandboxes' does not exist in ContributionTable
 export const extraRow: ContributionTable = { ...CONTRIBUTIONS, sandboxes: { ...sandboxRow, register: "registerTool" } };
 
 // With its item type but no `register*` method on PluginAPI that takes one, the row is refused.
-// @ts-expect-error no PluginAPI method registers a Sandbox
-export const noMethod: ContributionTable<ContributionTypes & { sandboxes: Sandbox }> = { ...CONTRIBUTIONS, sandboxes: { ...sandboxRow, register: "registerSandbox" } };
+export const noMethod: ContributionTable<ContributionTypes & { sandboxes: Sandbox }> = {
+  ...CONTRIBUTIONS,
+  // @ts-expect-error no PluginAPI method registers a Sandbox
+  sandboxes: { ...sandboxRow, register: "registerSandbox" },
+};
 
 // A row naming another kind's register method is refused.
-// @ts-expect-error registerTool takes a Tool, not a Mode
-export const wrongMethod: ContributionTable = { ...CONTRIBUTIONS, modes: { ...CONTRIBUTIONS.modes, register: "registerTool" } };
+export const wrongMethod: ContributionTable = {
+  ...CONTRIBUTIONS,
+  // @ts-expect-error registerTool takes a Tool, not a Mode
+  modes: { ...CONTRIBUTIONS.modes, register: "registerTool" },
+};
 
 // The table must have a row for every kind.
 const { ops: _ops, ...withoutOps } = CONTRIBUTIONS;

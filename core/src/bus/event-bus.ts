@@ -29,7 +29,8 @@ export class EventBus {
   }
 
   onAny(handler: AnyHandler, owner: PluginRef = KERNEL): () => void {
-    const safe = (event: EventName, payload: unknown) => this.guard(owner, `event ${String(event)}`, () => handler(event, payload as never));
+    const safe = (event: EventName, payload: unknown) =>
+      this.guard(owner, `event ${String(event)}`, () => handler(event, payload as never));
     this.emitter.on("*", safe as never);
     return () => this.emitter.off("*", safe as never);
   }

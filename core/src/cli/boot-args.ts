@@ -23,7 +23,10 @@ export function scanBootArgs(argv: string[]): BootArgs {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") break;
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
     const value = () => inline ?? argv[++i];
     if (flag === "--cwd") out.cwd = value();
     else if (flag === "--plugin") pushDefined(out.plugins, value());

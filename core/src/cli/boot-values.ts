@@ -8,7 +8,8 @@ import { resolve } from "node:path";
 import { parseSettingsArg, type SettingsObject } from "../settings/settings.js";
 import type { BootArgs } from "./boot-args.js";
 
-export type BootValues = { ok: true; extraSettings: SettingsObject[]; pluginPaths: string[] } | { ok: false; errors: string[] };
+export type BootValues =
+  { ok: true; extraSettings: SettingsObject[]; pluginPaths: string[] } | { ok: false; errors: string[] };
 
 /** `--settings` files resolve against the workspace (`cwd`); `--plugin` paths against the current folder. */
 export function readBootValues(boot: BootArgs, cwd: string): BootValues {

@@ -13,10 +13,18 @@ export const BUILTIN_COMMANDS = ["plugins", "models", "trust"];
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n") + "\n";
+  return (
+    rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n") +
+    "\n"
+  );
 }
 
-export function addBuiltinCommands(program: Command, runtime: KeelRuntime, out: (text: string) => void, err: (text: string) => void): void {
+export function addBuiltinCommands(
+  program: Command,
+  runtime: KeelRuntime,
+  out: (text: string) => void,
+  err: (text: string) => void,
+): void {
   program
     .command("plugins")
     .description("list plugins: name, version, source, state and what each contributes")
@@ -26,7 +34,12 @@ export function addBuiltinCommands(program: Command, runtime: KeelRuntime, out: 
       if (opts.json) return out(JSON.stringify(plugins, null, 2) + "\n");
       const rows = [["NAME", "VERSION", "SOURCE", "STATE", "CONTRIBUTES"]];
       for (const p of plugins) {
-        const parts = [...CONTRIBUTION_KINDS.flatMap((kind) => p.contributes[kind].map((name) => `${CONTRIBUTIONS[kind].show}${name}`)), ...p.contributes.hooks.map((x) => `hook:${x}`)];
+        const parts = [
+          ...CONTRIBUTION_KINDS.flatMap((kind) =>
+            p.contributes[kind].map((name) => `${CONTRIBUTIONS[kind].show}${name}`),
+          ),
+          ...p.contributes.hooks.map((x) => `hook:${x}`),
+        ];
         rows.push([p.name, p.version, p.source, p.state, parts.join(" ") + (p.reason ? `  (${p.reason})` : "")]);
       }
       out(table(rows));
@@ -40,7 +53,15 @@ export function addBuiltinCommands(program: Command, runtime: KeelRuntime, out: 
       const models = await runtime.allModels();
       if (opts.json) return out(JSON.stringify(models, null, 2) + "\n");
       const rows = [["PROVIDER", "MODEL", "CONTEXT", "MAX OUT", "$/M IN", "$/M OUT"]];
-      for (const m of models) rows.push([m.provider, m.id, String(m.contextWindow), String(m.maxOutput), m.cost ? String(m.cost.input) : "-", m.cost ? String(m.cost.output) : "-"]);
+      for (const m of models)
+        rows.push([
+          m.provider,
+          m.id,
+          String(m.contextWindow),
+          String(m.maxOutput),
+          m.cost ? String(m.cost.input) : "-",
+          m.cost ? String(m.cost.output) : "-",
+        ]);
       out(table(rows));
     });
 
@@ -52,7 +73,12 @@ export function addBuiltinCommands(program: Command, runtime: KeelRuntime, out: 
       const config = readProjectConfig(resolve(runtime.cwd, dir ?? "."));
       const store = new TrustStore(runtime.keelHome);
       const warnings: string[] = [];
-      if (opts.revoke) out(store.forget(config.dir, warnings) ? `No longer trusted: ${config.dir}\n` : `${config.dir} had no trust decision.\n`);
+      if (opts.revoke)
+        out(
+          store.forget(config.dir, warnings)
+            ? `No longer trusted: ${config.dir}\n`
+            : `${config.dir} had no trust decision.\n`,
+        );
       else {
         store.remember(config, true, warnings);
         const what = config.files.length > 0 ? config.files.join(", ") : "no configuration yet";

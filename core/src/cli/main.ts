@@ -28,7 +28,12 @@ export function keelHomeDir(): string {
 }
 
 function addFlag(cmd: Command, flag: FlagSpec): void {
-  const value = flag.type === "boolean" ? "" : flag.type === "string[]" ? ` ${flag.valueName ?? "<value>"}` : ` ${flag.valueName ?? "<value>"}`;
+  const value =
+    flag.type === "boolean"
+      ? ""
+      : flag.type === "string[]"
+        ? ` ${flag.valueName ?? "<value>"}`
+        : ` ${flag.valueName ?? "<value>"}`;
   const spec = `${flag.short ? `-${flag.short}, ` : ""}--${flag.name}${value}`;
   if (flag.type === "string[]") cmd.option(spec, flag.description, (v: string, prev: string[] = []) => [...prev, v]);
   else cmd.option(spec, flag.description);
@@ -42,7 +47,9 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   const cwd = resolve(boot.cwd ?? process.cwd());
   const cwdProblem = boot.cwd === undefined ? undefined : folderProblem(cwd);
   if (cwdProblem) {
-    err(`keel: --cwd ${boot.cwd}: ${cwdProblem}. Name an existing folder, or leave --cwd out to work in the current one.\n`);
+    err(
+      `keel: --cwd ${boot.cwd}: ${cwdProblem}. Name an existing folder, or leave --cwd out to work in the current one.\n`,
+    );
     return 2;
   }
   let distribution: Distribution;
@@ -60,17 +67,31 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   const { extraSettings, pluginPaths } = values;
 
   const builtin = boot.firstWord !== undefined && BUILTIN_COMMANDS.includes(boot.firstWord);
-  const trust = { granted: boot.trust, interactive: !boot.print && (boot.mode ?? "interactive") === "interactive" && !builtin, firstWord: boot.firstWord };
+  const trust = {
+    granted: boot.trust,
+    interactive: !boot.print && (boot.mode ?? "interactive") === "interactive" && !builtin,
+    firstWord: boot.firstWord,
+  };
   // Before any plugin code runs, for the rest of the process: plugins' console output, stray errors and
   // process.exit are contained from the start.
   const containment = containPlugins();
   let runtime: KeelRuntime;
   try {
-    runtime = await KeelRuntime.create({ cwd, keelHome: keelHomeDir(), distribution, pluginPaths, safeMode: boot.safeMode, extraSettings, trust }, (rt) => {
-      rt.bus.on("plugin_error", (e) => err(`${distribution.command}: plugin ${e.plugin.name}@${e.plugin.version}: ${e.message}\n`));
-      rt.bus.on("plugin_warning", (e) => err(`${distribution.command}: ${e.plugin ? `plugin ${e.plugin.name}: ` : ""}${e.message}\n`));
-      containment.attach({ ownerOf: (file) => rt.host.ownerOfFile(file), report: (plugin, phase, message) => rt.bus.emit("plugin_error", { plugin, phase, message }) });
-    });
+    runtime = await KeelRuntime.create(
+      { cwd, keelHome: keelHomeDir(), distribution, pluginPaths, safeMode: boot.safeMode, extraSettings, trust },
+      (rt) => {
+        rt.bus.on("plugin_error", (e) =>
+          err(`${distribution.command}: plugin ${e.plugin.name}@${e.plugin.version}: ${e.message}\n`),
+        );
+        rt.bus.on("plugin_warning", (e) =>
+          err(`${distribution.command}: ${e.plugin ? `plugin ${e.plugin.name}: ` : ""}${e.message}\n`),
+        );
+        containment.attach({
+          ownerOf: (file) => rt.host.ownerOfFile(file),
+          report: (plugin, phase, message) => rt.bus.emit("plugin_error", { plugin, phase, message }),
+        });
+      },
+    );
   } catch (error) {
     if (!(error instanceof RequiredPluginError)) throw error;
     err(`${distribution.command}: ${error.message}\n`);
@@ -80,7 +101,8 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   for (const w of runtime.warnings) err(`${distribution.command}: ${w}\n`);
   // `keel trust` is about to answer it; everywhere else the one notice says what was skipped.
   if (runtime.trust?.notice && boot.firstWord !== "trust") err(`${distribution.command}: ${runtime.trust.notice}\n`);
-  if (boot.firstWord && runtime.host.waitsFor("cliCommands", boot.firstWord)) await runtime.host.activateFor("cliCommands", boot.firstWord);
+  if (boot.firstWord && runtime.host.waitsFor("cliCommands", boot.firstWord))
+    await runtime.host.activateFor("cliCommands", boot.firstWord);
 
   let exitCode = 0;
   const program = new Command(distribution.command)
@@ -103,16 +125,28 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   addBuiltinCommands(program, runtime, out, err);
   for (const entry of runtime.contributions.cliCommands.list()) {
     const spec = entry.item;
-    const sub = program.command(`${entry.name}${spec.arguments ? ` ${spec.arguments}` : ""}`).description(spec.description);
+    const sub = program
+      .command(`${entry.name}${spec.arguments ? ` ${spec.arguments}` : ""}`)
+      .description(spec.description);
     for (const flag of spec.options ?? []) addFlag(sub, flag);
     sub.action(async (...args: unknown[]) => {
       const cmd = args[args.length - 1] as Command;
-      const result = await spec.run(cmd.args, cmd.opts(), { cwd, keelHome: runtime.keelHome, stdout: out, stderr: err, listPlugins: () => runtime.listPlugins() });
+      const result = await spec.run(cmd.args, cmd.opts(), {
+        cwd,
+        keelHome: runtime.keelHome,
+        stdout: out,
+        stderr: err,
+        listPlugins: () => runtime.listPlugins(),
+      });
       exitCode = typeof result === "number" ? result : 0;
     });
   }
   program.action(async (words: string[], opts: Record<string, unknown>) => {
-    const problems = await flagProblems(program, runtime.contributions.flags.list().map((e) => e.item), opts);
+    const problems = await flagProblems(
+      program,
+      runtime.contributions.flags.list().map((e) => e.item),
+      opts,
+    );
     if (problems.length > 0) {
       for (const problem of problems) err(`${distribution.command}: ${problem}\n`);
       exitCode = 2;
@@ -155,16 +189,27 @@ async function flagProblems(program: Command, flags: FlagSpec[], opts: Record<st
   return problems;
 }
 
-async function runMode(runtime: KeelRuntime, opts: Record<string, unknown>, words: string[], err: (t: string) => void, containment: Containment): Promise<number> {
+async function runMode(
+  runtime: KeelRuntime,
+  opts: Record<string, unknown>,
+  words: string[],
+  err: (t: string) => void,
+  containment: Containment,
+): Promise<number> {
   let prompt = typeof opts.print === "string" ? opts.print : words.length > 0 ? words.join(" ") : undefined;
   if (prompt === undefined && opts.print === true && !process.stdin.isTTY) prompt = await readStdin();
   const modeName = typeof opts.mode === "string" ? opts.mode : opts.print !== undefined ? "text" : "interactive";
   await runtime.host.activateFor("modes", modeName);
   const mode = runtime.contributions.modes.get(modeName);
   if (!mode) {
-    const installed = runtime.listPlugins().filter((p) => p.state !== "failed" && p.state !== "disabled").flatMap((p) => p.contributes.modes);
+    const installed = runtime
+      .listPlugins()
+      .filter((p) => p.state !== "failed" && p.state !== "disabled")
+      .flatMap((p) => p.contributes.modes);
     const hint = modeName === "interactive" ? ` Run with -p "<prompt>" to print an answer.` : "";
-    err(`keel: no "${modeName}" mode is installed${installed.length ? ` (installed: ${installed.join(", ")})` : ""}.${hint}\n`);
+    err(
+      `keel: no "${modeName}" mode is installed${installed.length ? ` (installed: ${installed.join(", ")})` : ""}.${hint}\n`,
+    );
     return 2;
   }
   containment.setStdoutOwner(mode.owner);
@@ -192,7 +237,9 @@ function folderProblem(dir: string): string | undefined {
   try {
     return statSync(dir).isDirectory() ? undefined : "is a file, not a folder";
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such folder" : `cannot be used (${(error as Error).message})`;
+    return (error as NodeJS.ErrnoException).code === "ENOENT"
+      ? "no such folder"
+      : `cannot be used (${(error as Error).message})`;
   }
 }
 

@@ -4,7 +4,18 @@
  * everything else fails open), and attributes each failure to the plugin that tapped it.
  */
 import tapable from "tapable";
-import { HOOKS, type GuardDecision, type HookContext, type HookHandler, type HookInput, type HookName, type HookRegistrar, type HookTypes, type PluginRef, type TapOptions } from "@keel/extensions-api";
+import {
+  HOOKS,
+  type GuardDecision,
+  type HookContext,
+  type HookHandler,
+  type HookInput,
+  type HookName,
+  type HookRegistrar,
+  type HookTypes,
+  type PluginRef,
+  type TapOptions,
+} from "@keel/extensions-api";
 import { errorText } from "../bus/event-bus.js";
 import { runWithDeadline } from "./timeout.js";
 import { transformProblem } from "./transform-checks.js";
@@ -42,7 +53,8 @@ export class HookBus {
 
   constructor(
     private readonly onFailure: (failure: HookFailure) => void,
-    private readonly onBlocked: (hook: HookName, by: string, reason: string, subject: unknown) => void = () => undefined,
+    private readonly onBlocked: (hook: HookName, by: string, reason: string, subject: unknown) => void = () =>
+      undefined,
   ) {}
 
   /** A registrar bound to one plugin, for `api.hooks`. */
@@ -75,7 +87,10 @@ export class HookBus {
     this.compiled.delete(hook);
     return () => {
       const current = this.taps.get(hook) ?? [];
-      this.taps.set(hook, current.filter((t) => t !== record));
+      this.taps.set(
+        hook,
+        current.filter((t) => t !== record),
+      );
       this.compiled.delete(hook);
     };
   }
@@ -85,7 +100,11 @@ export class HookBus {
   }
 
   /** Runs a guard hook. The first block wins; rewrites accumulate; a failing guard blocks. */
-  async guard<K extends HookName>(hook: K, event: HookInput<K>, signal?: AbortSignal): Promise<GuardOutcome<HookInput<K>>> {
+  async guard<K extends HookName>(
+    hook: K,
+    event: HookInput<K>,
+    signal?: AbortSignal,
+  ): Promise<GuardOutcome<HookInput<K>>> {
     if (!this.has(hook)) return { blocked: false, event };
     const state: GuardState = { event: { ...(event as object) } as Record<string, unknown>, signal };
     const result = (await this.compile(hook).promise(state)) as { reason: string; by: string } | undefined;
@@ -97,13 +116,22 @@ export class HookBus {
   }
 
   /** Runs a transform hook over `value`; a failing handler is skipped. */
-  async transform<K extends HookName>(hook: K, value: HookInput<K>, info: TransformInfo<K>, signal?: AbortSignal): Promise<HookInput<K>> {
+  async transform<K extends HookName>(
+    hook: K,
+    value: HookInput<K>,
+    info: TransformInfo<K>,
+    signal?: AbortSignal,
+  ): Promise<HookInput<K>> {
     if (!this.has(hook)) return value;
     return (await this.compile(hook).promise(value, info, signal)) as HookInput<K>;
   }
 
   /** Runs a provide hook; the first defined answer wins. */
-  async provide<K extends HookName>(hook: K, request: HookInput<K>, signal?: AbortSignal): Promise<ProvideAnswer<K> | undefined> {
+  async provide<K extends HookName>(
+    hook: K,
+    request: HookInput<K>,
+    signal?: AbortSignal,
+  ): Promise<ProvideAnswer<K> | undefined> {
     if (!this.has(hook)) return undefined;
     return (await this.compile(hook).promise(request, signal)) as ProvideAnswer<K> | undefined;
   }
@@ -119,8 +147,17 @@ export class HookBus {
     if (compiled) return compiled;
     const kind = HOOKS[hook].kind;
     // tapable's typings pin argument counts per hook class; the wrappers below carry the real types.
-    const Hook = (kind === "guard" || kind === "provide" ? AsyncSeriesBailHook : kind === "transform" ? AsyncSeriesWaterfallHook : AsyncParallelHook) as unknown as new (args: string[]) => any;
-    compiled = kind === "guard" ? new Hook(["state"]) : kind === "transform" ? new Hook(["value", "info", "signal"]) : new Hook(["request", "signal"]);
+    const Hook = (kind === "guard" || kind === "provide"
+      ? AsyncSeriesBailHook
+      : kind === "transform"
+        ? AsyncSeriesWaterfallHook
+        : AsyncParallelHook) as unknown as new (args: string[]) => any;
+    compiled =
+      kind === "guard"
+        ? new Hook(["state"])
+        : kind === "transform"
+          ? new Hook(["value", "info", "signal"])
+          : new Hook(["request", "signal"]);
     for (const tap of this.taps.get(hook) ?? []) {
       compiled.tapPromise({ name: tap.name, stage: tap.stage, before: tap.before }, this.wrap(kind, tap));
     }
@@ -129,15 +166,21 @@ export class HookBus {
   }
 
   private wrap(kind: string, tap: TapRecord): AnyFn {
-    const fail = (error: unknown) => this.onFailure({ hook: tap.hook, owner: tap.owner, tap: tap.name, message: errorText(error) });
-    const call = <T>(outer: AbortSignal | undefined, fn: (ctx: HookContext) => T) => runWithDeadline(tap.timeoutMs, outer, (signal) => fn({ signal }));
+    const fail = (error: unknown) =>
+      this.onFailure({ hook: tap.hook, owner: tap.owner, tap: tap.name, message: errorText(error) });
+    const call = <T>(outer: AbortSignal | undefined, fn: (ctx: HookContext) => T) =>
+      runWithDeadline(tap.timeoutMs, outer, (signal) => fn({ signal }));
     switch (kind) {
       case "guard":
         return async (state: GuardState) => {
           try {
-            const decision = (await call(state.signal, (ctx) => tap.handler(state.event, ctx))) as GuardDecision<Record<string, unknown>>;
-            if (decision && "block" in decision && decision.block) return { reason: decision.reason || "blocked", by: tap.name };
-            if (decision && "rewrite" in decision && decision.rewrite) state.event = { ...state.event, ...decision.rewrite };
+            const decision = (await call(state.signal, (ctx) => tap.handler(state.event, ctx))) as GuardDecision<
+              Record<string, unknown>
+            >;
+            if (decision && "block" in decision && decision.block)
+              return { reason: decision.reason || "blocked", by: tap.name };
+            if (decision && "rewrite" in decision && decision.rewrite)
+              state.event = { ...state.event, ...decision.rewrite };
             return undefined;
           } catch (error) {
             fail(error);

@@ -9,7 +9,11 @@ export class HandlerTimeout extends Error {
   }
 }
 
-export async function runWithDeadline<T>(ms: number, outer: AbortSignal | undefined, run: (signal: AbortSignal) => T | Promise<T>): Promise<T> {
+export async function runWithDeadline<T>(
+  ms: number,
+  outer: AbortSignal | undefined,
+  run: (signal: AbortSignal) => T | Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(outer?.reason);
   if (outer?.aborted) controller.abort(outer.reason);

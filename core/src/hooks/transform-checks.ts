@@ -13,7 +13,11 @@ export const TRANSFORM_CHECKS: Record<TransformHook, (value: unknown) => string 
   system_prompt: (value) => (typeof value === "string" ? undefined : `expected a string, got ${shown(value)}`),
   context: messagesProblem,
   provider_request: (value) => {
-    const ok = typeof value === "object" && value !== null && "payload" in value && typeof (value as { headers?: unknown }).headers === "object";
+    const ok =
+      typeof value === "object" &&
+      value !== null &&
+      "payload" in value &&
+      typeof (value as { headers?: unknown }).headers === "object";
     return ok ? undefined : `expected { payload, headers }, got ${shown(value)}`;
   },
   tool_result: toolResultProblem,

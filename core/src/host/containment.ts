@@ -48,7 +48,8 @@ export function containPlugins(): Containment {
   const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr }) as unknown as typeof methods;
   const toStdout = { ...methods };
   // Only the mode's own calls pay for the stack walk; before a mode runs, nobody owns stdout.
-  const mayUseStdout = () => stdoutOwner !== undefined && ownerOfStack(new Error().stack, target)?.name === stdoutOwner.name;
+  const mayUseStdout = () =>
+    stdoutOwner !== undefined && ownerOfStack(new Error().stack, target)?.name === stdoutOwner.name;
   for (const [name, fn] of Object.entries(toStderr)) {
     if (typeof fn === "function") methods[name] = (...args) => (mayUseStdout() ? toStdout : toStderr)[name]!(...args);
   }
@@ -58,9 +59,17 @@ export function containPlugins(): Containment {
     const stack = error instanceof Error ? error.stack : undefined;
     const owner = ownerOfStack(stack, target);
     const what = `${kind}: ${errorText(error)}`;
-    if (owner && target) return target.report(owner, "uncaught", `${what}. keel carried on; the plugin may not work as intended until it is fixed.`);
+    if (owner && target)
+      return target.report(
+        owner,
+        "uncaught",
+        `${what}. keel carried on; the plugin may not work as intended until it is fixed.`,
+      );
     // Not a plugin's: keel's own failure (or one it cannot place), which ends the process as Node would.
-    writeSync(2, `keel: ${what}, and no plugin's files are on its stack: ending (exit 1).${stack ? `\n${stack}` : ""}\n`);
+    writeSync(
+      2,
+      `keel: ${what}, and no plugin's files are on its stack: ending (exit 1).${stack ? `\n${stack}` : ""}\n`,
+    );
     realExit.call(process, 1);
   };
   const onException = escaped("an error was thrown outside any call keel made (from a timer or an event handler)");
@@ -71,7 +80,11 @@ export function containPlugins(): Containment {
   process.exit = ((code?: number | string | null) => {
     const owner = ownerOfStack(new Error().stack, target);
     // Synchronous: the process ends right after, and a buffered write would be lost.
-    if (owner) writeSync(2, `keel: plugin ${owner.name}@${owner.version} called process.exit(${code ?? ""}); keel ends with that code.\n`);
+    if (owner)
+      writeSync(
+        2,
+        `keel: plugin ${owner.name}@${owner.version} called process.exit(${code ?? ""}); keel ends with that code.\n`,
+      );
     return realExit.call(process, code as number);
   }) as typeof process.exit;
 

@@ -35,41 +35,65 @@ export const ADMISSIONS: AdmissionTable = {
   },
   commands: {
     nameOf: (command) => command.name,
-    problem: (command) => (typeof command?.name !== "string" || typeof command.run !== "function" ? `a command needs a \`name\` and a \`run\` function (got ${JSON.stringify(command?.name)})` : undefined),
+    problem: (command) =>
+      typeof command?.name !== "string" || typeof command.run !== "function"
+        ? `a command needs a \`name\` and a \`run\` function (got ${JSON.stringify(command?.name)})`
+        : undefined,
     normalise: (command) => (command.name.startsWith("/") ? command : { ...command, name: `/${command.name}` }),
     alias: aliasFor.command,
   },
   providers: {
     nameOf: (provider) => provider.id,
-    problem: (provider) => (typeof provider?.stream !== "function" || typeof provider.models !== "function" ? `provider "${provider?.id}" needs \`stream\` and \`models\` functions` : undefined),
+    problem: (provider) =>
+      typeof provider?.stream !== "function" || typeof provider.models !== "function"
+        ? `provider "${provider?.id}" needs \`stream\` and \`models\` functions`
+        : undefined,
     alias: aliasFor.other,
   },
   modes: {
     nameOf: (mode) => mode.name,
-    problem: (mode) => (typeof mode?.name !== "string" || typeof mode.run !== "function" ? `a mode needs a \`name\` and a \`run\` function (got ${JSON.stringify(mode?.name)})` : undefined),
+    problem: (mode) =>
+      typeof mode?.name !== "string" || typeof mode.run !== "function"
+        ? `a mode needs a \`name\` and a \`run\` function (got ${JSON.stringify(mode?.name)})`
+        : undefined,
     alias: aliasFor.other,
   },
   flags: {
     nameOf: (flag) => flag.name,
-    problem: (flag) => (typeof flag?.name !== "string" || flag.name.length === 0 ? `a flag needs a \`name\` (got ${JSON.stringify(flag?.name)})` : undefined),
+    problem: (flag) =>
+      typeof flag?.name !== "string" || flag.name.length === 0
+        ? `a flag needs a \`name\` (got ${JSON.stringify(flag?.name)})`
+        : undefined,
     alias: aliasFor.other,
   },
   cliCommands: {
     nameOf: (command) => command.name,
-    problem: (command) => (typeof command?.name !== "string" || typeof command.run !== "function" ? `a CLI command needs a \`name\` and a \`run\` function (got ${JSON.stringify(command?.name)})` : undefined),
+    problem: (command) =>
+      typeof command?.name !== "string" || typeof command.run !== "function"
+        ? `a CLI command needs a \`name\` and a \`run\` function (got ${JSON.stringify(command?.name)})`
+        : undefined,
     alias: aliasFor.other,
   },
   ops: {
     nameOf: (backend) => backend.name,
-    problem: (backend) => (typeof backend?.name !== "string" || typeof backend.create !== "function" ? `an operations backend needs a \`name\` and a \`create\` function (got ${JSON.stringify(backend?.name)})` : undefined),
+    problem: (backend) =>
+      typeof backend?.name !== "string" || typeof backend.create !== "function"
+        ? `an operations backend needs a \`name\` and a \`create\` function (got ${JSON.stringify(backend?.name)})`
+        : undefined,
     alias: aliasFor.other,
   },
 };
 
-export function createContributions(prefer: () => Partial<Record<string, Record<string, string>>>, warn: (message: string, owner: Owner) => void): Contributions {
+export function createContributions(
+  prefer: () => Partial<Record<string, Record<string, string>>>,
+  warn: (message: string, owner: Owner) => void,
+): Contributions {
   const registries = CONTRIBUTION_KINDS.map((kind) => {
     const admission = ADMISSIONS[kind] as Admission<unknown>;
-    return [kind, new Registry({ noun: CONTRIBUTIONS[kind].noun, key: kind }, admission.alias, () => prefer()[kind] ?? {}, warn)] as const;
+    return [
+      kind,
+      new Registry({ noun: CONTRIBUTIONS[kind].noun, key: kind }, admission.alias, () => prefer()[kind] ?? {}, warn),
+    ] as const;
   });
   return Object.fromEntries(registries) as unknown as Contributions;
 }

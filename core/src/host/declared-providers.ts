@@ -14,7 +14,10 @@ interface ProviderKit {
  * Registers each declaration with the plugin's own API (so the kit sees the settings sections the manifest's
  * `keel.reads` names); the first invalid one throws an error that names its index and id.
  */
-export async function registerDeclaredProviders(api: PluginAPI, declarations: readonly { id: string }[]): Promise<void> {
+export async function registerDeclaredProviders(
+  api: PluginAPI,
+  declarations: readonly { id: string }[],
+): Promise<void> {
   if (declarations.length === 0) return;
   const kit = await loadHostLibrary<ProviderKit>("@keel/provider-kit");
   declarations.forEach((declaration, i) => {

@@ -16,7 +16,10 @@ export function declaredTool(declaration: ToolDeclarationManifest, registered: (
       ...tool,
       execute(input, ctx) {
         const checked = validate(tool, input);
-        if (!checked.ok) throw new Error(`Invalid arguments for "${name}": ${checked.message}. Nothing was run. Fix the arguments and call it again.`);
+        if (!checked.ok)
+          throw new Error(
+            `Invalid arguments for "${name}": ${checked.message}. Nothing was run. Fix the arguments and call it again.`,
+          );
         return tool.execute(checked.input, ctx);
       },
     };

@@ -68,7 +68,8 @@ function libraryAliases(require: NodeJS.Require, name: string): Record<string, s
   const { exports } = JSON.parse(readFileSync(manifest, "utf8")) as { exports: Record<string, string> };
   const aliases: Record<string, string> = {};
   for (const [key, file] of Object.entries(exports)) {
-    if (key !== "./package.json") aliases[key === "." ? name : `${name}/${key.slice(2)}`] = resolve(dirname(manifest), file);
+    if (key !== "./package.json")
+      aliases[key === "." ? name : `${name}/${key.slice(2)}`] = resolve(dirname(manifest), file);
   }
   return aliases;
 }
@@ -88,7 +89,11 @@ export async function loadEntry(dir: string, entry: string): Promise<PluginDefin
     throw new Error(`its entry ${file} failed to load: ${(error as Error).message}`);
   }
   const definition = (mod as { default?: unknown })?.default ?? mod;
-  if (typeof definition !== "object" || definition === null || typeof (definition as PluginDefinition).activate !== "function") {
+  if (
+    typeof definition !== "object" ||
+    definition === null ||
+    typeof (definition as PluginDefinition).activate !== "function"
+  ) {
     throw new Error(`its entry ${file} must export default definePlugin({ activate(api) { ... } })`);
   }
   return definition as PluginDefinition<any>;

@@ -24,7 +24,8 @@ export function orderPlugins(plugins: OrderInput[], alreadyFailed: ReadonlySet<s
       const target = byName.get(dep);
       if (!target) failed.set(p.name, `it depends on ${dep} (${range}), which is not installed`);
       else if (alreadyFailed.has(dep)) failed.set(p.name, `it depends on ${dep}, which failed to load`);
-      else if (!satisfies(target.version, range, { includePrerelease: true })) failed.set(p.name, `it needs ${dep} ${range}, but ${target.version} is installed`);
+      else if (!satisfies(target.version, range, { includePrerelease: true }))
+        failed.set(p.name, `it needs ${dep} ${range}, but ${target.version} is installed`);
     }
   }
 
@@ -45,7 +46,8 @@ export function orderPlugins(plugins: OrderInput[], alreadyFailed: ReadonlySet<s
     for (const dep of Object.keys(byName.get(name)!.dependsOn)) {
       if (!visit(dep, [...path, name])) {
         ok = false;
-        if (!failed.has(name)) failed.set(name, `its dependency ${dep} cannot be activated (${failed.get(dep) ?? "failed to load"})`);
+        if (!failed.has(name))
+          failed.set(name, `its dependency ${dep} cannot be activated (${failed.get(dep) ?? "failed to load"})`);
       }
     }
     state.set(name, "done");

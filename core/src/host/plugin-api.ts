@@ -2,7 +2,19 @@
  * The API object one plugin receives. Everything it registers is recorded against the plugin, so disposing
  * or failing the plugin removes all of it; once revoked (a timed-out activate), late registrations throw.
  */
-import { CONTRIBUTION_KINDS, CONTRIBUTIONS, type ContributionKind, type ContributionTypes, type DeclaredContributions, type HookRegistrar, PLUGIN_EVENTS, type PluginAPI, type PluginRef, type PluginSource, type Runtime } from "@keel/extensions-api";
+import {
+  CONTRIBUTION_KINDS,
+  CONTRIBUTIONS,
+  type ContributionKind,
+  type ContributionTypes,
+  type DeclaredContributions,
+  type HookRegistrar,
+  PLUGIN_EVENTS,
+  type PluginAPI,
+  type PluginRef,
+  type PluginSource,
+  type Runtime,
+} from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
 import type { Owner, Registry } from "../registry/registry.js";
@@ -44,11 +56,21 @@ export interface PluginScope {
 }
 
 /** What `api.allSettings` shows a plugin: its own section and the ones it declares it reads, nothing else. */
-function readableSettings(all: Readonly<Record<string, unknown>>, own: string, reads: readonly string[]): Readonly<Record<string, unknown>> {
-  return Object.freeze(Object.fromEntries([own, ...reads].filter((key) => Object.hasOwn(all, key)).map((key) => [key, all[key]])));
+function readableSettings(
+  all: Readonly<Record<string, unknown>>,
+  own: string,
+  reads: readonly string[],
+): Readonly<Record<string, unknown>> {
+  return Object.freeze(
+    Object.fromEntries([own, ...reads].filter((key) => Object.hasOwn(all, key)).map((key) => [key, all[key]])),
+  );
 }
 
-export function createScope(owner: Owner & { dir: string; source: PluginSource; settingsKey: string }, settings: unknown, deps: ScopeDeps): PluginScope {
+export function createScope(
+  owner: Owner & { dir: string; source: PluginSource; settingsKey: string },
+  settings: unknown,
+  deps: ScopeDeps,
+): PluginScope {
   const disposers: (() => void | Promise<void>)[] = [];
   let revoked = false;
   const ref: PluginRef = { name: owner.name, version: owner.version };
@@ -74,7 +96,9 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource; 
     track((deps.contributions[kind] as Registry<ContributionTypes[K]>).add(name, admitted, owner));
   };
   const tapped = new Set<string>();
-  const registrars = Object.fromEntries(CONTRIBUTION_KINDS.map((kind) => [CONTRIBUTIONS[kind].register, (item: never) => register(kind, item)]));
+  const registrars = Object.fromEntries(
+    CONTRIBUTION_KINDS.map((kind) => [CONTRIBUTIONS[kind].register, (item: never) => register(kind, item)]),
+  );
   const log = {
     debug: (m: string) => process.env.KEEL_DEBUG && process.stderr.write(`[${owner.name}] ${m}\n`),
     info: (m: string) => process.env.KEEL_DEBUG && process.stderr.write(`[${owner.name}] ${m}\n`),
@@ -91,7 +115,10 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource; 
     hooks: declaredHooksOnly(deps.hooks.registrarFor(ref, track), (hook) => {
       tapped.add(hook);
       if (deps.declared && !deps.declared.hooks.includes(hook)) {
-        deps.bus.emit("plugin_warning", { plugin: ref, message: `tapped the ${hook} hook that its manifest does not list in keel.contributes.hooks; listings will not know about it.` });
+        deps.bus.emit("plugin_warning", {
+          plugin: ref,
+          message: `tapped the ${hook} hook that its manifest does not list in keel.contributes.hooks; listings will not know about it.`,
+        });
       }
     }),
     events: deps.bus.subscriberFor(ref, track),
@@ -99,7 +126,10 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource; 
     ...(registrars as Pick<PluginAPI, RegisterMethods>),
     publish(event, payload) {
       // Checked at run time too: a plugin written in JavaScript could name a kernel event.
-      if (!(PLUGIN_EVENTS as readonly string[]).includes(event)) throw new Error(`${owner.name}: "${event}" is not an event plugins may publish (they may publish ${PLUGIN_EVENTS.join(", ")})`);
+      if (!(PLUGIN_EVENTS as readonly string[]).includes(event))
+        throw new Error(
+          `${owner.name}: "${event}" is not an event plugins may publish (they may publish ${PLUGIN_EVENTS.join(", ")})`,
+        );
       deps.bus.emit(event, payload);
     },
     async opsBackend(name) {
@@ -108,14 +138,20 @@ export function createScope(owner: Owner & { dir: string; source: PluginSource; 
     },
     session: {
       append(kind, data) {
-        if (!deps.runtime()) throw new Error(`${owner.name}: api.session.append is available from the session_start hook on, not during activate().`);
+        if (!deps.runtime())
+          throw new Error(
+            `${owner.name}: api.session.append is available from the session_start hook on, not during activate().`,
+          );
         return deps.session.append(owner.name, kind, data);
       },
       entries: (kind) => deps.session.of(owner.name, kind),
     },
     get runtime(): Runtime {
       const runtime = deps.runtime();
-      if (!runtime) throw new Error(`${owner.name}: api.runtime is available from the session_start hook on, not during activate().`);
+      if (!runtime)
+        throw new Error(
+          `${owner.name}: api.runtime is available from the session_start hook on, not during activate().`,
+        );
       return runtime;
     },
     onDispose(fn) {

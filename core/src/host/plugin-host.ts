@@ -7,7 +7,22 @@
 import { join, sep } from "node:path";
 import satisfies from "semver/functions/satisfies.js";
 import validRange from "semver/ranges/valid.js";
-import { API_VERSION, CONTRIBUTION_KINDS, CONTRIBUTIONS, ContributesSchema, type ContributionKind, settingsKeyOf, type Tool, type KeelManifest, type PluginDefinition, type PluginInfo, type PluginRef, type PluginSource, type Runtime, type z } from "@keel/extensions-api";
+import {
+  API_VERSION,
+  CONTRIBUTION_KINDS,
+  CONTRIBUTIONS,
+  ContributesSchema,
+  type ContributionKind,
+  settingsKeyOf,
+  type Tool,
+  type KeelManifest,
+  type PluginDefinition,
+  type PluginInfo,
+  type PluginRef,
+  type PluginSource,
+  type Runtime,
+  type z,
+} from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
@@ -115,19 +130,60 @@ export class PluginHost {
     for (const candidate of candidates) {
       const read = manifests.read(candidate.dir);
       if (!read.ok) {
-        this.add({ name: read.name, version: "?", dir: candidate.dir, source: candidate.source, settingsKey: "", events: [], state: "failed", reason: read.error });
+        this.add({
+          name: read.name,
+          version: "?",
+          dir: candidate.dir,
+          source: candidate.source,
+          settingsKey: "",
+          events: [],
+          state: "failed",
+          reason: read.error,
+        });
         continue;
       }
       const { pkg } = read;
       if (this.records.some((r) => r.name === pkg.name)) {
-        this.deps.bus.emit("plugin_warning", { plugin: { name: pkg.name, version: pkg.version }, message: `is installed twice; ${candidate.dir} was ignored (the copy loaded first wins).` });
+        this.deps.bus.emit("plugin_warning", {
+          plugin: { name: pkg.name, version: pkg.version },
+          message: `is installed twice; ${candidate.dir} was ignored (the copy loaded first wins).`,
+        });
         continue;
       }
-      this.add({ name: pkg.name, version: pkg.version, dir: candidate.dir, source: candidate.source, manifest: pkg.keel, settingsKey: settingsKeyOf(pkg), events: activationEvents(pkg.keel), state: "lazy" });
+      this.add({
+        name: pkg.name,
+        version: pkg.version,
+        dir: candidate.dir,
+        source: candidate.source,
+        manifest: pkg.keel,
+        settingsKey: settingsKeyOf(pkg),
+        events: activationEvents(pkg.keel),
+        state: "lazy",
+      });
     }
     for (const p of inline) {
-      const manifest = { apiVersion: "^1.0.0", entry: "(inline)", contributes: ContributesSchema.parse({}), dependsOn: {}, capabilities: [], reads: [], providers: [], providerApis: [], ...p.manifest } as KeelManifest;
-      this.add({ name: p.name, version: p.version, dir: "(inline)", source: "cli", manifest, settingsKey: settingsKeyOf({ name: p.name, keel: manifest }), events: manifest.activation ?? ["onStartup"], state: "lazy", inline: p.definition });
+      const manifest = {
+        apiVersion: "^1.0.0",
+        entry: "(inline)",
+        contributes: ContributesSchema.parse({}),
+        dependsOn: {},
+        capabilities: [],
+        reads: [],
+        providers: [],
+        providerApis: [],
+        ...p.manifest,
+      } as KeelManifest;
+      this.add({
+        name: p.name,
+        version: p.version,
+        dir: "(inline)",
+        source: "cli",
+        manifest,
+        settingsKey: settingsKeyOf({ name: p.name, keel: manifest }),
+        events: manifest.activation ?? ["onStartup"],
+        state: "lazy",
+        inline: p.definition,
+      });
     }
     manifests.save();
     this.checkCompatibility();
@@ -146,10 +202,13 @@ export class PluginHost {
   }
 
   private async registeredTool(r: PluginRecord, name: string): Promise<Tool> {
-    if (!(await this.activate(r))) throw new Error(`The tool "${name}" is unavailable: plugin ${r.name} could not be activated (${r.reason}).`);
+    if (!(await this.activate(r)))
+      throw new Error(`The tool "${name}" is unavailable: plugin ${r.name} could not be activated (${r.reason}).`);
     const entry = this.deps.contributions.tools.list().find((e) => e.owner.name === r.name && e.declared === name);
     if (!entry) {
-      throw new Error(`Plugin ${r.name} declares the tool "${name}" in keel.contributes.tools but did not register it when activated, so nothing was run. The plugin's author must register it in activate() or remove it from the manifest.`);
+      throw new Error(
+        `Plugin ${r.name} declares the tool "${name}" in keel.contributes.tools but did not register it when activated, so nothing was run. The plugin's author must register it in activate() or remove it from the manifest.`,
+      );
     }
     return entry.item;
   }
@@ -166,19 +225,35 @@ export class PluginHost {
       if (r.state !== "lazy") continue;
       const range = r.manifest!.apiVersion;
       const fit = apiFits(range);
-      if (fit === "invalid") this.fail(r, "manifest", `its keel.apiVersion "${range}" is not a semver range (e.g. "^1.0.0")`);
-      else if (fit === "no") this.fail(r, "manifest", `it needs @keel/extensions-api ${range}, but this keel provides ${API_VERSION}; update the plugin or keel`);
+      if (fit === "invalid")
+        this.fail(r, "manifest", `its keel.apiVersion "${range}" is not a semver range (e.g. "^1.0.0")`);
+      else if (fit === "no")
+        this.fail(
+          r,
+          "manifest",
+          `it needs @keel/extensions-api ${range}, but this keel provides ${API_VERSION}; update the plugin or keel`,
+        );
     }
     const live = this.records.filter((r) => r.state === "lazy");
     const failedNames = new Set(this.records.filter((r) => r.state === "failed").map((r) => r.name));
-    const { failed } = orderPlugins(live.map((r) => ({ name: r.name, version: r.version, dependsOn: r.manifest!.dependsOn })), failedNames);
-    for (const [name, why] of failed) this.fail(this.records.find((r) => r.name === name)!, "dependencies", why);
+    const { failed } = orderPlugins(
+      live.map((r) => ({ name: r.name, version: r.version, dependsOn: r.manifest!.dependsOn })),
+      failedNames,
+    );
+    for (const [name, why] of failed)
+      this.fail(
+        this.records.find((r) => r.name === name)!,
+        "dependencies",
+        why,
+      );
   }
 
   /** Why `policy` keeps a plugin from loading, or undefined when it may load. */
   private policyBars(r: PluginRecord, policy: PluginPolicy): string | undefined {
-    if (policy.blocked.includes(r.name)) return `blocked by the managed settings (plugins.blocked in ${policy.managedFile})`;
-    if (policy.allowed && r.source !== "distribution" && !policy.allowed.includes(r.name)) return `not in plugins.allowed of the managed settings (${policy.managedFile})`;
+    if (policy.blocked.includes(r.name))
+      return `blocked by the managed settings (plugins.blocked in ${policy.managedFile})`;
+    if (policy.allowed && r.source !== "distribution" && !policy.allowed.includes(r.name))
+      return `not in plugins.allowed of the managed settings (${policy.managedFile})`;
     if (policy.disabled.includes(r.name)) return "disabled in settings (plugins.disabled)";
     return undefined;
   }
@@ -189,7 +264,8 @@ export class PluginHost {
    */
   async activateTrustDeciders(policy: PluginPolicy): Promise<void> {
     for (const r of this.records) {
-      if (r.state === "lazy" && r.manifest!.contributes.hooks.includes(TRUST_HOOK) && !this.policyBars(r, policy)) await this.activate(r);
+      if (r.state === "lazy" && r.manifest!.contributes.hooks.includes(TRUST_HOOK) && !this.policyBars(r, policy))
+        await this.activate(r);
     }
   }
 
@@ -268,7 +344,8 @@ export class PluginHost {
    * register the providers the user's settings define, whose ids no manifest lists.
    */
   async activateProviderApiServers(): Promise<void> {
-    for (const r of this.records) if (r.state === "lazy" && (r.manifest?.providerApis.length ?? 0) > 0) await this.activate(r);
+    for (const r of this.records)
+      if (r.state === "lazy" && (r.manifest?.providerApis.length ?? 0) > 0) await this.activate(r);
   }
 
   /** Whether some lazy plugin waits for `kind`'s contribution `name`. */
@@ -287,13 +364,22 @@ export class PluginHost {
   private async doActivate(r: PluginRecord): Promise<boolean> {
     for (const dep of Object.keys(r.manifest!.dependsOn)) {
       const target = this.records.find((x) => x.name === dep);
-      if (!target || !(await this.activate(target))) return this.fail(r, "dependencies", `its dependency ${dep} could not be activated${target?.reason ? ` (${target.reason})` : ""}`);
+      if (!target || !(await this.activate(target)))
+        return this.fail(
+          r,
+          "dependencies",
+          `its dependency ${dep} could not be activated${target?.reason ? ` (${target.reason})` : ""}`,
+        );
     }
     const started = performance.now();
     let definition: PluginDefinition<any>;
     try {
       const entry = r.manifest!.entry;
-      definition = r.inline ?? (entry === undefined ? DECLARATIONS_ONLY : await runWithDeadline(this.deps.activationTimeoutMs(), undefined, () => loadEntry(r.dir, entry)));
+      definition =
+        r.inline ??
+        (entry === undefined
+          ? DECLARATIONS_ONLY
+          : await runWithDeadline(this.deps.activationTimeoutMs(), undefined, () => loadEntry(r.dir, entry)));
     } catch (error) {
       return this.fail(r, "load", errorText(error));
     }
@@ -318,7 +404,9 @@ export class PluginHost {
     });
     r.scope = scope;
     try {
-      const dispose = await runWithDeadline(this.deps.activationTimeoutMs(), undefined, () => definition.activate(scope.api));
+      const dispose = await runWithDeadline(this.deps.activationTimeoutMs(), undefined, () =>
+        definition.activate(scope.api),
+      );
       if (typeof dispose === "function") scope.api.onDispose(dispose);
       await registerDeclaredProviders(scope.api, m.providers);
     } catch (error) {
@@ -326,20 +414,35 @@ export class PluginHost {
       await scope.dispose();
       r.scope = undefined;
       const why = errorText(error);
-      return this.fail(r, "activate", /timed out/.test(why) ? `activate() did not finish within ${this.deps.activationTimeoutMs()} ms` : `activate() threw: ${why}`);
+      return this.fail(
+        r,
+        "activate",
+        /timed out/.test(why)
+          ? `activate() did not finish within ${this.deps.activationTimeoutMs()} ms`
+          : `activate() threw: ${why}`,
+      );
     }
     r.state = r.failures >= DEGRADED_AFTER ? "degraded" : "active";
     if (!r.inline) this.warnUnregistered(r);
     trace(`activated ${r.name}`);
     this.activated.push(r);
-    this.deps.bus.emit("plugin_activated", { plugin: { name: r.name, version: r.version }, ms: performance.now() - started });
+    this.deps.bus.emit("plugin_activated", {
+      plugin: { name: r.name, version: r.version },
+      ms: performance.now() - started,
+    });
     return true;
   }
 
   /** Keys in the plugin's section, in any layer, that its schema does not have (zod drops them silently). */
   private warnUnknownKeys(r: PluginRecord, schema: z.ZodType): void {
     for (const layer of this.deps.settingLayers()) {
-      for (const message of sectionKeyWarnings(schema, r.settingsKey, layer.value?.[r.settingsKey], layer.name, "the plugin")) {
+      for (const message of sectionKeyWarnings(
+        schema,
+        r.settingsKey,
+        layer.value?.[r.settingsKey],
+        layer.name,
+        "the plugin",
+      )) {
         this.deps.bus.emit("plugin_warning", { plugin: { name: r.name, version: r.version }, message });
       }
     }
@@ -374,7 +477,11 @@ export class PluginHost {
   }
 
   private report(r: PluginRecord, phase: string, reason: string): void {
-    this.deps.bus.emit("plugin_error", { plugin: { name: r.name, version: r.version }, phase, message: `skipped: ${reason}` });
+    this.deps.bus.emit("plugin_error", {
+      plugin: { name: r.name, version: r.version },
+      phase,
+      message: `skipped: ${reason}`,
+    });
   }
 
   private countFailure(name: string): void {
@@ -384,7 +491,10 @@ export class PluginHost {
     if (r.state === "active" && r.failures >= DEGRADED_AFTER) {
       r.state = "degraded";
       r.reason = `${r.failures} failures in its hooks or event handlers`;
-      this.deps.bus.emit("plugin_warning", { plugin: { name: r.name, version: r.version }, message: `is degraded: ${r.reason}. See the plugin_error messages above.` });
+      this.deps.bus.emit("plugin_warning", {
+        plugin: { name: r.name, version: r.version },
+        message: `is degraded: ${r.reason}. See the plugin_error messages above.`,
+      });
     }
   }
 
@@ -392,7 +502,8 @@ export class PluginHost {
   async disposeAll(): Promise<void> {
     for (const r of this.activated.splice(0).reverse()) {
       const errors = (await r.scope?.dispose()) ?? [];
-      for (const message of errors) this.deps.bus.emit("plugin_error", { plugin: { name: r.name, version: r.version }, phase: "dispose", message });
+      for (const message of errors)
+        this.deps.bus.emit("plugin_error", { plugin: { name: r.name, version: r.version }, phase: "dispose", message });
     }
   }
 }

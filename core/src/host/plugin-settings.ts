@@ -9,19 +9,31 @@ import { isPlainObject } from "../settings/settings.js";
 
 export type SettingsOutcome = { ok: true; value: unknown } | { ok: false; reason: string };
 
-export function pluginSettings(key: string, section: unknown, definition: PluginDefinition<any>, warn: (message: string) => void): SettingsOutcome {
+export function pluginSettings(
+  key: string,
+  section: unknown,
+  definition: PluginDefinition<any>,
+  warn: (message: string) => void,
+): SettingsOutcome {
   if (!definition.settings) return { ok: true, value: section };
   const parsed = definition.settings.safeParse(section);
   if (parsed.success) return { ok: true, value: parsed.data };
   const problems = describeIssues(key, parsed.error.issues);
   if (definition.onInvalidSettings === "defaults") {
     const bad = new Set<unknown>(parsed.error.issues.map((i: { path: PropertyKey[] }) => i.path[0]));
-    const kept = isPlainObject(section) ? Object.fromEntries(Object.entries(section).filter(([k]) => !bad.has(k))) : undefined;
+    const kept = isPlainObject(section)
+      ? Object.fromEntries(Object.entries(section).filter(([k]) => !bad.has(k)))
+      : undefined;
     const fallback = [kept, undefined].map((s) => definition.settings!.safeParse(s)).find((p) => p.success);
     if (fallback) {
-      warn(`invalid settings: ${problems}. Using the defaults for those keys; fix that section of settings.json to choose your own.`);
+      warn(
+        `invalid settings: ${problems}. Using the defaults for those keys; fix that section of settings.json to choose your own.`,
+      );
       return { ok: true, value: fallback.data };
     }
   }
-  return { ok: false, reason: `invalid settings: ${problems}. Fix that section of settings.json; the plugin stays off until then` };
+  return {
+    ok: false,
+    reason: `invalid settings: ${problems}. Fix that section of settings.json; the plugin stays off until then`,
+  };
 }

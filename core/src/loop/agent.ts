@@ -4,7 +4,23 @@
  * model that keeps failing. Everything it talks to (provider, tools, hooks) comes in through `AgentDeps`.
  */
 import { randomUUID } from "node:crypto";
-import { emptyUsage, textOf, toolCallsOf, userMessage, type AssistantMessage, type Message, type ModelInfo, type Provider, type RunEndReason, type RunResult, type ThinkingLevel, type ToolCall, type ToolContext, type ToolResult, type UserContent } from "@keel/extensions-api";
+import {
+  emptyUsage,
+  textOf,
+  toolCallsOf,
+  userMessage,
+  type AssistantMessage,
+  type Message,
+  type ModelInfo,
+  type Provider,
+  type RunEndReason,
+  type RunResult,
+  type ThinkingLevel,
+  type ToolCall,
+  type ToolContext,
+  type ToolResult,
+  type UserContent,
+} from "@keel/extensions-api";
 import { estimateTokens } from "@keel/extensions-api/compaction";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
@@ -84,7 +100,8 @@ export class Agent {
   }
 
   replaceMessages(messages: Message[]): void {
-    if (this.isRunning) throw new Error("Cannot replace the history while a run is going; abort it or wait for it to end.");
+    if (this.isRunning)
+      throw new Error("Cannot replace the history while a run is going; abort it or wait for it to end.");
     for (const message of messages) deepFreeze(message);
     this.history = [...messages];
   }
@@ -153,14 +170,23 @@ export class Agent {
   }
 
   /** Runs the `input` guard; a blocked message is dropped with a notice. */
-  private async accept(content: Input, source: "prompt" | "steer" | "follow_up", signal: AbortSignal, added: Message[]): Promise<{ blocked?: string }> {
+  private async accept(
+    content: Input,
+    source: "prompt" | "steer" | "follow_up",
+    signal: AbortSignal,
+    added: Message[],
+  ): Promise<{ blocked?: string }> {
     const outcome = await this.deps.hooks.guard("input", { content, source }, signal);
     if (outcome.blocked) return { blocked: `Input blocked by ${outcome.by}: ${outcome.reason}` };
     this.push(userMessage(outcome.event.content), added);
     return {};
   }
 
-  private async loop(prompt: Input, signal: AbortSignal, added: Message[]): Promise<{ reason: RunEndReason; errorMessage?: string }> {
+  private async loop(
+    prompt: Input,
+    signal: AbortSignal,
+    added: Message[],
+  ): Promise<{ reason: RunEndReason; errorMessage?: string }> {
     const { bus, limits } = this.deps;
     const first = await this.accept(prompt, "prompt", signal, added);
     if (first.blocked) return { reason: "error", errorMessage: first.blocked };
@@ -172,7 +198,8 @@ export class Agent {
       let wantsMore = true;
       while (wantsMore || this.steering.length > 0) {
         if (signal.aborted) return { reason: "aborted", errorMessage: "Aborted by the user." };
-        if (limits.maxSteps !== undefined && steps >= limits.maxSteps) return { reason: "max_steps", errorMessage: `Stopped after ${steps} requests (the maxSteps limit).` };
+        if (limits.maxSteps !== undefined && steps >= limits.maxSteps)
+          return { reason: "max_steps", errorMessage: `Stopped after ${steps} requests (the maxSteps limit).` };
         steps++;
         const turn = steps;
         bus.emit("turn_start", { turn });
@@ -192,7 +219,10 @@ export class Agent {
         if (signal.aborted) return { reason: "aborted", errorMessage: "Aborted by the user." };
         malformed = outcome.allMalformed ? malformed + 1 : 0;
         if (malformed >= limits.maxMalformedSteps) {
-          return { reason: "malformed_limit", errorMessage: `Stopped: the model's last ${malformed} replies contained only malformed tool calls (see the tool results for what was wrong).` };
+          return {
+            reason: "malformed_limit",
+            errorMessage: `Stopped: the model's last ${malformed} replies contained only malformed tool calls (see the tool results for what was wrong).`,
+          };
         }
         // A paused turn continues from the history as it is: the next request carries the partial reply.
         wantsMore = toolCallsOf(reply).length > 0 || reply.stopReason === "pause_turn";
@@ -250,19 +280,43 @@ export class Agent {
     return reply;
   }
 
-  private async streamOnce(provider: Provider, model: ModelInfo, turn: number, signal: AbortSignal): Promise<AssistantMessage> {
+  private async streamOnce(
+    provider: Provider,
+    model: ModelInfo,
+    turn: number,
+    signal: AbortSignal,
+  ): Promise<AssistantMessage> {
     const { bus, hooks } = this.deps;
     const tools = this.deps.tools();
     const systemPrompt = await this.deps.systemPrompt(model, [...tools.keys()]);
     // Context handlers get a copy they may change freely; without any, the view itself is sent (nothing mutates it).
     const view = toModelContext(this.history);
-    const context = hooks.has("context") ? await hooks.transform("context", structuredClone(view), { turn, model }, signal) : view;
-    const specs = [...tools.values()].map((t) => ({ name: t.name, description: t.tool.description, parameters: toolJsonSchema(t.tool) }));
+    const context = hooks.has("context")
+      ? await hooks.transform("context", structuredClone(view), { turn, model }, signal)
+      : view;
+    const specs = [...tools.values()].map((t) => ({
+      name: t.name,
+      description: t.tool.description,
+      parameters: toolJsonSchema(t.tool),
+    }));
     trace(`request ${turn}`);
     const level = this.deps.thinking();
     const reasoning = level === undefined || level === "off" ? undefined : level;
-    const request = { model, systemPrompt, messages: context, tools: specs, maxTokens: model.maxOutput, sessionId: this.deps.sessionId(), reasoning };
-    const reply = await streamReply(provider, request, requestOptions(provider, model, signal, hooks, bus, reasoning), bus);
+    const request = {
+      model,
+      systemPrompt,
+      messages: context,
+      tools: specs,
+      maxTokens: model.maxOutput,
+      sessionId: this.deps.sessionId(),
+      reasoning,
+    };
+    const reply = await streamReply(
+      provider,
+      request,
+      requestOptions(provider, model, signal, hooks, bus, reasoning),
+      bus,
+    );
     this.estimator.observe(context, reply, estimateTokens({ role: "user", content: systemPrompt, timestamp: 0 }));
     return reply;
   }
@@ -275,5 +329,14 @@ function deepFreeze(value: unknown): void {
 }
 
 function failedReply(errorMessage: string): AssistantMessage {
-  return { role: "assistant", content: [], stopReason: "error", errorMessage, usage: emptyUsage(), provider: "none", model: "none", timestamp: Date.now() };
+  return {
+    role: "assistant",
+    content: [],
+    stopReason: "error",
+    errorMessage,
+    usage: emptyUsage(),
+    provider: "none",
+    model: "none",
+    timestamp: Date.now(),
+  };
 }

@@ -38,7 +38,12 @@ export class Compactor {
   }
 
   /** Compacts now. Resolves undefined when nothing changed. */
-  async compact(reason: CompactionReason, model: ModelInfo, signal: AbortSignal, instructions?: string): Promise<{ tokensBefore: number; tokensAfter: number } | undefined> {
+  async compact(
+    reason: CompactionReason,
+    model: ModelInfo,
+    signal: AbortSignal,
+    instructions?: string,
+  ): Promise<{ tokensBefore: number; tokensAfter: number } | undefined> {
     const { bus, hooks, estimator } = this.deps;
     const messages = toModelContext(this.deps.getMessages());
     if (messages.length < 2) return undefined;
@@ -47,7 +52,13 @@ export class Compactor {
     if (allowed.blocked) return undefined;
 
     bus.emit("compaction_start", { reason, tokensBefore });
-    const end = (fields: { tokensAfter?: number; summary?: string; firstKeptIndex?: number; details?: unknown; errorMessage?: string }) =>
+    const end = (fields: {
+      tokensAfter?: number;
+      summary?: string;
+      firstKeptIndex?: number;
+      details?: unknown;
+      errorMessage?: string;
+    }) =>
       bus.emit("compaction_end", { reason, tokensBefore, tokensAfter: fields.tokensAfter ?? tokensBefore, ...fields });
     if (!hooks.has("compact")) {
       end({ errorMessage: "No compaction strategy is installed (a plugin answering the compact hook)." });
@@ -56,7 +67,11 @@ export class Compactor {
     const previousSummary = messages[0] ? summaryOf(messages[0]) : undefined;
     let answer;
     try {
-      answer = await hooks.provide("compact", { messages, model, reason, instructions, previousSummary, tokensBefore, signal }, signal);
+      answer = await hooks.provide(
+        "compact",
+        { messages, model, reason, instructions, previousSummary, tokensBefore, signal },
+        signal,
+      );
     } catch (error) {
       end({ errorMessage: errorText(error) });
       return undefined;
@@ -81,7 +96,9 @@ export class Compactor {
 }
 
 function checkCut(messages: readonly Message[], index: number): string | undefined {
-  if (!Number.isInteger(index) || index < 0 || index > messages.length) return `firstKeptIndex ${index} is outside 0..${messages.length}`;
-  if (index < messages.length && messages[index]!.role === "toolResult") return `firstKeptIndex ${index} points at a tool result; the first kept message must be a user or assistant message`;
+  if (!Number.isInteger(index) || index < 0 || index > messages.length)
+    return `firstKeptIndex ${index} is outside 0..${messages.length}`;
+  if (index < messages.length && messages[index]!.role === "toolResult")
+    return `firstKeptIndex ${index} points at a tool result; the first kept message must be a user or assistant message`;
   return undefined;
 }

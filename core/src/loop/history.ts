@@ -42,5 +42,12 @@ export function toModelContext(messages: readonly Message[]): Message[] {
 }
 
 function missingResult(toolCallId: string, toolName: string): ToolResultMessage {
-  return { role: "toolResult", toolCallId, toolName, content: [{ type: "text", text: MISSING_RESULT }], isError: true, timestamp: Date.now() };
+  return {
+    role: "toolResult",
+    toolCallId,
+    toolName,
+    content: [{ type: "text", text: MISSING_RESULT }],
+    isError: true,
+    timestamp: Date.now(),
+  };
 }

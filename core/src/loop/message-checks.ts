@@ -30,11 +30,17 @@ function blockProblem(block: unknown, allowed: readonly string[]): string | unde
     case "text":
       return typeof block.text === "string" ? undefined : `is a text block whose text is ${shown(block.text)}`;
     case "image":
-      return typeof block.data === "string" && typeof block.mimeType === "string" ? undefined : "is an image block without string data and mimeType";
+      return typeof block.data === "string" && typeof block.mimeType === "string"
+        ? undefined
+        : "is an image block without string data and mimeType";
     case "thinking":
-      return typeof block.thinking === "string" ? undefined : `is a thinking block whose thinking is ${shown(block.thinking)}`;
+      return typeof block.thinking === "string"
+        ? undefined
+        : `is a thinking block whose thinking is ${shown(block.thinking)}`;
     case "toolCall":
-      return typeof block.id === "string" && typeof block.name === "string" && typeof block.arguments === "string" ? undefined : "is a tool call without string id, name and arguments";
+      return typeof block.id === "string" && typeof block.name === "string" && typeof block.arguments === "string"
+        ? undefined
+        : "is a tool call without string id, name and arguments";
     default:
       return undefined;
   }
@@ -46,7 +52,9 @@ function blocksProblem(content: unknown, allowed: readonly string[]): string | u
     const problem = blockProblem(block, allowed);
     return problem ? [`block ${i} ${problem}`] : [];
   });
-  return problems.length > 0 ? problems.slice(0, 5).join("; ") + (problems.length > 5 ? `; and ${problems.length - 5} more` : "") : undefined;
+  return problems.length > 0
+    ? problems.slice(0, 5).join("; ") + (problems.length > 5 ? `; and ${problems.length - 5} more` : "")
+    : undefined;
 }
 
 /** The content of a tool result: text and image blocks. */

@@ -3,13 +3,28 @@
  * loop trusts no provider: one that throws, ends without a final event, or ignores abort still yields exactly
  * one final message, and abort ends the wait at once.
  */
-import { emptyUsage, type AssistantMessage, type ModelInfo, type Provider, type ProviderRequest, type StreamEvent, type StreamOptions } from "@keel/extensions-api";
+import {
+  emptyUsage,
+  type AssistantMessage,
+  type ModelInfo,
+  type Provider,
+  type ProviderRequest,
+  type StreamEvent,
+  type StreamOptions,
+} from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
 
 /** The options every request gets: the signal, the `provider_request` hook on each attempt, `retry_start`. */
-export function requestOptions(provider: Provider, model: ModelInfo, signal: AbortSignal, hooks: HookBus, bus: EventBus, reasoning?: ProviderRequest["reasoning"]): StreamOptions {
+export function requestOptions(
+  provider: Provider,
+  model: ModelInfo,
+  signal: AbortSignal,
+  hooks: HookBus,
+  bus: EventBus,
+  reasoning?: ProviderRequest["reasoning"],
+): StreamOptions {
   const info = { provider: provider.id, model: model.id, ...(reasoning ? { reasoning } : {}) };
   return {
     signal,
@@ -19,7 +34,12 @@ export function requestOptions(provider: Provider, model: ModelInfo, signal: Abo
 }
 
 /** Streams one reply; with a bus, publishes message_start and message_update (none for side requests). */
-export async function streamReply(provider: Provider, request: ProviderRequest, options: StreamOptions, bus?: EventBus): Promise<AssistantMessage> {
+export async function streamReply(
+  provider: Provider,
+  request: ProviderRequest,
+  options: StreamOptions,
+  bus?: EventBus,
+): Promise<AssistantMessage> {
   const { signal } = options;
   let partial: AssistantMessage | undefined;
   let started = false;
@@ -55,7 +75,9 @@ export async function streamReply(provider: Provider, request: ProviderRequest, 
     try {
       next = await Promise.race([iterator.next(), aborted]);
     } catch (error) {
-      final = signal.aborted ? fail("aborted", "Aborted by the user.") : fail("error", `Provider "${provider.id}" failed: ${errorText(error)}`);
+      final = signal.aborted
+        ? fail("aborted", "Aborted by the user.")
+        : fail("error", `Provider "${provider.id}" failed: ${errorText(error)}`);
       break;
     }
     if (next === "aborted") {
@@ -73,7 +95,8 @@ export async function streamReply(provider: Provider, request: ProviderRequest, 
       // Release the provider's resources (body, timers) even if its generator has more to say.
       void Promise.resolve(iterator.return?.()).catch(() => undefined);
       final = event.message;
-      if (final.stopReason === "error" && !final.errorMessage) final.errorMessage = `Provider "${provider.id}" reported an error without a message.`;
+      if (final.stopReason === "error" && !final.errorMessage)
+        final.errorMessage = `Provider "${provider.id}" reported an error without a message.`;
       break;
     }
     partial = event.partial;
@@ -91,5 +114,13 @@ export async function streamReply(provider: Provider, request: ProviderRequest, 
 }
 
 function blank(provider: string, model: ModelInfo): AssistantMessage {
-  return { role: "assistant", content: [], stopReason: "stop", usage: emptyUsage(), provider, model: model.id, timestamp: Date.now() };
+  return {
+    role: "assistant",
+    content: [],
+    stopReason: "stop",
+    usage: emptyUsage(),
+    provider,
+    model: model.id,
+    timestamp: Date.now(),
+  };
 }

@@ -42,7 +42,13 @@ export class TokenEstimator {
   estimate(messages: readonly Message[], systemPromptTokens = 0): number {
     for (let i = messages.length - 1; i >= 0; i--) {
       const m = messages[i]!;
-      if (m.role === "assistant" && m.timestamp >= this.trustedSince && reported(m) > 0 && m.stopReason !== "error" && m.stopReason !== "aborted") {
+      if (
+        m.role === "assistant" &&
+        m.timestamp >= this.trustedSince &&
+        reported(m) > 0 &&
+        m.stopReason !== "error" &&
+        m.stopReason !== "aborted"
+      ) {
         let after = 0;
         for (let j = i + 1; j < messages.length; j++) after += this.size(messages[j]!);
         return reported(m) + Math.ceil(after * this.ratio);

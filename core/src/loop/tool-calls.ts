@@ -3,7 +3,16 @@
  * that does not parse, arguments that do not match the schema, arguments cut off at the output limit) becomes
  * a clear message for the model to act on, never an exception.
  */
-import { jsonNestingDepth, MAX_ARGUMENT_DEPTH, z, type AssistantMessage, type Message, type PluginRef, type Tool, type ToolCall } from "@keel/extensions-api";
+import {
+  jsonNestingDepth,
+  MAX_ARGUMENT_DEPTH,
+  z,
+  type AssistantMessage,
+  type Message,
+  type PluginRef,
+  type Tool,
+  type ToolCall,
+} from "@keel/extensions-api";
 
 /** A tool as the loop sees it: the name the model uses and the plugin that gave it. */
 export interface ActiveTool {
@@ -48,7 +57,13 @@ export function prepareCall(call: ToolCall, tools: ReadonlyMap<string, ActiveToo
     };
   }
   const parsed = validate(tool.tool, raw);
-  if (!parsed.ok) return { ok: false, call, malformed: true, message: `Invalid arguments for "${call.name}": ${parsed.message}. Nothing was run. Fix the arguments and call it again.` };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      call,
+      malformed: true,
+      message: `Invalid arguments for "${call.name}": ${parsed.message}. Nothing was run. Fix the arguments and call it again.`,
+    };
   return { ok: true, call, tool, input: parsed.input };
 }
 
@@ -60,7 +75,8 @@ export function withUniqueCallIds(reply: AssistantMessage, history: readonly Mes
   const calls = reply.content.filter((b): b is ToolCall => b.type === "toolCall");
   if (calls.length === 0) return reply;
   const seen = new Set<string>();
-  for (const message of history) if (message.role === "assistant") for (const b of message.content) if (b.type === "toolCall") seen.add(b.id);
+  for (const message of history)
+    if (message.role === "assistant") for (const b of message.content) if (b.type === "toolCall") seen.add(b.id);
   let changed = false;
   const content = reply.content.map((block) => {
     if (block.type !== "toolCall") return block;
@@ -76,11 +92,20 @@ export function withUniqueCallIds(reply: AssistantMessage, history: readonly Mes
 }
 
 /** Validates input against a tool's schema; the message lists every problem by path. */
-export function validate(tool: Tool, raw: unknown): { ok: true; input: Record<string, unknown> } | { ok: false; message: string } {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return { ok: false, message: `expected a JSON object, got ${Array.isArray(raw) ? "an array" : JSON.stringify(raw)}` };
+export function validate(
+  tool: Tool,
+  raw: unknown,
+): { ok: true; input: Record<string, unknown> } | { ok: false; message: string } {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+    return {
+      ok: false,
+      message: `expected a JSON object, got ${Array.isArray(raw) ? "an array" : JSON.stringify(raw)}`,
+    };
   const result = tool.parameters.safeParse(raw);
   if (result.success) return { ok: true, input: result.data as Record<string, unknown> };
-  const issues = result.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`);
+  const issues = result.error.issues.map(
+    (issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`,
+  );
   return { ok: false, message: issues.join("; ") };
 }
 

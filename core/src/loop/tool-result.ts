@@ -3,14 +3,25 @@
  * before anyone else sees it — other plugins' transforms, UIs, session stores — so a tool that breaks the
  * contract gets an error result naming it and its plugin, and never breaks another plugin.
  */
-import { resultContent, type PluginRef, type ToolCall, type ToolResult, type ToolResultMessage } from "@keel/extensions-api";
+import {
+  resultContent,
+  type PluginRef,
+  type ToolCall,
+  type ToolResult,
+  type ToolResultMessage,
+} from "@keel/extensions-api";
 import { resultContentProblem, shown } from "./message-checks.js";
 
 /** Reports a contract break by a tool to the user, naming the tool's plugin. */
 export type ToolFault = (plugin: PluginRef, message: string, severity: "error" | "warning") => void;
 
 /** A tool's output as a result message; a bare string is one text block. */
-export function toResultMessage(call: ToolCall, output: unknown, plugin: PluginRef, fault: ToolFault): ToolResultMessage {
+export function toResultMessage(
+  call: ToolCall,
+  output: unknown,
+  plugin: PluginRef,
+  fault: ToolFault,
+): ToolResultMessage {
   if (typeof output === "string") return textResult(call, output, false);
   const problem = resultProblem(output);
   if (problem) {
@@ -19,12 +30,23 @@ export function toResultMessage(call: ToolCall, output: unknown, plugin: PluginR
     return textResult(call, text, true);
   }
   const result = output as ToolResult;
-  const message: ToolResultMessage = { role: "toolResult", toolCallId: call.id, toolName: call.name, content: resultContent(result.content), isError: result.isError === true, timestamp: Date.now() };
+  const message: ToolResultMessage = {
+    role: "toolResult",
+    toolCallId: call.id,
+    toolName: call.name,
+    content: resultContent(result.content),
+    isError: result.isError === true,
+    timestamp: Date.now(),
+  };
   if (result.details !== undefined) {
     const details = plainDetails(result.details);
     if (details.repaired) {
       const kept = details.value === undefined ? "they were left out" : "they were kept with those values replaced";
-      fault(plugin, `tool "${call.name}" returned details that are not plain JSON data (${details.repaired}); ${kept}.`, "warning");
+      fault(
+        plugin,
+        `tool "${call.name}" returned details that are not plain JSON data (${details.repaired}); ${kept}.`,
+        "warning",
+      );
     }
     if (details.value !== undefined) message.details = details.value;
   }
@@ -43,7 +65,14 @@ export function resultProblem(output: unknown): string | undefined {
 }
 
 export function textResult(call: ToolCall, text: string, isError: boolean): ToolResultMessage {
-  return { role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text }], isError, timestamp: Date.now() };
+  return {
+    role: "toolResult",
+    toolCallId: call.id,
+    toolName: call.name,
+    content: [{ type: "text", text }],
+    isError,
+    timestamp: Date.now(),
+  };
 }
 
 /**
@@ -63,7 +92,7 @@ function plainDetails(details: unknown): { value: unknown; repaired?: string } {
     // JSON.stringify calls the replacer with the holder as `this`: drop ancestors that are no longer above us.
     while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
     if (ancestors.includes(value)) {
-      repairs.add("a circular reference, kept as \"[Circular]\"");
+      repairs.add('a circular reference, kept as "[Circular]"');
       return "[Circular]";
     }
     ancestors.push(value);
@@ -71,7 +100,10 @@ function plainDetails(details: unknown): { value: unknown; repaired?: string } {
   };
   try {
     const text = JSON.stringify(details, replacer);
-    return { value: text === undefined ? undefined : JSON.parse(text), repaired: repairs.size > 0 ? [...repairs].join(", ") : undefined };
+    return {
+      value: text === undefined ? undefined : JSON.parse(text),
+      repaired: repairs.size > 0 ? [...repairs].join(", ") : undefined,
+    };
   } catch (error) {
     return { value: undefined, repaired: `serialising them failed: ${(error as Error).message}` };
   }

@@ -4,7 +4,16 @@
  * runs; abort reaches every running tool, and calls not yet started are answered as aborted. Each call has a
  * deadline, and its own signal derived from the run's (so twenty parallel calls add no listeners to one signal).
  */
-import { jsonNestingDepth, MAX_ARGUMENT_DEPTH, toolCallsOf, type AssistantMessage, type ToolCall, type ToolContext, type ToolResult, type ToolResultMessage } from "@keel/extensions-api";
+import {
+  jsonNestingDepth,
+  MAX_ARGUMENT_DEPTH,
+  toolCallsOf,
+  type AssistantMessage,
+  type ToolCall,
+  type ToolContext,
+  type ToolResult,
+  type ToolResultMessage,
+} from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
@@ -31,14 +40,20 @@ export interface BatchOutcome {
   allMalformed: boolean;
 }
 
-export async function runToolCalls(message: AssistantMessage, deps: ToolRunnerDeps, signal: AbortSignal): Promise<BatchOutcome> {
+export async function runToolCalls(
+  message: AssistantMessage,
+  deps: ToolRunnerDeps,
+  signal: AbortSignal,
+): Promise<BatchOutcome> {
   const calls = toolCallsOf(message);
   const prepared = calls.map((call) => prepareCall(call, deps.tools, message.stopReason === "length"));
   const results: ToolResultMessage[] = new Array(calls.length);
   let index = 0;
   while (index < prepared.length) {
     const group = [index];
-    if (isReadOnly(prepared[index]!)) while (index + group.length < prepared.length && isReadOnly(prepared[index + group.length]!)) group.push(index + group.length);
+    if (isReadOnly(prepared[index]!))
+      while (index + group.length < prepared.length && isReadOnly(prepared[index + group.length]!))
+        group.push(index + group.length);
     await Promise.all(group.map(async (i) => (results[i] = await runOne(prepared[i]!, deps, signal))));
     index += group.length;
   }
@@ -49,14 +64,24 @@ function isReadOnly(call: PreparedCall): boolean {
   return call.ok && call.tool.tool.readOnly === true;
 }
 
-async function runOne(prepared: PreparedCall, deps: ToolRunnerDeps, runSignal: AbortSignal): Promise<ToolResultMessage> {
+async function runOne(
+  prepared: PreparedCall,
+  deps: ToolRunnerDeps,
+  runSignal: AbortSignal,
+): Promise<ToolResultMessage> {
   const { call } = prepared;
   // Guards, transforms and the tool listen on this call's signal, never on the run's.
   const signal = AbortSignal.any([runSignal]);
-  const start = (input: unknown) => deps.bus.emit("tool_execution_start", { toolCallId: call.id, toolName: call.name, input });
+  const start = (input: unknown) =>
+    deps.bus.emit("tool_execution_start", { toolCallId: call.id, toolName: call.name, input });
   const finish = async (result: ToolResultMessage, input: unknown) => {
     const final = await deps.hooks.transform("tool_result", result, { toolCall: call, input }, signal);
-    deps.bus.emit("tool_execution_end", { toolCallId: call.id, toolName: call.name, result: final, isError: final.isError });
+    deps.bus.emit("tool_execution_end", {
+      toolCallId: call.id,
+      toolName: call.name,
+      result: final,
+      isError: final.isError,
+    });
     return final;
   };
 
@@ -69,7 +94,11 @@ async function runOne(prepared: PreparedCall, deps: ToolRunnerDeps, runSignal: A
     return finish(textResult(call, "Aborted by the user before this call ran.", true), prepared.input);
   }
 
-  const decision = await deps.hooks.guard("tool_call", { toolCallId: call.id, toolName: call.name, input: prepared.input, readOnly: prepared.tool.tool.readOnly === true }, signal);
+  const decision = await deps.hooks.guard(
+    "tool_call",
+    { toolCallId: call.id, toolName: call.name, input: prepared.input, readOnly: prepared.tool.tool.readOnly === true },
+    signal,
+  );
   let input = prepared.input;
   if (decision.blocked) {
     start(input);
@@ -79,7 +108,14 @@ async function runOne(prepared: PreparedCall, deps: ToolRunnerDeps, runSignal: A
     const revalidated = validate(prepared.tool.tool, decision.event.input);
     if (!revalidated.ok) {
       start(decision.event.input);
-      return finish(textResult(call, `A tool_call guard rewrote the arguments into invalid ones (${revalidated.message}); nothing was run.`, true), decision.event.input);
+      return finish(
+        textResult(
+          call,
+          `A tool_call guard rewrote the arguments into invalid ones (${revalidated.message}); nothing was run.`,
+          true,
+        ),
+        decision.event.input,
+      );
     }
     input = revalidated.input;
   }
@@ -89,11 +125,19 @@ async function runOne(prepared: PreparedCall, deps: ToolRunnerDeps, runSignal: A
 }
 
 /** Runs the tool itself under its deadline; whatever it does, the call ends with one result. */
-async function execute(active: ActiveTool, call: ToolCall, input: Record<string, unknown>, deps: ToolRunnerDeps, callSignal: AbortSignal): Promise<ToolResultMessage> {
+async function execute(
+  active: ActiveTool,
+  call: ToolCall,
+  input: Record<string, unknown>,
+  deps: ToolRunnerDeps,
+  callSignal: AbortSignal,
+): Promise<ToolResultMessage> {
   const ms = deps.deadlineMs(active);
   const deadline = new AbortController();
   // A ref'd timer: a tool that never settles must not leave Node with nothing to wait for (it would exit 0).
-  const timer = Number.isFinite(ms) ? setTimeout(() => deadline.abort(new Error(`The tool "${call.name}" ran past its deadline of ${ms} ms.`)), ms) : undefined;
+  const timer = Number.isFinite(ms)
+    ? setTimeout(() => deadline.abort(new Error(`The tool "${call.name}" ran past its deadline of ${ms} ms.`)), ms)
+    : undefined;
   const signal = AbortSignal.any([callSignal, deadline.signal]);
   const late = () => !callSignal.aborted && deadline.signal.aborted;
   let warned = false;
@@ -101,25 +145,44 @@ async function execute(active: ActiveTool, call: ToolCall, input: Record<string,
   const update = (partial: ToolResult) => {
     const problem = resultProblem(partial);
     if (!problem) return deps.bus.emit("tool_execution_update", { toolCallId: call.id, toolName: call.name, partial });
-    if (!warned) deps.fault(active.owner, `tool "${call.name}" sent a progress update keel cannot use (it ${problem}); such updates are not shown.`, "warning");
+    if (!warned)
+      deps.fault(
+        active.owner,
+        `tool "${call.name}" sent a progress update keel cannot use (it ${problem}); such updates are not shown.`,
+        "warning",
+      );
     warned = true;
   };
   try {
     const work = Promise.resolve().then(() => active.tool.execute(input, deps.context(call, signal, update)));
     const output = await untilAbortedWithGrace(work, signal);
     if (output !== ABANDONED) return toResultMessage(call, output, active.owner, deps.fault);
-    if (!late()) return textResult(call, "Aborted by the user; the tool did not stop in time and its output was discarded.", true);
-    deps.fault(active.owner, `tool "${call.name}" did not finish within ${ms} ms (its deadline) and ignored the signal to stop; the model was told it failed.`, "warning");
-    return textResult(call, `The tool "${call.name}" did not finish within ${ms} ms (its deadline) and was abandoned; its output was discarded. ${DEADLINE_HINT(call.name)}`, true);
+    if (!late())
+      return textResult(call, "Aborted by the user; the tool did not stop in time and its output was discarded.", true);
+    deps.fault(
+      active.owner,
+      `tool "${call.name}" did not finish within ${ms} ms (its deadline) and ignored the signal to stop; the model was told it failed.`,
+      "warning",
+    );
+    return textResult(
+      call,
+      `The tool "${call.name}" did not finish within ${ms} ms (its deadline) and was abandoned; its output was discarded. ${DEADLINE_HINT(call.name)}`,
+      true,
+    );
   } catch (error) {
-    const text = late() ? `Stopped at its deadline (${ms} ms): ${errorText(error)}` : signal.aborted ? `Aborted by the user: ${errorText(error)}` : `Error: ${errorText(error)}`;
+    const text = late()
+      ? `Stopped at its deadline (${ms} ms): ${errorText(error)}`
+      : signal.aborted
+        ? `Aborted by the user: ${errorText(error)}`
+        : `Error: ${errorText(error)}`;
     return textResult(call, text, true);
   } finally {
     clearTimeout(timer);
   }
 }
 
-const DEADLINE_HINT = (name: string) => `The user can allow longer with the setting "loop": { "toolTimeouts": { "${name}": <milliseconds> } }.`;
+const DEADLINE_HINT = (name: string) =>
+  `The user can allow longer with the setting "loop": { "toolTimeouts": { "${name}": <milliseconds> } }.`;
 
 const ABANDONED = Symbol("abandoned");
 

@@ -76,8 +76,12 @@ export class Registry<T> {
         const key = `${declared}|${other.owner.name}`;
         if (!this.warned.has(key)) {
           this.warned.add(key);
-          const why = chosenName && chosen.owner.name === chosenName ? "your settings prefer it" : "it was loaded first";
-          this.warn(`${this.kind.noun} "${declared}" is contributed by both ${chosen.owner.name} and ${other.owner.name}; ${chosen.owner.name} keeps the name (${why}), ${other.owner.name}'s is available as "${alias}". Set "prefer": { "${this.kind.key}": { "${declared}": "<plugin>" } } in settings to choose.`, other.owner);
+          const why =
+            chosenName && chosen.owner.name === chosenName ? "your settings prefer it" : "it was loaded first";
+          this.warn(
+            `${this.kind.noun} "${declared}" is contributed by both ${chosen.owner.name} and ${other.owner.name}; ${chosen.owner.name} keeps the name (${why}), ${other.owner.name}'s is available as "${alias}". Set "prefer": { "${this.kind.key}": { "${declared}": "<plugin>" } } in settings to choose.`,
+            other.owner,
+          );
         }
       }
     }
@@ -88,7 +92,10 @@ export class Registry<T> {
 
 /** A short, identifier-safe form of a package name: `@acme/keel-grep` → `acme_keel_grep`. */
 export function shortName(packageName: string): string {
-  return packageName.replace(/^@/, "").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  return packageName
+    .replace(/^@/, "")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
 }
 
 /** Aliases per contribution kind; tool names must stay within what providers accept (`[A-Za-z0-9_-]{1,64}`). */

@@ -28,8 +28,18 @@ export function readDistribution(packageJsonPath: string): Distribution {
     throw new Error(`Cannot read the distribution ${packageJsonPath}: ${(error as Error).message}`);
   }
   const parsed = DistributionSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`Invalid distribution in ${packageJsonPath}: ${parsed.error.issues.map((i) => `"${i.path.join(".")}": ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(
+      `Invalid distribution in ${packageJsonPath}: ${parsed.error.issues.map((i) => `"${i.path.join(".")}": ${i.message}`).join("; ")}`,
+    );
   const { name, version, description, keelDistribution: d } = parsed.data;
   const base = dirname(packageJsonPath);
-  return { name, version, description, command: d.command, plugins: d.plugins.map((p) => resolve(base, p)), settings: d.settings };
+  return {
+    name,
+    version,
+    description,
+    command: d.command,
+    plugins: d.plugins.map((p) => resolve(base, p)),
+    settings: d.settings,
+  };
 }

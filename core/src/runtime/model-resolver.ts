@@ -20,7 +20,9 @@ function unlistedModel(provider: string, id: string): ModelInfo {
 
 export async function allModels(host: PluginHost, contributions: Contributions): Promise<ModelInfo[]> {
   await host.activateFor("providers", "*");
-  return contributions.providers.list().flatMap((entry) => safeModels(entry.item).map((m) => ({ ...m, provider: entry.name })));
+  return contributions.providers
+    .list()
+    .flatMap((entry) => safeModels(entry.item).map((m) => ({ ...m, provider: entry.name })));
 }
 
 function safeModels(provider: Provider): ModelInfo[] {
@@ -35,7 +37,13 @@ function safeModels(provider: Provider): ModelInfo[] {
  * `checkReady: false` picks without asking the named provider whether it can be used (a missing key), so the
  * session's model is known before a run needs it; `ensureReady` asks later.
  */
-export async function resolveTarget(want: { provider?: string; model?: string }, host: PluginHost, contributions: Contributions, hooks: HookBus, checkReady = true): Promise<Target> {
+export async function resolveTarget(
+  want: { provider?: string; model?: string },
+  host: PluginHost,
+  contributions: Contributions,
+  hooks: HookBus,
+  checkReady = true,
+): Promise<Target> {
   const ready = (target: Target) => (checkReady ? ensureReady(target) : target);
   if (hooks.has("resolve_model")) {
     const available = await allModels(host, contributions);
@@ -52,10 +60,14 @@ export async function resolveTarget(want: { provider?: string; model?: string },
     if (!entry) {
       const known = (await allModels(host, contributions)).map((m) => m.provider);
       const list = [...new Set(known)].join(", ") || "none";
-      throw new Error(`Unknown provider "${want.provider}". Installed providers: ${list}. Run \`keel models\` to see them with their models.`);
+      throw new Error(
+        `Unknown provider "${want.provider}". Installed providers: ${list}. Run \`keel models\` to see them with their models.`,
+      );
     }
     const models = safeModels(entry.item);
-    const model = want.model ? (models.find((m) => m.id === want.model) ?? unlistedModel(entry.name, want.model)) : models[0];
+    const model = want.model
+      ? (models.find((m) => m.id === want.model) ?? unlistedModel(entry.name, want.model))
+      : models[0];
     if (!model) throw new Error(`Provider "${want.provider}" lists no models; pass --model <id>.`);
     return ready({ provider: entry.item, model });
   }
@@ -63,7 +75,10 @@ export async function resolveTarget(want: { provider?: string; model?: string },
   const models = await allModels(host, contributions);
   if (want.model) {
     const model = models.find((m) => m.id === want.model);
-    if (!model) throw new Error(`Unknown model "${want.model}". Pass --provider too, or run \`keel models\` to see the known ones.`);
+    if (!model)
+      throw new Error(
+        `Unknown model "${want.model}". Pass --provider too, or run \`keel models\` to see the known ones.`,
+      );
     return ready({ provider: contributions.providers.get(model.provider)!.item, model });
   }
 
@@ -75,7 +90,9 @@ export async function resolveTarget(want: { provider?: string; model?: string },
     if (!problem) return { provider: entry.item, model };
     reasons.push(`${entry.name}: ${problem}`);
   }
-  throw new Error(`No provider is ready to use. ${reasons.length > 0 ? reasons.join(" ") : "No provider plugin is installed."} Pick one with --provider <id>.`);
+  throw new Error(
+    `No provider is ready to use. ${reasons.length > 0 ? reasons.join(" ") : "No provider plugin is installed."} Pick one with --provider <id>.`,
+  );
 }
 
 export async function ensureReady(target: Target): Promise<Target> {

@@ -5,7 +5,12 @@ import type { Operations } from "@keel/extensions-api";
 import type { Contributions } from "../host/contributions.js";
 import type { PluginHost } from "../host/plugin-host.js";
 
-export async function createOps(wanted: string | undefined, cwd: string, host: PluginHost, contributions: Contributions): Promise<Operations> {
+export async function createOps(
+  wanted: string | undefined,
+  cwd: string,
+  host: PluginHost,
+  contributions: Contributions,
+): Promise<Operations> {
   await host.activateFor("ops", wanted ?? "*");
   const entry = wanted ? contributions.ops.get(wanted) : contributions.ops.list()[0];
   if (!entry) {

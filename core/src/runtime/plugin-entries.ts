@@ -11,7 +11,9 @@ const MAX_DATA_CHARS = 1 << 20;
 
 /** A deep, frozen copy of JSON text (the reviver runs leaves first, so each object is frozen once complete). */
 function frozenJson(text: string): unknown {
-  return JSON.parse(text, (_key, value: unknown) => (typeof value === "object" && value !== null ? Object.freeze(value) : value));
+  return JSON.parse(text, (_key, value: unknown) =>
+    typeof value === "object" && value !== null ? Object.freeze(value) : value,
+  );
 }
 
 export class PluginEntries {
@@ -26,7 +28,8 @@ export class PluginEntries {
   /** Checks and copies `data`, appends the entry and reports it; throws a message naming the plugin. */
   append(plugin: string, kind: string, data: unknown): PluginEntry {
     const where = `${plugin}: api.session.append(${JSON.stringify(kind)})`;
-    if (typeof kind !== "string" || !KIND.test(kind)) throw new Error(`${where}: the kind must be 1-64 letters, digits, _ . : or -`);
+    if (typeof kind !== "string" || !KIND.test(kind))
+      throw new Error(`${where}: the kind must be 1-64 letters, digits, _ . : or -`);
     let text: string | undefined;
     try {
       text = JSON.stringify(data);
@@ -35,7 +38,9 @@ export class PluginEntries {
     }
     if (text === undefined) throw new Error(`${where}: the data must be plain JSON (got ${typeof data})`);
     if (text.length > MAX_DATA_CHARS) {
-      throw new Error(`${where}: the data is ${text.length} characters as JSON, over the 1 MB limit; keep large state in runtime.dataDir and store its name`);
+      throw new Error(
+        `${where}: the data is ${text.length} characters as JSON, over the 1 MB limit; keep large state in runtime.dataDir and store its name`,
+      );
     }
     const entry: PluginEntry = Object.freeze({ plugin, kind, data: frozenJson(text), timestamp: Date.now() });
     this.list = Object.freeze([...this.list, entry]);
@@ -58,9 +63,16 @@ export class PluginEntries {
 export function checkedEntries(entries: readonly PluginEntry[]): PluginEntry[] {
   return entries.map((e, i) => {
     if (typeof e?.plugin !== "string" || typeof e.kind !== "string") {
-      throw new Error(`replaceMessages: plugin entry ${i} has no plugin or kind name; a session store must hand back the entries it was given`);
+      throw new Error(
+        `replaceMessages: plugin entry ${i} has no plugin or kind name; a session store must hand back the entries it was given`,
+      );
     }
     const timestamp = typeof e.timestamp === "number" ? e.timestamp : Date.now();
-    return Object.freeze({ plugin: e.plugin, kind: e.kind, data: frozenJson(JSON.stringify(e.data ?? null)), timestamp });
+    return Object.freeze({
+      plugin: e.plugin,
+      kind: e.kind,
+      data: frozenJson(JSON.stringify(e.data ?? null)),
+      timestamp,
+    });
   });
 }

@@ -6,13 +6,20 @@
 import type { PluginHost } from "../host/plugin-host.js";
 
 export class RequiredPluginError extends Error {
-  constructor(readonly plugins: string[], message: string) {
+  constructor(
+    readonly plugins: string[],
+    message: string,
+  ) {
     super(message);
     this.name = "RequiredPluginError";
   }
 }
 
-export function checkRequired(required: readonly string[], host: PluginHost, context: { safeMode: boolean; managedFile: string }): RequiredPluginError | undefined {
+export function checkRequired(
+  required: readonly string[],
+  host: PluginHost,
+  context: { safeMode: boolean; managedFile: string },
+): RequiredPluginError | undefined {
   const problems: string[] = [];
   const names: string[] = [];
   for (const name of required) {

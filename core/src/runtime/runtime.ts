@@ -5,7 +5,28 @@
 import { mkdirSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { emptyUsage, THINKING_LEVELS, type AssistantMessage, type EventSubscriber, type HistoryReplaceReason, type ModelInfo, type Message, type Operations, type PluginEntry, type PluginInfo, type ReplaceOptions, type Runtime, type RunResult, type ThinkingLevel, type ToolCall, type ToolContext, type ToolResult, type UiRequest, type UiResponse, type UserContent } from "@keel/extensions-api";
+import {
+  emptyUsage,
+  THINKING_LEVELS,
+  type AssistantMessage,
+  type EventSubscriber,
+  type HistoryReplaceReason,
+  type ModelInfo,
+  type Message,
+  type Operations,
+  type PluginEntry,
+  type PluginInfo,
+  type ReplaceOptions,
+  type Runtime,
+  type RunResult,
+  type ThinkingLevel,
+  type ToolCall,
+  type ToolContext,
+  type ToolResult,
+  type UiRequest,
+  type UiResponse,
+  type UserContent,
+} from "@keel/extensions-api";
 import { EventBus, KERNEL } from "../bus/event-bus.js";
 import { HookBus, type HookFailure } from "../hooks/hook-bus.js";
 import { createContributions, type Contributions } from "../host/contributions.js";
@@ -16,9 +37,21 @@ import { toModelContext } from "../loop/history.js";
 import { requestOptions, streamReply } from "../loop/stream-reply.js";
 import type { ActiveTool } from "../loop/tool-calls.js";
 import { parseCoreSettings, type CoreSettings } from "../settings/core-settings.js";
-import { managedPolicy, managedSettingsFile, overlayManaged, requiredPlugins, type ManagedPolicy } from "../settings/managed.js";
+import {
+  managedPolicy,
+  managedSettingsFile,
+  overlayManaged,
+  requiredPlugins,
+  type ManagedPolicy,
+} from "../settings/managed.js";
 import { unknownSettingsKeys } from "../settings/unknown-keys.js";
-import { loadSettingLayers, mergeSettings, namedLayers, type SettingLayers, type SettingsObject } from "../settings/settings.js";
+import {
+  loadSettingLayers,
+  mergeSettings,
+  namedLayers,
+  type SettingLayers,
+  type SettingsObject,
+} from "../settings/settings.js";
 import { decideProjectTrust, type ProjectTrust, type TrustOptions } from "../trust/decide.js";
 import { TrustStore } from "../trust/trust-store.js";
 import { checkRequired } from "./required-plugins.js";
@@ -80,10 +113,14 @@ export class KeelRuntime implements Runtime {
   private view: SettingsView;
   private readonly managed: ManagedPolicy;
   private agent!: Agent;
-  private readonly target = new ModelSlot((checkReady) => resolveTarget(this.wantedModel(), this.host, this.contributions, this.hooks, checkReady));
+  private readonly target = new ModelSlot((checkReady) =>
+    resolveTarget(this.wantedModel(), this.host, this.contributions, this.hooks, checkReady),
+  );
   /** What `setThinking` chose; undefined falls back to the flag and the setting. */
   private thinkingChosen: ThinkingLevel | undefined;
-  private readonly backend = new BackendSlot(() => createOps(this.wantedOps(), this.cwd, this.host, this.contributions));
+  private readonly backend = new BackendSlot(() =>
+    createOps(this.wantedOps(), this.cwd, this.host, this.contributions),
+  );
   private readonly entries = new PluginEntries((entry) => this.bus.emit("session_entry", { entry }));
   private id: string = randomUUID();
   private sessionStarted = false;
@@ -101,14 +138,20 @@ export class KeelRuntime implements Runtime {
     // Until the project's trust is decided, the settings leave the project out (its problems are reported then).
     const early = this.compose(undefined);
     this.view = { settings: early, core: parseCoreSettings(early, []) };
-    this.managed = managedPolicy(layers.managed, layers.managedFile, [layers.defaults, layers.user, ...layers.extra], this.warnings);
+    this.managed = managedPolicy(
+      layers.managed,
+      layers.managedFile,
+      [layers.defaults, layers.user, ...layers.extra],
+      this.warnings,
+    );
     this.hooks = new HookBus(
       (f) => this.bus.emit("plugin_error", { plugin: f.owner, phase: `hook ${f.hook}`, message: hookFailure(f) }),
       (hook, by, reason, subject) => this.bus.emit("guard_blocked", { hook, by, reason, subject }),
     );
     this.contributions = createContributions(
       () => this.core.prefer,
-      (message, owner) => this.bus.emit("plugin_warning", { plugin: { name: owner.name, version: owner.version }, message }),
+      (message, owner) =>
+        this.bus.emit("plugin_warning", { plugin: { name: owner.name, version: owner.version }, message }),
     );
     this.events = this.bus.subscriberFor(KERNEL, () => undefined);
     this.host = new PluginHost({
@@ -142,17 +185,24 @@ export class KeelRuntime implements Runtime {
     this.trust = trust;
     const project = trust.trusted ? this.layers.project : trust.allowed;
     const settings = this.compose(project);
-    this.view = { settings, core: parseCoreSettings(settings, this.warnings), untrusted: trust.trusted ? undefined : this.layers.project };
+    this.view = {
+      settings,
+      core: parseCoreSettings(settings, this.warnings),
+      untrusted: trust.trusted ? undefined : this.layers.project,
+    };
     this.agent = new Agent({
       bus: this.bus,
       hooks: this.hooks,
       model: () => this.target.ready(),
       tools: () => this.activeTools(),
-      systemPrompt: (model, toolNames) => this.hooks.transform("system_prompt", this.core.systemPrompt, { cwd: this.cwd, model, toolNames }),
+      systemPrompt: (model, toolNames) =>
+        this.hooks.transform("system_prompt", this.core.systemPrompt, { cwd: this.cwd, model, toolNames }),
       toolContext: (call, signal, update) => this.toolContext(call, signal, update),
       toolsReady: () => this.backend.prepare(),
       toolFault: (plugin, message, severity) =>
-        severity === "error" ? this.bus.emit("plugin_error", { plugin, phase: "tool", message }) : this.bus.emit("plugin_warning", { plugin, message }),
+        severity === "error"
+          ? this.bus.emit("plugin_error", { plugin, phase: "tool", message })
+          : this.bus.emit("plugin_warning", { plugin, message }),
       sessionId: () => this.id,
       thinking: () => this.thinking,
       limits: this.core.loop,
@@ -178,20 +228,49 @@ export class KeelRuntime implements Runtime {
    * (after disposing what started) when a required plugin cannot run.
    */
   static async create(options: RuntimeOptions, beforeLoad?: (runtime: KeelRuntime) => void): Promise<KeelRuntime> {
-    const layers = loadSettingLayers({ keelHome: options.keelHome, cwd: options.cwd, defaults: options.distribution?.settings, extra: options.extraSettings, managedFile: options.managedSettingsFile ?? managedSettingsFile() });
+    const layers = loadSettingLayers({
+      keelHome: options.keelHome,
+      cwd: options.cwd,
+      defaults: options.distribution?.settings,
+      extra: options.extraSettings,
+      managedFile: options.managedSettingsFile ?? managedSettingsFile(),
+    });
     const runtime = new KeelRuntime(options, layers);
     beforeLoad?.(runtime);
-    const candidates = discover({ distributionPlugins: options.distribution?.plugins ?? [], keelHome: options.keelHome, cliPlugins: options.pluginPaths ?? [], safeMode: options.safeMode ?? false });
+    const candidates = discover({
+      distributionPlugins: options.distribution?.plugins ?? [],
+      keelHome: options.keelHome,
+      cliPlugins: options.pluginPaths ?? [],
+      safeMode: options.safeMode ?? false,
+    });
     runtime.host.register(candidates, options.inline);
     runtime.warnings.push(...unknownSettingsKeys(namedLayers(layers), runtime.host.knownSettingsKeys()));
     await runtime.host.activateTrustDeciders(runtime.pluginPolicy());
-    const trust = await decideProjectTrust({ cwd: options.cwd, project: layers.project, store: new TrustStore(options.keelHome), hooks: runtime.hooks, options: options.trust ?? {}, isCliCommand: (word) => runtime.host.declaresCliCommand(word), command: options.distribution?.command ?? "keel", warnings: runtime.warnings });
+    const trust = await decideProjectTrust({
+      cwd: options.cwd,
+      project: layers.project,
+      store: new TrustStore(options.keelHome),
+      hooks: runtime.hooks,
+      options: options.trust ?? {},
+      isCliCommand: (word) => runtime.host.declaresCliCommand(word),
+      command: options.distribution?.command ?? "keel",
+      warnings: runtime.warnings,
+    });
     runtime.settle(trust);
     runtime.host.applyPolicy(runtime.pluginPolicy());
-    const required = requiredPlugins([layers.defaults, layers.user, trust.trusted ? layers.project : undefined, ...layers.extra, layers.managed]);
+    const required = requiredPlugins([
+      layers.defaults,
+      layers.user,
+      trust.trusted ? layers.project : undefined,
+      ...layers.extra,
+      layers.managed,
+    ]);
     await runtime.host.activateNow(required);
     await runtime.host.activateStartup();
-    const failure = checkRequired(required, runtime.host, { safeMode: options.safeMode ?? false, managedFile: layers.managedFile });
+    const failure = checkRequired(required, runtime.host, {
+      safeMode: options.safeMode ?? false,
+      managedFile: layers.managedFile,
+    });
     if (failure) {
       await runtime.shutdown();
       throw failure;
@@ -266,7 +345,8 @@ export class KeelRuntime implements Runtime {
   }
 
   setThinking(level: ThinkingLevel | undefined): void {
-    if (level !== undefined && !THINKING_LEVELS.includes(level)) throw new Error(`A thinking level is one of ${THINKING_LEVELS.join(", ")} (got ${JSON.stringify(level)}).`);
+    if (level !== undefined && !THINKING_LEVELS.includes(level))
+      throw new Error(`A thinking level is one of ${THINKING_LEVELS.join(", ")} (got ${JSON.stringify(level)}).`);
     this.thinkingChosen = level;
   }
 
@@ -311,7 +391,8 @@ export class KeelRuntime implements Runtime {
   }
 
   setSessionId(id: string): void {
-    if (!/^[A-Za-z0-9_.-]{1,128}$/.test(id)) throw new Error(`A session id may hold only letters, digits, _ . - (got ${JSON.stringify(id)}).`);
+    if (!/^[A-Za-z0-9_.-]{1,128}$/.test(id))
+      throw new Error(`A session id may hold only letters, digits, _ . - (got ${JSON.stringify(id)}).`);
     this.id = id;
   }
 
@@ -331,16 +412,24 @@ export class KeelRuntime implements Runtime {
   }
 
   listTools() {
-    return this.contributions.tools.list().map((e) => ({ name: e.name, description: e.item.description, plugin: e.owner.name }));
+    return this.contributions.tools
+      .list()
+      .map((e) => ({ name: e.name, description: e.item.description, plugin: e.owner.name }));
   }
 
   /** Active commands, and those of plugins still waiting to be loaded (the first use loads them). */
   listCommands() {
-    const active = this.contributions.commands.list().map((e) => ({ name: e.name, description: e.item.description, plugin: e.owner.name }));
+    const active = this.contributions.commands
+      .list()
+      .map((e) => ({ name: e.name, description: e.item.description, plugin: e.owner.name }));
     const waiting = this.host
       .list()
       .filter((p) => p.state === "lazy")
-      .flatMap((p) => p.contributes.commands.filter((name) => !active.some((c) => c.name === name)).map((name) => ({ name, description: `(from ${p.name}, loaded on first use)`, plugin: p.name })));
+      .flatMap((p) =>
+        p.contributes.commands
+          .filter((name) => !active.some((c) => c.name === name))
+          .map((name) => ({ name, description: `(from ${p.name}, loaded on first use)`, plugin: p.name })),
+      );
     return [...active, ...waiting];
   }
 
@@ -352,16 +441,45 @@ export class KeelRuntime implements Runtime {
     return this.agent.compactNow(instructions);
   }
 
-  async complete(request: { systemPrompt: string; messages: Message[]; model?: ModelInfo; maxTokens?: number; signal?: AbortSignal }): Promise<AssistantMessage> {
+  async complete(request: {
+    systemPrompt: string;
+    messages: Message[];
+    model?: ModelInfo;
+    maxTokens?: number;
+    signal?: AbortSignal;
+  }): Promise<AssistantMessage> {
     let target: Target;
     try {
-      target = request.model ? await resolveTarget({ provider: request.model.provider, model: request.model.id }, this.host, this.contributions, this.hooks) : await this.target.ready();
+      target = request.model
+        ? await resolveTarget(
+            { provider: request.model.provider, model: request.model.id },
+            this.host,
+            this.contributions,
+            this.hooks,
+          )
+        : await this.target.ready();
     } catch (error) {
-      return { role: "assistant", content: [], stopReason: "error", errorMessage: (error as Error).message, usage: emptyUsage(), provider: request.model?.provider ?? "none", model: request.model?.id ?? "none", timestamp: Date.now() };
+      return {
+        role: "assistant",
+        content: [],
+        stopReason: "error",
+        errorMessage: (error as Error).message,
+        usage: emptyUsage(),
+        provider: request.model?.provider ?? "none",
+        model: request.model?.id ?? "none",
+        timestamp: Date.now(),
+      };
     }
     const { provider, model } = target;
     const signal = request.signal ?? new AbortController().signal;
-    const side = { model, systemPrompt: request.systemPrompt, messages: toModelContext(request.messages), tools: [], maxTokens: request.maxTokens ?? model.maxOutput, sessionId: this.id };
+    const side = {
+      model,
+      systemPrompt: request.systemPrompt,
+      messages: toModelContext(request.messages),
+      tools: [],
+      maxTokens: request.maxTokens ?? model.maxOutput,
+      sessionId: this.id,
+    };
     return streamReply(provider, side, requestOptions(provider, model, signal, this.hooks, this.bus));
   }
 
@@ -388,7 +506,10 @@ export class KeelRuntime implements Runtime {
   // --- wiring ----------------------------------------------------------------------------------------
 
   private wantedModel(): { provider?: string; model?: string } {
-    return { provider: str(this.flags.provider) ?? this.core.provider, model: str(this.flags.model) ?? this.core.model };
+    return {
+      provider: str(this.flags.provider) ?? this.core.provider,
+      model: str(this.flags.model) ?? this.core.model,
+    };
   }
 
   /**
@@ -397,7 +518,9 @@ export class KeelRuntime implements Runtime {
    */
   private wantedOps(): string | undefined {
     if (typeof this.layers.managed?.ops === "string") return this.core.ops;
-    const picked = this.contributions.flags.list().find((e) => e.item.ops !== undefined && this.flags[e.item.name] === true);
+    const picked = this.contributions.flags
+      .list()
+      .find((e) => e.item.ops !== undefined && this.flags[e.item.name] === true);
     return picked?.item.ops ?? this.core.ops;
   }
 
@@ -406,7 +529,11 @@ export class KeelRuntime implements Runtime {
   }
 
   private activeTools(): Map<string, ActiveTool> {
-    return new Map(this.contributions.tools.list().map((e) => [e.name, { name: e.name, tool: e.item, owner: { name: e.owner.name, version: e.owner.version } }]));
+    return new Map(
+      this.contributions.tools
+        .list()
+        .map((e) => [e.name, { name: e.name, tool: e.item, owner: { name: e.owner.name, version: e.owner.version } }]),
+    );
   }
 
   private toolContext(call: ToolCall, signal: AbortSignal, update: (partial: ToolResult) => void): ToolContext {

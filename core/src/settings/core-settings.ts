@@ -14,7 +14,12 @@ export const CoreSettingsSchema = z.object({
   /** The base system prompt; context plugins add to it. */
   systemPrompt: z.string().default(""),
   /** On a name clash, which plugin keeps the plain name, per kind: `{ "tools": { "grep": "@acme/keel-grep" } }`. */
-  prefer: z.partialRecord(z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]]), z.record(z.string(), z.string())).default({}),
+  prefer: z
+    .partialRecord(
+      z.enum(CONTRIBUTION_KINDS as [ContributionKind, ...ContributionKind[]]),
+      z.record(z.string(), z.string()),
+    )
+    .default({}),
   plugins: z
     .object({
       disabled: z.array(z.string()).default([]),

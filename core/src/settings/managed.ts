@@ -49,16 +49,27 @@ export function overlayManaged(merged: SettingsObject, managed: SettingsObject |
 }
 
 /** The managed-only keys, read from the managed layer alone; lower layers setting them are warned about. */
-export function managedPolicy(managed: SettingsObject | undefined, managedFile: string, lower: (SettingsObject | undefined)[], warnings: string[]): ManagedPolicy {
+export function managedPolicy(
+  managed: SettingsObject | undefined,
+  managedFile: string,
+  lower: (SettingsObject | undefined)[],
+  warnings: string[],
+): ManagedPolicy {
   for (const layer of lower) {
     const plugins = layer?.plugins;
-    for (const key of MANAGED_ONLY) if (isPlainObject(plugins) && key in plugins) warnings.push(`Setting "plugins.${key}" is read only from the managed settings (${managedFile}); it was ignored here.`);
+    for (const key of MANAGED_ONLY)
+      if (isPlainObject(plugins) && key in plugins)
+        warnings.push(
+          `Setting "plugins.${key}" is read only from the managed settings (${managedFile}); it was ignored here.`,
+        );
   }
   const parsed = ManagedPolicySchema.safeParse(managed ?? {});
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((i) => `"${i.path.join(".")}": ${i.message}`).join("; ");
   // A broken policy must not loosen anything: nothing outside the distribution loads until it is fixed.
-  warnings.push(`The managed settings ${managedFile} are invalid (${issues}); until they are fixed only the distribution's plugins load.`);
+  warnings.push(
+    `The managed settings ${managedFile} are invalid (${issues}); until they are fixed only the distribution's plugins load.`,
+  );
   return { plugins: { allowed: [], blocked: [] } };
 }
 

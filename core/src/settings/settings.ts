@@ -42,7 +42,9 @@ export function readSettingsFile(path: string, warnings: string[]): SettingsObje
     if (isPlainObject(value)) return value;
     warnings.push(`Settings file ${path} must hold a JSON object; it was ignored.`);
   } catch (error) {
-    warnings.push(`Settings file ${path} is not valid JSON (${(error as Error).message}); it was ignored. Fix the file or delete it.`);
+    warnings.push(
+      `Settings file ${path} is not valid JSON (${(error as Error).message}); it was ignored. Fix the file or delete it.`,
+    );
   }
   return undefined;
 }
@@ -55,11 +57,16 @@ export function parseSettingsArg(arg: string, cwd: string, errors: string[]): Se
       const value: unknown = JSON.parse(trimmed);
       if (isPlainObject(value)) return value;
     } catch (error) {
-      errors.push(`--settings is not valid JSON (${(error as Error).message}). Fix it, or pass the path of a JSON file.`);
+      errors.push(
+        `--settings is not valid JSON (${(error as Error).message}). Fix it, or pass the path of a JSON file.`,
+      );
       return undefined;
     }
   }
-  return readSettingsFile(join(cwd, trimmed), errors) ?? (errors.push(`--settings ${trimmed}: no such file in ${cwd} (and it is not inline JSON).`), undefined);
+  return (
+    readSettingsFile(join(cwd, trimmed), errors) ??
+    (errors.push(`--settings ${trimmed}: no such file in ${cwd} (and it is not inline JSON).`), undefined)
+  );
 }
 
 /** Every settings layer, unmerged: which of them apply depends on the project folder's trust. */
@@ -90,12 +97,21 @@ export function namedLayers(layers: SettingLayers): NamedLayer[] {
     { name: "the distribution's settings", value: layers.defaults },
     { name: layers.userFile, value: layers.user },
     { name: layers.projectFile, value: layers.project },
-    ...layers.extra.map((value, i) => ({ name: layers.extra.length > 1 ? `--settings #${i + 1}` : "--settings", value })),
+    ...layers.extra.map((value, i) => ({
+      name: layers.extra.length > 1 ? `--settings #${i + 1}` : "--settings",
+      value,
+    })),
     { name: layers.managedFile, value: layers.managed },
   ];
 }
 
-export function loadSettingLayers(options: { keelHome: string; cwd: string; defaults?: SettingsObject; extra?: SettingsObject[]; managedFile: string }): SettingLayers {
+export function loadSettingLayers(options: {
+  keelHome: string;
+  cwd: string;
+  defaults?: SettingsObject;
+  extra?: SettingsObject[];
+  managedFile: string;
+}): SettingLayers {
   const warnings: string[] = [];
   const userFile = join(options.keelHome, "settings.json");
   const projectFile = join(options.cwd, ".keel", "settings.json");

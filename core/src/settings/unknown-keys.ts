@@ -8,7 +8,6 @@ import type { z } from "@keel/extensions-api";
 import { CoreSettingsSchema } from "./core-settings.js";
 import { isPlainObject, type NamedLayer } from "./settings.js";
 
-
 /** ` Did you mean "x"?` when a known key is a small edit away, else "". */
 export function didYouMean(key: string, known: readonly string[]): string {
   if (known.length === 0) return "";
@@ -26,7 +25,10 @@ export function unknownSettingsKeys(layers: readonly NamedLayer[], pluginKeys: r
   const warnings: string[] = [];
   for (const layer of layers) {
     for (const [key, value] of Object.entries(layer.value ?? {})) {
-      if (!known.includes(key)) warnings.push(`Setting "${key}" in ${layer.name} is read by neither keel nor any installed plugin, so it has no effect.${didYouMean(key, known)}`);
+      if (!known.includes(key))
+        warnings.push(
+          `Setting "${key}" in ${layer.name} is read by neither keel nor any installed plugin, so it has no effect.${didYouMean(key, known)}`,
+        );
       else if (core[key]) warnings.push(...sectionKeyWarnings(core[key], key, value, layer.name, "keel"));
     }
   }
@@ -34,7 +36,13 @@ export function unknownSettingsKeys(layers: readonly NamedLayer[], pluginKeys: r
 }
 
 /** Warnings for keys in one layer's `section` (named `key`) that `schema`, its reader's, does not have. */
-export function sectionKeyWarnings(schema: z.ZodType, key: string, section: unknown, layer: string, reader: string): string[] {
+export function sectionKeyWarnings(
+  schema: z.ZodType,
+  key: string,
+  section: unknown,
+  layer: string,
+  reader: string,
+): string[] {
   return unknownSectionKeys(schema, section).map(({ path, known }) => {
     const name = [key, ...path].join(".");
     return `Setting "${name}" in ${layer} is not one ${reader} knows, so it has no effect.${didYouMean(path.at(-1)!, known)}`;
@@ -53,12 +61,19 @@ function unknownSectionKeys(schema: z.ZodType, value: unknown): { path: string[]
       if (object.closed) out.push({ path: [key], known });
       continue;
     }
-    for (const deeper of unknownSectionKeys(field, inner)) out.push({ path: [key, ...deeper.path], known: deeper.known });
+    for (const deeper of unknownSectionKeys(field, inner))
+      out.push({ path: [key, ...deeper.path], known: deeper.known });
   }
   return out;
 }
 
-type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; shape?: Record<string, z.ZodType>; catchall?: z.ZodType };
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+};
 
 /**
  * The object schema under wrappers (default, optional, pipe, …), and whether it drops unknown keys (a

@@ -58,14 +58,34 @@ export async function decideProjectTrust(args: TrustInputs): Promise<ProjectTrus
   const granted = args.options.granted === true;
   const { firstWord } = args.options;
   const interactive = args.options.interactive === true && !(firstWord !== undefined && args.isCliCommand(firstWord));
-  const raw = await args.hooks.provide("project_trust", { dir: config.dir, files: config.files, keys: held, remembered, granted, interactive });
-  if (raw !== undefined && !isAnswer(raw)) args.warnings.push(`A project_trust handler answered ${JSON.stringify(raw)}, not { trusted: boolean }; it was ignored.`);
+  const raw = await args.hooks.provide("project_trust", {
+    dir: config.dir,
+    files: config.files,
+    keys: held,
+    remembered,
+    granted,
+    interactive,
+  });
+  if (raw !== undefined && !isAnswer(raw))
+    args.warnings.push(
+      `A project_trust handler answered ${JSON.stringify(raw)}, not { trusted: boolean }; it was ignored.`,
+    );
   const answer = isAnswer(raw) ? raw : undefined;
   if (answer?.remember) args.store.remember(config, answer.trusted, args.warnings);
   const trusted = answer?.trusted ?? (granted || remembered === true);
-  const decidedBy = answer ? "project_trust" : granted ? "--trust" : remembered !== undefined ? "remembered" : undefined;
+  const decidedBy = answer
+    ? "project_trust"
+    : granted
+      ? "--trust"
+      : remembered !== undefined
+        ? "remembered"
+        : undefined;
   if (trusted) return { config, trusted, held, allowed, decidedBy };
-  const why = answer?.reason ? ` (${answer.reason})` : remembered === false && !answer ? " (you chose not to trust it)" : "";
+  const why = answer?.reason
+    ? ` (${answer.reason})`
+    : remembered === false && !answer
+      ? " (you chose not to trust it)"
+      : "";
   const notice =
     `This folder is not trusted${why}, so keel skipped what its ${config.files.join(", ")} sets beyond the harmless keys: ${held.join(", ")}. ` +
     `Trust it with "${args.command} trust" (remembered until those files change) or run with --trust (this run only).`;

@@ -26,7 +26,10 @@ export class TrustStore {
   }
 
   remember(config: ProjectConfig, trusted: boolean, warnings: string[]): void {
-    this.update(warnings, (data) => void (data.folders[config.dir] = { trusted, hash: config.hash, decidedAt: new Date().toISOString() }));
+    this.update(
+      warnings,
+      (data) => void (data.folders[config.dir] = { trusted, hash: config.hash, decidedAt: new Date().toISOString() }),
+    );
   }
 
   /** Removes a folder's decision; false when there was none. */

@@ -38,7 +38,8 @@ export function splitProjectSettings(project: SettingsObject | undefined, prefix
       const inner = splitProjectSettings(value, `${path}.`);
       if (Object.keys(inner.allowed).length > 0) allowed[key] = inner.allowed;
       held.push(...inner.held);
-    } else if (isPlainObject(value) && prefix === "" && Object.keys(value).length > 0) held.push(...Object.keys(value).map((k) => `${path}.${k}`));
+    } else if (isPlainObject(value) && prefix === "" && Object.keys(value).length > 0)
+      held.push(...Object.keys(value).map((k) => `${path}.${k}`));
     else held.push(path);
   }
   return { allowed, held };

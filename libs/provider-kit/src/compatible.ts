@@ -6,7 +6,15 @@
 import type { PluginAPI, Provider } from "@keel/extensions-api";
 import { WIRE_FORMATS, type ApiName } from "./formats.ts";
 import { createHttpProvider, effectiveDeps, type HttpProviderDeps } from "./http-provider.ts";
-import { CompatibleProviderSchema, compatibleConfig, issues, parseProviderEntry, providerEntries, settingsConfig, type CompatibleProviderSpec } from "./settings.ts";
+import {
+  CompatibleProviderSchema,
+  compatibleConfig,
+  issues,
+  parseProviderEntry,
+  providerEntries,
+  settingsConfig,
+  type CompatibleProviderSpec,
+} from "./settings.ts";
 
 /** The part of the plugin API the kit uses, so the conformance suite and tests can pass a stand-in. */
 export type ProviderHost = Pick<PluginAPI, "registerProvider" | "allSettings" | "log" | "plugin">;
@@ -18,16 +26,26 @@ const registered = new WeakMap<object, Set<string>>();
  * Builds the provider `spec` describes, adjusted by the user's `providers.<id>` settings entry (base URL, key,
  * headers, extra models, retry), and registers it. Throws, naming the plugin, when `spec` is invalid.
  */
-export function registerCompatibleProvider(api: ProviderHost, spec: CompatibleProviderSpec, deps: HttpProviderDeps = {}): Provider {
+export function registerCompatibleProvider(
+  api: ProviderHost,
+  spec: CompatibleProviderSpec,
+  deps: HttpProviderDeps = {},
+): Provider {
   const parsed = CompatibleProviderSchema.safeParse(spec);
   if (!parsed.success) {
     const id = typeof (spec as { id?: unknown })?.id === "string" ? ` "${spec.id}"` : "";
-    throw new Error(`${api.plugin.name}: provider${id} is not a valid compatible-provider description: ${issues(parsed.error)}`);
+    throw new Error(
+      `${api.plugin.name}: provider${id} is not a valid compatible-provider description: ${issues(parsed.error)}`,
+    );
   }
   const warn = (message: string) => api.log.warn(message);
   const raw = providerEntries(api.allSettings, warn).find(([id]) => id === parsed.data.id)?.[1];
   const own = raw === undefined ? undefined : parseProviderEntry(parsed.data.id, raw, warn);
-  const provider = createHttpProvider(compatibleConfig(parsed.data, own, effectiveDeps(deps).env ?? process.env), WIRE_FORMATS[parsed.data.api], deps);
+  const provider = createHttpProvider(
+    compatibleConfig(parsed.data, own, effectiveDeps(deps).env ?? process.env),
+    WIRE_FORMATS[parsed.data.api],
+    deps,
+  );
   api.registerProvider(provider);
   const ids = registered.get(api) ?? new Set<string>();
   ids.add(provider.id);

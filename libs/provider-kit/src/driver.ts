@@ -44,7 +44,12 @@ export interface DriverDeps {
 const ABORTED = "Aborted by the user.";
 
 /** Streams one reply into `builder`; see the module comment. */
-export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, builder: AssistantMessageBuilder, deps: DriverDeps = {}): AsyncGenerator<StreamEvent> {
+export async function* streamHttp(
+  attempt: HttpAttempt,
+  options: StreamOptions,
+  builder: AssistantMessageBuilder,
+  deps: DriverDeps = {},
+): AsyncGenerator<StreamEvent> {
   const clock = deps.clock ?? realClock;
   const doFetch = deps.fetch ?? fetch;
   const { signal } = options;
@@ -64,9 +69,15 @@ export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, 
     try {
       let payload = attempt.payload;
       let headers = { ...attempt.headers };
-      if (options.onPayload) ({ payload, headers } = await guarded("preparing the request", () => options.onPayload!(payload, headers)));
+      if (options.onPayload)
+        ({ payload, headers } = await guarded("preparing the request", () => options.onPayload!(payload, headers)));
       const body = guarded("preparing the request", () => JSON.stringify(payload));
-      const response = await doFetch(attempt.url, { method: "POST", headers, body, signal: AbortSignal.any([signal, silence.signal]) });
+      const response = await doFetch(attempt.url, {
+        method: "POST",
+        headers,
+        body,
+        signal: AbortSignal.any([signal, silence.signal]),
+      });
       const contentType = response.headers.get("content-type") ?? "";
       if (!response.ok || !response.body || contentType.includes("application/json")) {
         failure = await httpFailure(response, attempt);
@@ -74,15 +85,19 @@ export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, 
         const decoder = attempt.createDecoder(builder);
         let last: StreamEvent[] | undefined;
         for await (const event of readSse(response.body, stats, idle.touch)) {
-          const events = guarded(`reading a ${JSON.stringify(event.event ?? "data")} event from ${attempt.label}`, () => {
-            try {
-              return decoder.push(event);
-            } catch (error) {
-              // A cut-off last event that does not read is a stream that ended early, not bad data.
-              if (event.unterminated) throw new ProviderError(endedEarly(attempt.label, decoder.finalEvent, stats), { kind: "stream" });
-              throw error;
-            }
-          });
+          const events = guarded(
+            `reading a ${JSON.stringify(event.event ?? "data")} event from ${attempt.label}`,
+            () => {
+              try {
+                return decoder.push(event);
+              } catch (error) {
+                // A cut-off last event that does not read is a stream that ended early, not bad data.
+                if (event.unterminated)
+                  throw new ProviderError(endedEarly(attempt.label, decoder.finalEvent, stats), { kind: "stream" });
+                throw error;
+              }
+            },
+          );
           if (builder.isFinished) {
             last = events;
             break;
@@ -103,7 +118,10 @@ export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, 
       if (signal.aborted) return yield builder.fail("aborted", ABORTED, attempt.model);
       if (silence.signal.aborted) failure = silent(attempt, stats, quiet);
       else if (error instanceof ProviderError) failure = error;
-      else failure = isNetworkError(error) ? networkFailure(error, attempt.label, stats) : localFailure(error, attempt.label);
+      else
+        failure = isNetworkError(error)
+          ? networkFailure(error, attempt.label, stats)
+          : localFailure(error, attempt.label);
     } finally {
       idle.stop();
       waiting.stop();
@@ -112,12 +130,16 @@ export async function* streamHttp(attempt: HttpAttempt, options: StreamOptions, 
     const reachedUser = shownContent(builder);
     if (!failure.retryable || reachedUser || n >= maxAttempts) {
       const tries = failure.retryable && n > 1 && !reachedUser ? ` (gave up after ${n} attempts)` : "";
-      const partial = reachedUser && failure.retryable ? " The partial reply was kept; it was not retried because output had already been shown." : "";
+      const partial =
+        reachedUser && failure.retryable
+          ? " The partial reply was kept; it was not retried because output had already been shown."
+          : "";
       const kind = failure.kind === "overflow" ? "context_overflow" : undefined;
       return yield builder.fail("error", `${failure.message}${tries}${partial}`, attempt.model, kind);
     }
     const plan = planRetry(n, failure.headers, attempt.retry, clock);
-    if ("refuse" in plan) return yield builder.fail("error", `${failure.message} — not retried: ${plan.refuse}.`, attempt.model);
+    if ("refuse" in plan)
+      return yield builder.fail("error", `${failure.message} — not retried: ${plan.refuse}.`, attempt.model);
     options.onRetry?.({ attempt: n + 1, maxAttempts, delayMs: plan.wait, reason: failure.message });
     resetUsage(builder);
     await clock.sleep(plan.wait, signal);
@@ -130,7 +152,11 @@ function guarded<T>(what: string, fn: () => T): T {
     const result = fn();
     if (result instanceof Promise) {
       return result.catch((error: unknown) => {
-        throw error instanceof ProviderError ? error : new ProviderError(`Failed while ${what}: ${(error as Error)?.message ?? String(error)}`, { kind: "stream" });
+        throw error instanceof ProviderError
+          ? error
+          : new ProviderError(`Failed while ${what}: ${(error as Error)?.message ?? String(error)}`, {
+              kind: "stream",
+            });
       }) as T;
     }
     return result;
@@ -145,9 +171,18 @@ async function httpFailure(response: Response, attempt: HttpAttempt): Promise<Pr
   const detail = errorDetail(body);
   const overflow = attempt.overflow?.(response.status, detail);
   if (overflow) return overflow;
-  if (response.ok) return new ProviderError(`${attempt.label} answered HTTP ${response.status} with ${body ? `JSON instead of an event stream: ${detail}` : "no body"}`, { kind: "http", status: response.status });
+  if (response.ok)
+    return new ProviderError(
+      `${attempt.label} answered HTTP ${response.status} with ${body ? `JSON instead of an event stream: ${detail}` : "no body"}`,
+      { kind: "http", status: response.status },
+    );
   const retryable = shouldRetry(response.status, response.headers);
-  const message = describeHttpError(response.status, detail, { label: attempt.label, url: attempt.url, model: attempt.model.id, keySource: attempt.keySource });
+  const message = describeHttpError(response.status, detail, {
+    label: attempt.label,
+    url: attempt.url,
+    model: attempt.model.id,
+    keySource: attempt.keySource,
+  });
   return new ProviderError(message, { kind: "http", retryable, status: response.status, headers: response.headers });
 }
 
@@ -156,7 +191,9 @@ async function httpFailure(response: Response, attempt: HttpAttempt): Promise<Pr
  * server opened just before it failed shows nothing, so the attempt may still be retried.
  */
 function shownContent(builder: AssistantMessageBuilder): boolean {
-  return builder.message.content.some((b) => (b.type === "text" ? b.text !== "" : b.type === "thinking" ? b.thinking !== "" || Boolean(b.signature) : true));
+  return builder.message.content.some((b) =>
+    b.type === "text" ? b.text !== "" : b.type === "thinking" ? b.thinking !== "" || Boolean(b.signature) : true,
+  );
 }
 
 function resetUsage(builder: AssistantMessageBuilder): void {
@@ -179,21 +216,33 @@ function isNetworkError(error: unknown): boolean {
 }
 
 function localFailure(error: unknown, label: string): ProviderError {
-  return new ProviderError(`keel failed while talking to ${label} (a local error, not a network failure; not retried): ${describeNetworkError(error)}`, { kind: "stream" });
+  return new ProviderError(
+    `keel failed while talking to ${label} (a local error, not a network failure; not retried): ${describeNetworkError(error)}`,
+    { kind: "stream" },
+  );
 }
 
 function networkFailure(error: unknown, label: string, stats: SseStats): ProviderError {
-  const where = stats.bytes > 0 ? `the connection to ${label} broke mid-stream after ${stats.bytes} bytes (${stats.events} events)` : `could not reach ${label}`;
+  const where =
+    stats.bytes > 0
+      ? `the connection to ${label} broke mid-stream after ${stats.bytes} bytes (${stats.events} events)`
+      : `could not reach ${label}`;
   return new ProviderError(`${where}: ${describeNetworkError(error)}`, { kind: "network", retryable: true });
 }
 
 function silent(attempt: HttpAttempt, stats: SseStats, quiet: "bytes" | "events"): ProviderError {
   if (quiet === "events") {
     const what = stats.events > 0 || stats.bytes > 0 ? `only keep-alives (${stats.bytes} bytes)` : "nothing";
-    return new ProviderError(`${attempt.label} sent ${what} and no content for ${formatMs(attempt.retry.eventTimeoutMs)} (providers.<id>.retry.eventTimeoutMs)`, { kind: "network", retryable: true });
+    return new ProviderError(
+      `${attempt.label} sent ${what} and no content for ${formatMs(attempt.retry.eventTimeoutMs)} (providers.<id>.retry.eventTimeoutMs)`,
+      { kind: "network", retryable: true },
+    );
   }
   const when = stats.bytes > 0 ? `mid-stream after ${stats.bytes} bytes` : "after the request was sent";
-  return new ProviderError(`${attempt.label} sent nothing for ${formatMs(attempt.retry.idleTimeoutMs)} ${when} (providers.<id>.retry.idleTimeoutMs)`, { kind: "network", retryable: true });
+  return new ProviderError(
+    `${attempt.label} sent nothing for ${formatMs(attempt.retry.idleTimeoutMs)} ${when} (providers.<id>.retry.idleTimeoutMs)`,
+    { kind: "network", retryable: true },
+  );
 }
 
 /** Calls `onIdle` when `touch` has not been called for `ms`. */
@@ -209,9 +258,8 @@ function idleWatch(ms: number, onIdle: () => void): { touch: () => void; stop: (
 }
 
 function endedEarly(label: string, finalEvent: string, stats: SseStats): string {
-  const got = stats.events === 0 ? "no events" : `${stats.events} events, the last was ${JSON.stringify(stats.lastEvent)}`;
+  const got =
+    stats.events === 0 ? "no events" : `${stats.events} events, the last was ${JSON.stringify(stats.lastEvent)}`;
   const ignored = stats.ignoredLines > 0 ? `, ${stats.ignoredLines} lines that were not SSE` : "";
   return `The stream from ${label} ended before its final event (${finalEvent}): received ${stats.bytes} bytes, ${got}${ignored}.`;
 }
-
-

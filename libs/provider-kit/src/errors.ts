@@ -13,7 +13,10 @@ export class ProviderError extends Error {
   readonly status?: number;
   readonly headers?: Headers;
 
-  constructor(message: string, options: { kind: FailureKind; retryable?: boolean; status?: number; headers?: Headers }) {
+  constructor(
+    message: string,
+    options: { kind: FailureKind; retryable?: boolean; status?: number; headers?: Headers },
+  ) {
     super(message);
     this.name = "ProviderError";
     this.kind = options.kind;
@@ -57,7 +60,11 @@ export function errorDetail(body: string): string {
 }
 
 /** What the user reads for an HTTP error that will not be retried. */
-export function describeHttpError(status: number, detail: string, ctx: { label: string; url: string; model: string; keySource?: string }): string {
+export function describeHttpError(
+  status: number,
+  detail: string,
+  ctx: { label: string; url: string; model: string; keySource?: string },
+): string {
   switch (status) {
     case 401:
       return `${ctx.label} rejected the API key (HTTP 401: ${detail}). The key came from ${ctx.keySource ?? "no configured source"}; check that it is valid for ${ctx.url}.`;

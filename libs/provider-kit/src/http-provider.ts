@@ -2,7 +2,13 @@
  * A `Provider` over HTTP + SSE, assembled from a provider config (settings, environment, built-in table) and
  * one wire format. The three provider plugins differ only in their `WireFormat`.
  */
-import { type ModelInfo, type Provider, type ProviderRequest, type StreamEvent, type StreamOptions } from "@keel/extensions-api";
+import {
+  type ModelInfo,
+  type Provider,
+  type ProviderRequest,
+  type StreamEvent,
+  type StreamOptions,
+} from "@keel/extensions-api";
 import { AssistantMessageBuilder } from "@keel/extensions-api/stream";
 import { streamHttp, type DriverDeps, type StreamDecoder } from "./driver.ts";
 import type { ProviderError } from "./errors.ts";
@@ -46,8 +52,10 @@ export function effectiveDeps(deps: HttpProviderDeps): HttpProviderDeps {
 export function createHttpProvider(config: ProviderConfig, format: WireFormat, deps: HttpProviderDeps = {}): Provider {
   const label = config.name;
   const setting = `providers.${config.id}.apiKey`;
-  const key = (): Promise<ResolvedKey> => resolveKey(config.apiKey, setting, config.keyEnv, effectiveDeps(deps).env ?? process.env);
-  const missing = (model: ModelInfo, resolved: ResolvedKey) => `No API key for provider ${config.id} (model ${model.id}): ${resolved.problem}.`;
+  const key = (): Promise<ResolvedKey> =>
+    resolveKey(config.apiKey, setting, config.keyEnv, effectiveDeps(deps).env ?? process.env);
+  const missing = (model: ModelInfo, resolved: ResolvedKey) =>
+    `No API key for provider ${config.id} (model ${model.id}): ${resolved.problem}.`;
 
   return {
     id: config.id,
@@ -66,7 +74,10 @@ export function createHttpProvider(config: ProviderConfig, format: WireFormat, d
         payload = format.buildPayload(request);
       } catch (error) {
         yield builder.start();
-        return yield builder.fail("error", `Could not prepare the request for ${label}: ${(error as Error)?.message ?? String(error)}`);
+        return yield builder.fail(
+          "error",
+          `Could not prepare the request for ${label}: ${(error as Error)?.message ?? String(error)}`,
+        );
       }
       if (resolved.problem) {
         yield builder.start();
@@ -76,7 +87,12 @@ export function createHttpProvider(config: ProviderConfig, format: WireFormat, d
         {
           label,
           url: format.url(config.baseUrl),
-          headers: { "content-type": "application/json", accept: "text/event-stream", ...format.headers(resolved.key), ...config.headers },
+          headers: {
+            "content-type": "application/json",
+            accept: "text/event-stream",
+            ...format.headers(resolved.key),
+            ...config.headers,
+          },
           payload,
           model: request.model,
           keySource: resolved.source,

@@ -15,12 +15,17 @@ export function parseEvent<T extends z.ZodType>(schema: T, data: string, event: 
   try {
     value = JSON.parse(data);
   } catch {
-    throw new ProviderError(`${label} sent malformed JSON in a ${JSON.stringify(event)} event: ${shown(data)}`, { kind: "stream" });
+    throw new ProviderError(`${label} sent malformed JSON in a ${JSON.stringify(event)} event: ${shown(data)}`, {
+      kind: "stream",
+    });
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ProviderError(`${label} sent a ${JSON.stringify(event)} event of an unexpected shape (${issue?.path.join(".") || "(root)"}: ${issue?.message}): ${shown(data)}`, { kind: "stream" });
+    throw new ProviderError(
+      `${label} sent a ${JSON.stringify(event)} event of an unexpected shape (${issue?.path.join(".") || "(root)"}: ${issue?.message}): ${shown(data)}`,
+      { kind: "stream" },
+    );
   }
   return parsed.data;
 }
@@ -33,7 +38,9 @@ export function argumentsObject(raw: string): Record<string, unknown> {
   if (jsonNestingDepth(raw, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH) return {};
   try {
     const value: unknown = JSON.parse(raw);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

@@ -19,12 +19,25 @@ function runKeyCommand(command: string): Promise<string> {
   let running = commandCache.get(command);
   if (!running) {
     // Imported here: only `!command` keys need child_process, and provider plugins load on every run.
-    running = import("node:child_process").then(({ execFile }) => new Promise<string>((resolve, reject) => {
-      execFile("sh", ["-c", command], { timeout: COMMAND_TIMEOUT_MS, maxBuffer: 64 * 1024 }, (error, stdout, stderr) => {
-        if (error) return reject(new Error(`${error.killed ? `timed out after ${COMMAND_TIMEOUT_MS / 1000} s` : `exit ${error.code ?? "?"}`}${stderr.trim() ? `: ${stderr.trim().slice(0, 200)}` : ""}`));
-        resolve(stdout.trim());
-      });
-    }));
+    running = import("node:child_process").then(
+      ({ execFile }) =>
+        new Promise<string>((resolve, reject) => {
+          execFile(
+            "sh",
+            ["-c", command],
+            { timeout: COMMAND_TIMEOUT_MS, maxBuffer: 64 * 1024 },
+            (error, stdout, stderr) => {
+              if (error)
+                return reject(
+                  new Error(
+                    `${error.killed ? `timed out after ${COMMAND_TIMEOUT_MS / 1000} s` : `exit ${error.code ?? "?"}`}${stderr.trim() ? `: ${stderr.trim().slice(0, 200)}` : ""}`,
+                  ),
+                );
+              resolve(stdout.trim());
+            },
+          );
+        }),
+    );
     // A failed command may succeed later (the user unlocks the password manager): do not keep failures.
     running.catch(() => commandCache.delete(command));
     commandCache.set(command, running);
@@ -36,11 +49,21 @@ function runKeyCommand(command: string): Promise<string> {
  * Resolves a key. `spec` is the settings value (`providers.<id>.apiKey`), `setting` its path for messages,
  * `envName` the variable used when settings give none (undefined for servers that need no key).
  */
-export async function resolveKey(spec: string | undefined, setting: string, envName: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<ResolvedKey> {
+export async function resolveKey(
+  spec: string | undefined,
+  setting: string,
+  envName: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ResolvedKey> {
   if (spec === undefined || spec === "") {
     if (!envName) return { source: "none (this provider sends no key)" };
     const key = env[envName];
-    return key ? { key, source: envName } : { source: envName, problem: `set ${envName}, or set ${setting} in settings.json (the key, $ENV_NAME, or !command)` };
+    return key
+      ? { key, source: envName }
+      : {
+          source: envName,
+          problem: `set ${envName}, or set ${setting} in settings.json (the key, $ENV_NAME, or !command)`,
+        };
   }
   if (spec.startsWith("$")) {
     const name = spec.slice(1);

@@ -46,7 +46,8 @@ export const realClock: Clock = {
 export function serverWaitMs(headers: Headers | undefined, now: number): { ms: number; header: string } | undefined {
   if (!headers) return undefined;
   const ms = headers.get("retry-after-ms");
-  if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms)) && Number(ms) >= 0) return { ms: Number(ms), header: `retry-after-ms: ${ms}` };
+  if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms)) && Number(ms) >= 0)
+    return { ms: Number(ms), header: `retry-after-ms: ${ms}` };
   const after = headers.get("retry-after");
   if (after === null || after.trim() === "") return undefined;
   const header = `retry-after: ${after}`;
@@ -69,7 +70,9 @@ export function planRetry(retry: number, headers: Headers | undefined, policy: R
   const server = serverWaitMs(headers, clock.now());
   if (server) {
     if (server.ms > policy.maxWaitMs) {
-      return { refuse: `the server asked to wait ${formatMs(server.ms)} (${server.header}), longer than the ${formatMs(policy.maxWaitMs)} cap (providers.<id>.retry.maxWaitMs); try again later` };
+      return {
+        refuse: `the server asked to wait ${formatMs(server.ms)} (${server.header}), longer than the ${formatMs(policy.maxWaitMs)} cap (providers.<id>.retry.maxWaitMs); try again later`,
+      };
     }
     return { wait: Math.round(server.ms) };
   }

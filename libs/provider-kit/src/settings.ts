@@ -22,7 +22,13 @@ export const ModelSettingsSchema = z
     maxOutput: z.number().int().positive().optional(),
     /** US dollars per million tokens. `cacheWrite1h`: Anthropic's 1-hour cache writes (default 2× input). */
     cost: z
-      .object({ input: z.number().min(0), output: z.number().min(0), cacheRead: z.number().min(0).default(0), cacheWrite: z.number().min(0).default(0), cacheWrite1h: z.number().min(0).optional() })
+      .object({
+        input: z.number().min(0),
+        output: z.number().min(0),
+        cacheRead: z.number().min(0).default(0),
+        cacheWrite: z.number().min(0).default(0),
+        cacheWrite1h: z.number().min(0).optional(),
+      })
       .optional(),
     reasoning: z.boolean().optional(),
     input: z.array(z.enum(["text", "image"])).optional(),
@@ -95,7 +101,12 @@ export interface ProviderConfig {
 const MODEL_DEFAULTS = { contextWindow: 128_000, maxOutput: 16_384 };
 
 /** Merges models into a table: same id → fields override; new id → added. */
-export function mergeModels(provider: string, base: ModelSettings[], extra: ModelSettings[], quirks: Record<string, unknown> = {}): ModelInfo[] {
+export function mergeModels(
+  provider: string,
+  base: ModelSettings[],
+  extra: ModelSettings[],
+  quirks: Record<string, unknown> = {},
+): ModelInfo[] {
   const out = new Map<string, ModelInfo>();
   for (const m of [...base, ...extra]) {
     const known = out.get(m.id);
@@ -107,7 +118,10 @@ export function mergeModels(provider: string, base: ModelSettings[], extra: Mode
 }
 
 /** The `providers` section as entries, warning about a section that is not an object. */
-export function providerEntries(allSettings: Readonly<Record<string, unknown>>, warn: (message: string) => void): [string, unknown][] {
+export function providerEntries(
+  allSettings: Readonly<Record<string, unknown>>,
+  warn: (message: string) => void,
+): [string, unknown][] {
   const section = allSettings.providers;
   if (section === undefined) return [];
   if (typeof section !== "object" || section === null || Array.isArray(section)) {
@@ -118,7 +132,11 @@ export function providerEntries(allSettings: Readonly<Record<string, unknown>>, 
 }
 
 /** Parses one `providers.<id>` entry; an invalid one is reported through `warn` and ignored. */
-export function parseProviderEntry(id: string, raw: unknown, warn: (message: string) => void): ProviderSettings | undefined {
+export function parseProviderEntry(
+  id: string,
+  raw: unknown,
+  warn: (message: string) => void,
+): ProviderSettings | undefined {
   const parsed = ProviderSettingsSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   warn(`settings providers.${id} is invalid and was ignored: ${issues(parsed.error)}`);
@@ -126,7 +144,11 @@ export function parseProviderEntry(id: string, raw: unknown, warn: (message: str
 }
 
 /** The config of a described provider, adjusted by its `providers.<id>` settings entry. */
-export function compatibleConfig(spec: z.output<typeof CompatibleProviderSchema>, own: ProviderSettings | undefined, env: NodeJS.ProcessEnv): ProviderConfig {
+export function compatibleConfig(
+  spec: z.output<typeof CompatibleProviderSchema>,
+  own: ProviderSettings | undefined,
+  env: NodeJS.ProcessEnv,
+): ProviderConfig {
   return {
     id: spec.id,
     name: spec.name ?? spec.id,
@@ -141,9 +163,18 @@ export function compatibleConfig(spec: z.output<typeof CompatibleProviderSchema>
 
 /** The config of a provider a settings entry adds, or why it cannot be used. */
 export function settingsConfig(id: string, entry: ProviderSettings): ProviderConfig | string {
-  if (!entry.baseUrl) return `settings providers.${id} has no baseUrl; add the server's URL (e.g. "http://127.0.0.1:11434/v1")`;
+  if (!entry.baseUrl)
+    return `settings providers.${id} has no baseUrl; add the server's URL (e.g. "http://127.0.0.1:11434/v1")`;
   const baseUrl = trimSlash(entry.baseUrl);
-  return { id, name: `${id} (${baseUrl})`, baseUrl, apiKey: entry.apiKey, headers: entry.headers, models: mergeModels(id, [], entry.models), retry: { ...DEFAULT_RETRY, ...entry.retry } };
+  return {
+    id,
+    name: `${id} (${baseUrl})`,
+    baseUrl,
+    apiKey: entry.apiKey,
+    headers: entry.headers,
+    models: mergeModels(id, [], entry.models),
+    retry: { ...DEFAULT_RETRY, ...entry.retry },
+  };
 }
 
 /** zod issues as one line: `path: message; …`. */

@@ -33,13 +33,18 @@ export function newSseStats(): SseStats {
  * decoder that cannot read a cut-off event reports the stream as ended early. `onChunk` runs for every
  * network chunk (idle timers).
  */
-export async function* readSse(body: AsyncIterable<Uint8Array>, stats: SseStats = newSseStats(), onChunk?: () => void): AsyncGenerator<SseEvent> {
+export async function* readSse(
+  body: AsyncIterable<Uint8Array>,
+  stats: SseStats = newSseStats(),
+  onChunk?: () => void,
+): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder("utf-8");
   let pending: SseEvent[] = [];
   let ended = false;
   const parser = createParser({
     onEvent(message) {
-      const event: SseEvent = message.event === undefined ? { data: message.data } : { event: message.event, data: message.data };
+      const event: SseEvent =
+        message.event === undefined ? { data: message.data } : { event: message.event, data: message.data };
       if (ended) event.unterminated = true;
       pending.push(event);
     },

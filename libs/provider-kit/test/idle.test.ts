@@ -15,7 +15,9 @@ describe("a server that goes quiet without closing", () => {
   });
 
   function provider() {
-    const settings = { providers: { openai: { baseUrl: `${llm.url}/v1`, apiKey: "sk-test", retry: { idleTimeoutMs: 150 } } } };
+    const settings = {
+      providers: { openai: { baseUrl: `${llm.url}/v1`, apiKey: "sk-test", retry: { idleTimeoutMs: 150 } } },
+    };
     const p = kitProviders(OPENAI, settings, { env: {}, clock: fakeClock() })[0]!;
     return { p, model: p.models().find((m) => m.id === "gpt-4.1-mini")! };
   }
@@ -25,7 +27,9 @@ describe("a server that goes quiet without closing", () => {
     llm.push({ reply: { text: "never" }, fault: { kind: "hang", afterEvents: 1 } }, { reply: { text: "second try" } });
     const run = await collect(p, request(model));
     // Under load the server may not even have sent its first event within 150 ms; either way nothing was shown.
-    expect(run.retries[0]!.reason).toMatch(/^OpenAI sent nothing for 150 ms (mid-stream after \d+ bytes|after the request was sent) \(providers.<id>.retry.idleTimeoutMs\)$/);
+    expect(run.retries[0]!.reason).toMatch(
+      /^OpenAI sent nothing for 150 ms (mid-stream after \d+ bytes|after the request was sent) \(providers.<id>.retry.idleTimeoutMs\)$/,
+    );
     expect(textOf(run.message)).toBe("second try");
   });
 

@@ -6,7 +6,10 @@ const h = (init: Record<string, string>) => new Headers(init);
 
 describe("retry waits", () => {
   it("reads retry-after-ms before retry-after", () => {
-    expect(serverWaitMs(h({ "retry-after-ms": "250", "retry-after": "9" }), 0)).toEqual({ ms: 250, header: "retry-after-ms: 250" });
+    expect(serverWaitMs(h({ "retry-after-ms": "250", "retry-after": "9" }), 0)).toEqual({
+      ms: 250,
+      header: "retry-after-ms: 250",
+    });
   });
 
   it("reads retry-after as seconds, fractions included", () => {
@@ -34,6 +37,8 @@ describe("retry waits", () => {
 
   it("refuses a server wait over the cap and says which header asked for it", () => {
     const plan = planRetry(1, h({ "retry-after": "120" }), { ...DEFAULT_RETRY, maxWaitMs: 30_000 }, fakeClock());
-    expect(plan).toEqual({ refuse: expect.stringContaining("wait 120 s (retry-after: 120), longer than the 30 s cap") });
+    expect(plan).toEqual({
+      refuse: expect.stringContaining("wait 120 s (retry-after: 120), longer than the 30 s cap"),
+    });
   });
 });

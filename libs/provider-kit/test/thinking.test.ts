@@ -36,10 +36,19 @@ describe("thinking levels on the wire", () => {
     await llm.close();
   });
 
-  async function bodies(c: (typeof CASES)[number], thinking: ThinkingLevel | undefined, chosen: (ThinkingLevel | undefined)[] = []) {
+  async function bodies(
+    c: (typeof CASES)[number],
+    thinking: ThinkingLevel | undefined,
+    chosen: (ThinkingLevel | undefined)[] = [],
+  ) {
     kit = await createTestKit({
       plugins: [resolve(import.meta.dirname, "../../../plugins", c.plugin)],
-      settings: { provider: c.provider, model: c.model, ...(thinking ? { thinking } : {}), providers: { [c.provider]: { baseUrl: `${llm.url}/v1`, apiKey: "k" } } },
+      settings: {
+        provider: c.provider,
+        model: c.model,
+        ...(thinking ? { thinking } : {}),
+        providers: { [c.provider]: { baseUrl: `${llm.url}/v1`, apiKey: "k" } },
+      },
     });
     const first = llm.requests.length;
     llm.push({ reply: { text: "one" } });
@@ -65,13 +74,20 @@ describe("thinking levels on the wire", () => {
   });
 
   it("asks for nothing when the level is off or unset, and follows runtime.setThinking from the next request", async () => {
-    expect(await bodies(CASES[0], undefined, ["low", "off", undefined])).toEqual(["none", { type: "enabled", budget_tokens: 4096 }, "none", "none"]);
+    expect(await bodies(CASES[0], undefined, ["low", "off", undefined])).toEqual([
+      "none",
+      { type: "enabled", budget_tokens: 4096 },
+      "none",
+      "none",
+    ]);
     expect(await bodies(CASES[1], "medium", ["off", undefined])).toEqual(["medium", "none", "medium"]);
     expect(await bodies(CASES[2], "off", ["high"])).toEqual(["none", "high"]);
   });
 
   it("refuses an unknown level from a plugin with the levels it accepts", async () => {
     kit = await createTestKit({});
-    expect(() => kit!.runtime.setThinking("max" as ThinkingLevel)).toThrow(/one of off, minimal, low, medium, high \(got "max"\)/);
+    expect(() => kit!.runtime.setThinking("max" as ThinkingLevel)).toThrow(
+      /one of off, minimal, low, medium, high \(got "max"\)/,
+    );
   });
 });

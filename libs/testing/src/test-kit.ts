@@ -24,8 +24,14 @@ function scriptedPlugin(script: ScriptTurn[]): InlineCandidate {
           id: "scripted",
           models: () => [{ id: "script", provider: "scripted", contextWindow: 200_000, maxOutput: 32_000 }],
           async *stream(_request, options) {
-            const turn = turns.shift() ?? { error: "The scripted model has no more turns: the test script is shorter than the run." };
-            for await (const event of playTurn(turn, options.signal, { provider: "scripted", model: "script", callIndex: calls })) {
+            const turn = turns.shift() ?? {
+              error: "The scripted model has no more turns: the test script is shorter than the run.",
+            };
+            for await (const event of playTurn(turn, options.signal, {
+              provider: "scripted",
+              model: "script",
+              callIndex: calls,
+            })) {
               if (event.type === "done") calls += toolCallsOf(event.message).length;
               yield event;
             }
@@ -50,10 +56,22 @@ export async function createTestKit(options: TestKitOptions): Promise<TestKit> {
   const events: RecordedEvent[] = [];
   const inline: InlineCandidate[] = [
     scriptedPlugin(options.script ?? []),
-    ...(options.inline ?? []).map((p) => ({ name: p.name, version: p.version ?? "0.0.0", definition: p.plugin, manifest: p.manifest })),
+    ...(options.inline ?? []).map((p) => ({
+      name: p.name,
+      version: p.version ?? "0.0.0",
+      definition: p.plugin,
+      manifest: p.manifest,
+    })),
   ];
   const runtime = await KeelRuntime.create(
-    { cwd, keelHome, pluginPaths: options.plugins ?? [], inline, extraSettings: [{ provider: "scripted", ...options.settings }], flags: options.flags },
+    {
+      cwd,
+      keelHome,
+      pluginPaths: options.plugins ?? [],
+      inline,
+      extraSettings: [{ provider: "scripted", ...options.settings }],
+      flags: options.flags,
+    },
     (rt) => rt.bus.onAny((name, payload) => void events.push({ name, payload } as RecordedEvent)),
   );
   await runtime.startSession();
@@ -64,13 +82,17 @@ export async function createTestKit(options: TestKitOptions): Promise<TestKit> {
     runtime,
     events,
     eventNames: () => events.map((e) => e.name),
-    eventsOf: <K extends EventName>(name: K) => events.filter((e) => e.name === name).map((e) => e.payload as EventPayloads[K]),
+    eventsOf: <K extends EventName>(name: K) =>
+      events.filter((e) => e.name === name).map((e) => e.payload as EventPayloads[K]),
     run: (prompt) => runtime.prompt(prompt),
     toolResults: () => runtime.messages.filter((m) => m.role === "toolResult"),
     plugins: () => runtime.listPlugins(),
     problems: () =>
       events.flatMap((e) => {
-        if (e.name === "plugin_error") return [`${(e.payload as EventPayloads["plugin_error"]).plugin.name}: ${(e.payload as EventPayloads["plugin_error"]).message}`];
+        if (e.name === "plugin_error")
+          return [
+            `${(e.payload as EventPayloads["plugin_error"]).plugin.name}: ${(e.payload as EventPayloads["plugin_error"]).message}`,
+          ];
         if (e.name === "plugin_warning") {
           const p = e.payload as EventPayloads["plugin_warning"];
           return [`${p.plugin?.name ?? "keel"}: ${p.message}`];

@@ -7,6 +7,10 @@ import { runCompact } from "./compact-command.ts";
 
 export default definePlugin({
   activate(api) {
-    api.registerCommand({ name: "/compact", description: "Compact the conversation now; optional text says what the summary should focus on.", run: runCompact });
+    api.registerCommand({
+      name: "/compact",
+      description: "Compact the conversation now; optional text says what the summary should focus on.",
+      run: runCompact,
+    });
   },
 });

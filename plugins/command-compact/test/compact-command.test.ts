@@ -25,12 +25,20 @@ describe("/compact", () => {
     expect(end).toMatchObject({ reason: "manual", firstKeptIndex: 4 });
     expect(end!.summary).toContain("- Dropped: 2 turns, 4 messages");
     expect(kit.runtime.messages).toHaveLength(3);
-    expect(kit.eventsOf("notice").at(-1)!.message).toMatch(/^\/compact: context went from about [\d,]+ to [\d,]+ tokens\.$/);
+    expect(kit.eventsOf("notice").at(-1)!.message).toMatch(
+      /^\/compact: context went from about [\d,]+ to [\d,]+ tokens\.$/,
+    );
   });
 
   it("says so when there is nothing to compact", async () => {
-    kit = await createTestKit({ plugins: [join(plugins, "command-compact"), join(plugins, "compaction-window")], settings: { compaction: { strategy: "window" } } });
+    kit = await createTestKit({
+      plugins: [join(plugins, "command-compact"), join(plugins, "compaction-window")],
+      settings: { compaction: { strategy: "window" } },
+    });
     await kit.runtime.runCommand("/compact");
-    expect(kit.eventsOf("notice").at(-1)).toMatchObject({ level: "info", message: expect.stringMatching(/^\/compact: nothing was compacted/) });
+    expect(kit.eventsOf("notice").at(-1)).toMatchObject({
+      level: "info",
+      message: expect.stringMatching(/^\/compact: nothing was compacted/),
+    });
   });
 });

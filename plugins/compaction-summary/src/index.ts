@@ -19,7 +19,12 @@ export default definePlugin({
       if (choice.strategy !== STRATEGY) return undefined;
       const runtime = api.runtime;
       const complete = runtime.complete.bind(runtime);
-      return compactWithSummary(request, { keepRecentTokens: choice.keepRecentTokens, complete, model: summaryModel(api, request.model), maxTokens: api.settings.maxTokens });
+      return compactWithSummary(request, {
+        keepRecentTokens: choice.keepRecentTokens,
+        complete,
+        model: summaryModel(api, request.model),
+        maxTokens: api.settings.maxTokens,
+      });
     });
   },
 });

@@ -36,7 +36,11 @@ function focus(instructions: string | undefined): string {
 }
 
 /** The request for the history part: a new summary, or an update of the previous one. */
-export function historyPrompt(history: readonly Message[], previousSummary: string | undefined, instructions?: string): string {
+export function historyPrompt(
+  history: readonly Message[],
+  previousSummary: string | undefined,
+  instructions?: string,
+): string {
   const conversation = `<conversation>\n${conversationText(history)}\n</conversation>\n\n${activityLine(history)}`;
   if (!previousSummary) return `${conversation}\n\nWrite the summary of this conversation.${focus(instructions)}`;
   return (

@@ -7,7 +7,9 @@ export const CompactionSummarySettingsSchema = z
       .string()
       .regex(/^[^/]+\/.+$/, 'expected "provider/model"')
       .optional()
-      .describe('The model that writes summaries, as "provider/model" (e.g. a cheaper one); default the session\'s model.'),
+      .describe(
+        'The model that writes summaries, as "provider/model" (e.g. a cheaper one); default the session\'s model.',
+      ),
     maxTokens: z.number().int().positive().default(4_096).describe("The longest summary, in output tokens."),
   })
   .default({ maxTokens: 4_096 });

@@ -18,7 +18,10 @@ export function scriptedComplete(script: ScriptTurn[]): { complete: Complete; ca
     calls.push({ systemPrompt: request.systemPrompt, messages: request.messages, model: request.model });
     const next = script.shift() ?? { error: "the script has no more turns" };
     let final: AssistantMessage | undefined;
-    for await (const event of playTurn(next, request.signal ?? new AbortController().signal, { provider: "scripted", model: request.model?.id ?? "scripted" })) {
+    for await (const event of playTurn(next, request.signal ?? new AbortController().signal, {
+      provider: "scripted",
+      model: request.model?.id ?? "scripted",
+    })) {
       if (event.type === "done" || event.type === "error") final = event.message;
     }
     return final!;

@@ -45,7 +45,9 @@ export function renderNote(record: DroppedRecord, splitTurn?: { messages: number
   if (splitTurn) {
     const d = splitTurn.digest;
     const files = [...d.filesModified, ...d.filesRead];
-    lines.push(`- The current turn was too long to keep whole: its first ${splitTurn.messages} messages were dropped (tools: ${list(d.tools)}; files: ${list(files)}).`);
+    lines.push(
+      `- The current turn was too long to keep whole: its first ${splitTurn.messages} messages were dropped (tools: ${list(d.tools)}; files: ${list(files)}).`,
+    );
   }
   if (record.earlier) lines.push("", "An earlier summary of the conversation:", record.earlier);
   return lines.join("\n");
@@ -75,7 +77,10 @@ export function parseNote(summary: string | undefined): DroppedRecord {
 function readList(summary: string, label: string): string[] {
   const line = new RegExp(`^- ${label}: (.*)$`, "m").exec(summary)?.[1];
   if (!line || line === "(none)") return [];
-  return line.replace(/ \(\+\d+ more\)$/, "").split(", ").filter(Boolean);
+  return line
+    .replace(/ \(\+\d+ more\)$/, "")
+    .split(", ")
+    .filter(Boolean);
 }
 
 function list(items: string[]): string {
@@ -90,5 +95,7 @@ function union(a: string[], b: string[]): string[] {
 }
 
 function shorten(text: string): string {
-  return text.length <= EARLIER_LIMIT ? text : `${text.slice(0, EARLIER_LIMIT)}\n[… ${text.length - EARLIER_LIMIT} more characters of the earlier summary were dropped]`;
+  return text.length <= EARLIER_LIMIT
+    ? text
+    : `${text.slice(0, EARLIER_LIMIT)}\n[… ${text.length - EARLIER_LIMIT} more characters of the earlier summary were dropped]`;
 }

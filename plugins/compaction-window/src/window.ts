@@ -12,5 +12,9 @@ export function compactWindow(request: CompactRequest, keepRecentTokens: number)
   const split = turnPrefix.length > 0 ? { messages: turnPrefix.length, digest: digestActivity(turnPrefix) } : undefined;
   const summary = neutralizeSummary(renderNote(record, split));
   const { earlier: _earlier, ...totals } = record;
-  return { summary, firstKeptIndex: cut.firstKeptIndex, details: { strategy: "window", ...totals, splitTurn: split ? split.messages : undefined } };
+  return {
+    summary,
+    firstKeptIndex: cut.firstKeptIndex,
+    details: { strategy: "window", ...totals, splitTurn: split ? split.messages : undefined },
+  };
 }

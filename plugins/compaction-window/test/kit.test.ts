@@ -34,12 +34,17 @@ describe("compaction-window in a running keel", () => {
   it("answers for the model byModel selects it for, while the summary strategy stays the global choice", async () => {
     kit = await createTestKit({
       plugins: [summary, window, join(plugins, "command-compact")],
-      settings: { compaction: { strategy: "summary", keepRecentTokens: 400, byModel: { "scripted/script": "window" } } },
+      settings: {
+        compaction: { strategy: "summary", keepRecentTokens: 400, byModel: { "scripted/script": "window" } },
+      },
       // No turn for a summary: if the summary strategy answered, the scripted model would fail the compaction.
       script: [{ text: words(200) }, { text: words(200) }, { text: words(200) }],
     });
     for (const prompt of ["one", "two", "three"]) await kit.run(prompt);
     await kit.runtime.runCommand("/compact");
-    expect(kit.eventsOf("compaction_end")[0]).toMatchObject({ firstKeptIndex: 4, details: { strategy: "window", turns: 2 } });
+    expect(kit.eventsOf("compaction_end")[0]).toMatchObject({
+      firstKeptIndex: 4,
+      details: { strategy: "window", turns: 2 },
+    });
   });
 });

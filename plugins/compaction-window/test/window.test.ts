@@ -4,10 +4,24 @@ import { compactWindow } from "../src/window.ts";
 import { assistant, result, summaryMessage, turn, user } from "../../../test/support/conversation.ts";
 
 const model = { id: "m", provider: "scripted", contextWindow: 100_000, maxOutput: 4_000 };
-const request = (messages: Message[], previousSummary?: string): CompactRequest => ({ messages, model, reason: "threshold", previousSummary, tokensBefore: 0, signal: new AbortController().signal });
+const request = (messages: Message[], previousSummary?: string): CompactRequest => ({
+  messages,
+  model,
+  reason: "threshold",
+  previousSummary,
+  tokensBefore: 0,
+  signal: new AbortController().signal,
+});
 
 function editingTurn(file: string): Message[] {
-  return [user(100), assistant(100, [{ name: "edit", args: { path: file } }]), result("edit", 800), assistant(100, [{ name: "read", args: { path: "README.md" } }]), result("read", 800), assistant(100)];
+  return [
+    user(100),
+    assistant(100, [{ name: "edit", args: { path: file } }]),
+    result("edit", 800),
+    assistant(100, [{ name: "read", args: { path: "README.md" } }]),
+    result("read", 800),
+    assistant(100),
+  ];
 }
 
 describe("compaction-window", () => {
@@ -23,20 +37,42 @@ describe("compaction-window", () => {
   });
 
   it("adds to its previous note on repeated compaction instead of nesting notes", () => {
-    const first = compactWindow(request([...editingTurn("a.ts"), ...editingTurn("b.ts"), ...editingTurn("c.ts")]), 2_500)!;
-    const second = compactWindow(request([summaryMessage(first.summary), ...editingTurn("c.ts"), ...editingTurn("d.ts"), ...editingTurn("e.ts")], first.summary), 2_500)!;
+    const first = compactWindow(
+      request([...editingTurn("a.ts"), ...editingTurn("b.ts"), ...editingTurn("c.ts")]),
+      2_500,
+    )!;
+    const second = compactWindow(
+      request(
+        [summaryMessage(first.summary), ...editingTurn("c.ts"), ...editingTurn("d.ts"), ...editingTurn("e.ts")],
+        first.summary,
+      ),
+      2_500,
+    )!;
     expect(second.summary).toContain("- Dropped: 4 turns, 24 messages");
     expect(second.summary).toContain("- Files modified: a.ts, b.ts, c.ts, d.ts");
     expect(second.summary.match(/Older turns were dropped/g)).toHaveLength(1);
   });
 
   it("keeps another strategy's summary as the earlier record", () => {
-    const answer = compactWindow(request([summaryMessage("## Goal\nShip it"), ...editingTurn("a.ts"), ...editingTurn("b.ts"), ...editingTurn("c.ts")], "## Goal\nShip it"), 2_500)!;
+    const answer = compactWindow(
+      request(
+        [summaryMessage("## Goal\nShip it"), ...editingTurn("a.ts"), ...editingTurn("b.ts"), ...editingTurn("c.ts")],
+        "## Goal\nShip it",
+      ),
+      2_500,
+    )!;
     expect(answer.summary).toMatch(/An earlier summary of the conversation:\n## Goal\nShip it$/);
   });
 
   it("splits a turn bigger than the budget and notes the dropped start of that turn", () => {
-    const messages = [user(10), assistant(10, [{ name: "bash", args: { command: "make" } }]), result("bash", 5_000), assistant(10, [{ name: "read", args: { path: "x.ts" } }]), result("read", 500), assistant(10)];
+    const messages = [
+      user(10),
+      assistant(10, [{ name: "bash", args: { command: "make" } }]),
+      result("bash", 5_000),
+      assistant(10, [{ name: "read", args: { path: "x.ts" } }]),
+      result("read", 500),
+      assistant(10),
+    ];
     const answer = compactWindow(request(messages), 1_000)!;
     expect(answer.firstKeptIndex).toBe(3);
     expect(answer.summary).toContain("its first 3 messages were dropped (tools: bash");

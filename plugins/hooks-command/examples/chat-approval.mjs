@@ -12,7 +12,11 @@ const url = process.env.KEEL_APPROVAL_URL;
 const pollMs = Number(process.env.KEEL_APPROVAL_POLL_MS ?? 2000);
 
 function answer(permissionDecision, permissionDecisionReason) {
-  process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision, permissionDecisionReason } }));
+  process.stdout.write(
+    JSON.stringify({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision, permissionDecisionReason },
+    }),
+  );
 }
 
 async function askChat(event) {
@@ -20,7 +24,13 @@ async function askChat(event) {
   const posted = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ text, tool_name: event.tool_name, tool_input: event.tool_input, session_id: event.session_id, cwd: event.cwd }),
+    body: JSON.stringify({
+      text,
+      tool_name: event.tool_name,
+      tool_input: event.tool_input,
+      session_id: event.session_id,
+      cwd: event.cwd,
+    }),
   });
   if (!posted.ok) throw new Error(`the webhook answered HTTP ${posted.status}`);
   const { id } = await posted.json();
@@ -36,5 +46,9 @@ async function askChat(event) {
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
-if (!url) answer("deny", "chat-approval: KEEL_APPROVAL_URL is not set, so nobody can approve; set it to the webhook's URL");
-else await askChat(JSON.parse(input)).catch((error) => answer("deny", `chat-approval could not get an answer: ${error.message}`));
+if (!url)
+  answer("deny", "chat-approval: KEEL_APPROVAL_URL is not set, so nobody can approve; set it to the webhook's URL");
+else
+  await askChat(JSON.parse(input)).catch((error) =>
+    answer("deny", `chat-approval could not get an answer: ${error.message}`),
+  );

@@ -2,7 +2,18 @@
  * The Claude Code events on keel's hooks: what each one sends the script, and what its answer does. Every
  * tap returns at once when no hook is configured for its event, so the plugin costs nothing without hooks.
  */
-import { textOf, type GuardDecision, type HookContext, type HookInput, type InputEvent, type PluginAPI, type Runtime, type ToolCallEvent, type ToolResultMessage, type UiRequest } from "@keel/extensions-api";
+import {
+  textOf,
+  type GuardDecision,
+  type HookContext,
+  type HookInput,
+  type InputEvent,
+  type PluginAPI,
+  type Runtime,
+  type ToolCallEvent,
+  type ToolResultMessage,
+  type UiRequest,
+} from "@keel/extensions-api";
 import { parseHooks } from "./config.ts";
 import { toolNamesOf, wireToolName, type HookEventName } from "./events.ts";
 import type { Outcome } from "./outcome.ts";
@@ -70,14 +81,26 @@ export function hookBridge(api: PluginAPI) {
       if (o.permission === "ask") {
         const title = `A hook asks: allow ${event.toolName} ${JSON.stringify(o.updatedInput ?? event.input)}?`;
         const answer = await runtimeOf().ask({ kind: "confirm", title, message: o.permissionReason });
-        if (!answer) return { block: true, reason: `a PreToolUse hook asks for approval (${o.permissionReason ?? "no reason given"}) and there is no UI to ask` };
-        if (answer.kind !== "confirm" || !answer.confirmed) return { block: true, reason: `the user declined ${event.toolName} when a hook asked${o.permissionReason ? ` (${o.permissionReason})` : ""}` };
+        if (!answer)
+          return {
+            block: true,
+            reason: `a PreToolUse hook asks for approval (${o.permissionReason ?? "no reason given"}) and there is no UI to ask`,
+          };
+        if (answer.kind !== "confirm" || !answer.confirmed)
+          return {
+            block: true,
+            reason: `the user declined ${event.toolName} when a hook asked${o.permissionReason ? ` (${o.permissionReason})` : ""}`,
+          };
       }
       // "allow" is no objection: keel's own permission policy still decides (it runs after this guard).
       if (o.updatedInput) return { rewrite: { input: o.updatedInput } };
     },
 
-    async postToolUse(result: ToolResultMessage, info: { input: unknown }, ctx: HookContext): Promise<ToolResultMessage> {
+    async postToolUse(
+      result: ToolResultMessage,
+      info: { input: unknown },
+      ctx: HookContext,
+    ): Promise<ToolResultMessage> {
       if (!runner.has("PostToolUse")) return result;
       const input = {
         tool_name: wireToolName(result.toolName),
@@ -90,12 +113,18 @@ export function hookBridge(api: PluginAPI) {
       // The tool already ran: a block cannot undo it, so its reason is feedback the model reads with the result.
       const feedback = [o.block, o.context].filter((t): t is string => Boolean(t));
       if (feedback.length === 0) return result;
-      return { ...result, content: [...result.content, { type: "text", text: `\n\nPostToolUse hook: ${feedback.join("\n")}` }] };
+      return {
+        ...result,
+        content: [...result.content, { type: "text", text: `\n\nPostToolUse hook: ${feedback.join("\n")}` }],
+      };
     },
 
     async userPromptSubmit(event: InputEvent, ctx: HookContext): Promise<GuardDecision<InputEvent>> {
       if (!runner.has("UserPromptSubmit")) return;
-      const prompt = typeof event.content === "string" ? event.content : event.content.map((p) => (p.type === "text" ? p.text : "")).join("");
+      const prompt =
+        typeof event.content === "string"
+          ? event.content
+          : event.content.map((p) => (p.type === "text" ? p.text : "")).join("");
       const o = await run("UserPromptSubmit", [], { prompt }, ctx);
       if (o.stop) {
         stopRun(o.stop);
@@ -103,7 +132,10 @@ export function hookBridge(api: PluginAPI) {
       }
       if (o.block) return { block: true, reason: o.block };
       if (!o.context) return;
-      const content = typeof event.content === "string" ? `${event.content}\n\n${o.context}` : [...event.content, { type: "text" as const, text: o.context }];
+      const content =
+        typeof event.content === "string"
+          ? `${event.content}\n\n${o.context}`
+          : [...event.content, { type: "text" as const, text: o.context }];
       return { rewrite: { content } };
     },
 
@@ -114,7 +146,10 @@ export function hookBridge(api: PluginAPI) {
       return { continueWith: o.block };
     },
 
-    async preCompact(event: HookInput<"compact_before">, ctx: HookContext): Promise<GuardDecision<HookInput<"compact_before">>> {
+    async preCompact(
+      event: HookInput<"compact_before">,
+      ctx: HookContext,
+    ): Promise<GuardDecision<HookInput<"compact_before">>> {
       if (!runner.has("PreCompact")) return;
       const trigger = event.reason === "manual" ? "manual" : "auto";
       const o = await run("PreCompact", [trigger], { trigger, custom_instructions: "" }, ctx);
@@ -124,7 +159,8 @@ export function hookBridge(api: PluginAPI) {
     /** keel asks the user something: Claude Code's "needs your attention" notification. Never answers. */
     notification(request: UiRequest, ctx: HookContext): undefined {
       if (!runner.has("Notification")) return undefined;
-      const message = request.kind === "confirm" && request.message ? `${request.title}: ${request.message}` : request.title;
+      const message =
+        request.kind === "confirm" && request.message ? `${request.title}: ${request.message}` : request.title;
       // Not awaited: a notifier must not hold up the question it announces.
       void run("Notification", [], { message, title: "keel" }, ctx);
       return undefined;

@@ -9,9 +9,16 @@ import { EVENTS, type HookEventName } from "./events.ts";
 
 const seconds = z.number().positive().optional();
 // Loose: Claude Code adds fields (statusMessage, once, …) that change nothing here; they must not void a group.
-const CommandHookSchema = z.object({ type: z.literal("command"), command: z.string().min(1), timeout: seconds }).loose();
+const CommandHookSchema = z
+  .object({ type: z.literal("command"), command: z.string().min(1), timeout: seconds })
+  .loose();
 const HttpHookSchema = z
-  .object({ type: z.literal("http"), url: z.url(), headers: z.record(z.string(), z.string()).optional(), timeout: seconds })
+  .object({
+    type: z.literal("http"),
+    url: z.url(),
+    headers: z.record(z.string(), z.string()).optional(),
+    timeout: seconds,
+  })
   .loose();
 const GroupSchema = z.object({
   matcher: z.string().optional(),
@@ -38,7 +45,9 @@ export interface ConfiguredHook {
 export function parseHooks(value: unknown, origin: string, problems: string[], pluginRoot?: string): ConfiguredHook[] {
   if (value === undefined) return [];
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    problems.push(`${origin}: "hooks" must be an object of event names, got ${JSON.stringify(value)}; no hooks from it run`);
+    problems.push(
+      `${origin}: "hooks" must be an object of event names, got ${JSON.stringify(value)}; no hooks from it run`,
+    );
     return [];
   }
   const hooks: ConfiguredHook[] = [];
@@ -51,12 +60,23 @@ export function parseHooks(value: unknown, origin: string, problems: string[], p
       problems.push(`${origin}: hooks.${event} must be a list of { matcher, hooks } groups; skipped`);
       continue;
     }
-    groups.forEach((raw, i) => hooks.push(...parseGroup(raw, event as HookEventName, `${origin}: hooks.${event}[${i}]`, problems, origin, pluginRoot)));
+    groups.forEach((raw, i) =>
+      hooks.push(
+        ...parseGroup(raw, event as HookEventName, `${origin}: hooks.${event}[${i}]`, problems, origin, pluginRoot),
+      ),
+    );
   }
   return hooks;
 }
 
-function parseGroup(raw: unknown, event: HookEventName, where: string, problems: string[], origin: string, pluginRoot?: string): ConfiguredHook[] {
+function parseGroup(
+  raw: unknown,
+  event: HookEventName,
+  where: string,
+  problems: string[],
+  origin: string,
+  pluginRoot?: string,
+): ConfiguredHook[] {
   const group = GroupSchema.safeParse(raw);
   if (!group.success) {
     problems.push(`${where}: ${z.prettifyError(group.error).replace(/\n/g, " ")}; skipped`);
@@ -68,7 +88,9 @@ function parseGroup(raw: unknown, event: HookEventName, where: string, problems:
     try {
       matcher = new RegExp(`^(?:${text})$`);
     } catch (error) {
-      problems.push(`${where}: matcher ${JSON.stringify(text)} is not a regular expression (${(error as Error).message}); skipped`);
+      problems.push(
+        `${where}: matcher ${JSON.stringify(text)} is not a regular expression (${(error as Error).message}); skipped`,
+      );
       return [];
     }
   }

@@ -5,7 +5,11 @@
 import type { HttpHook } from "./config.ts";
 import type { HookRun } from "./spawn-hook.ts";
 
-export async function runHttpHook(hook: HttpHook, input: string, options: { timeoutMs: number; signal: AbortSignal }): Promise<HookRun> {
+export async function runHttpHook(
+  hook: HttpHook,
+  input: string,
+  options: { timeoutMs: number; signal: AbortSignal },
+): Promise<HookRun> {
   const timeout = AbortSignal.timeout(options.timeoutMs);
   try {
     const response = await fetch(hook.url, {
@@ -16,7 +20,12 @@ export async function runHttpHook(hook: HttpHook, input: string, options: { time
     });
     const body = await response.text();
     if (response.ok) return { code: 0, stdout: body, stderr: "", timedOut: false };
-    return { code: 1, stdout: "", stderr: `HTTP ${response.status} from ${hook.url}: ${body.slice(0, 500)}`, timedOut: false };
+    return {
+      code: 1,
+      stdout: "",
+      stderr: `HTTP ${response.status} from ${hook.url}: ${body.slice(0, 500)}`,
+      timedOut: false,
+    };
   } catch (error) {
     if (timeout.aborted) return { code: null, stdout: "", stderr: "", timedOut: true };
     return { code: null, stdout: "", stderr: "", timedOut: false, failure: `${hook.url}: ${(error as Error).message}` };

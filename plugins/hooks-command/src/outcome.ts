@@ -57,7 +57,8 @@ export function readRun(event: HookEventName, label: string, run: HookRun): Outc
   if (run.failure) outcome.problems.push(`${label} could not run: ${run.failure}`);
   else if (run.timedOut) outcome.problems.push(`${label} timed out and was killed with its child processes`);
   else if (run.code === 2) outcome.block = run.stderr.trim() || `blocked by ${label} (exit 2, no message on stderr)`;
-  else if (run.code !== 0) outcome.problems.push(`${label} exited ${run.code}${run.stderr.trim() ? `: ${run.stderr.trim()}` : ""}`);
+  else if (run.code !== 0)
+    outcome.problems.push(`${label} exited ${run.code}${run.stderr.trim() ? `: ${run.stderr.trim()}` : ""}`);
   else readStdout(event, label, run.stdout, outcome);
   return outcome;
 }
@@ -111,7 +112,8 @@ export function combine(outcomes: Outcome[]): Outcome {
     if (o.permission && (!all.permission || RANK[o.permission] > RANK[all.permission])) {
       all.permission = o.permission;
       all.permissionReason = o.permissionReason;
-    } else if (o.permission && o.permission === all.permission) all.permissionReason = join(all.permissionReason, o.permissionReason);
+    } else if (o.permission && o.permission === all.permission)
+      all.permissionReason = join(all.permissionReason, o.permissionReason);
   }
   return all;
 }

@@ -44,7 +44,12 @@ export class HookRunner {
   }
 
   /** Runs the matching hooks with `input` (the event JSON) and combines what they said. */
-  async run(event: HookEventName, subjects: readonly string[], input: Record<string, unknown>, ctx: RunContext): Promise<Outcome> {
+  async run(
+    event: HookEventName,
+    subjects: readonly string[],
+    input: Record<string, unknown>,
+    ctx: RunContext,
+  ): Promise<Outcome> {
     const hooks = this.matching(event, subjects);
     if (hooks.length === 0) return { notices: [], problems: [] };
     const json = JSON.stringify({ hook_event_name: event, ...input });
@@ -60,7 +65,12 @@ async function runOne(hook: ConfiguredHook, json: string, ctx: RunContext): Prom
   const label = `${hook.event} hook ${JSON.stringify(hook.spec.type === "command" ? hook.spec.command : hook.spec.url)} (${hook.origin})`;
   const run =
     hook.spec.type === "command"
-      ? await runCommandHook(hook.spec.command, json, { cwd: ctx.cwd, env: hookEnv(ctx.cwd, hook.pluginRoot), timeoutMs, signal: ctx.signal })
+      ? await runCommandHook(hook.spec.command, json, {
+          cwd: ctx.cwd,
+          env: hookEnv(ctx.cwd, hook.pluginRoot),
+          timeoutMs,
+          signal: ctx.signal,
+        })
       : await runHttpHook(hook.spec, json, { timeoutMs, signal: ctx.signal });
   return readRun(hook.event, label, run);
 }

@@ -17,9 +17,18 @@ export interface HookRun {
 /** More output than this is cut: a reason or a context is text for a model, not a log. */
 const MAX_OUTPUT = 1 << 20;
 
-export function runCommandHook(command: string, input: string, options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; signal: AbortSignal }): Promise<HookRun> {
+export function runCommandHook(
+  command: string,
+  input: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; signal: AbortSignal },
+): Promise<HookRun> {
   return new Promise((resolve) => {
-    const child = spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("/bin/sh", ["-c", command], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let timedOut = false;

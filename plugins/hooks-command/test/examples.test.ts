@@ -25,11 +25,17 @@ describe("hooks-command examples", () => {
       expect(readFileSync(log, "utf8")).toContain(`keel has finished in ${kit.cwd}`);
       expect(kit.problems()).toEqual([]);
     });
-    await withKit({ settings: oneHook("Stop", { type: "command", command: `PATH=/usr/bin:/bin ${examples}/notify-on-stop.sh` }), script: [{ text: "done" }] }, async (kit) => {
-      const result = await kit.run("hi");
-      expect(result.finalText).toBe("done");
-      expect(kit.problems()).toEqual([]);
-    });
+    await withKit(
+      {
+        settings: oneHook("Stop", { type: "command", command: `PATH=/usr/bin:/bin ${examples}/notify-on-stop.sh` }),
+        script: [{ text: "done" }],
+      },
+      async (kit) => {
+        const result = await kit.run("hi");
+        expect(result.finalText).toBe("done");
+        expect(kit.problems()).toEqual([]);
+      },
+    );
   });
 
   it("chat-approval.mjs posts the call to the webhook, waits while it is pending, and applies the answer", async () => {
@@ -46,28 +52,51 @@ describe("hooks-command examples", () => {
       polls[id] = (polls[id] ?? 0) + 1;
       const command = posted[Number(id) - 1].tool_input.command as string;
       if (polls[id] < 2) return res.end(JSON.stringify({ status: "pending" }));
-      res.end(JSON.stringify(command.includes("deploy") ? { status: "denied", reason: "no deploys on Fridays" } : { status: "approved" }));
+      res.end(
+        JSON.stringify(
+          command.includes("deploy") ? { status: "denied", reason: "no deploys on Fridays" } : { status: "approved" },
+        ),
+      );
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/approvals`;
     try {
-      const hook = { type: "command", command: `KEEL_APPROVAL_URL=${url} KEEL_APPROVAL_POLL_MS=20 node ${examples}/chat-approval.mjs`, timeout: 30 };
-      await withKit({ settings: oneHook("PreToolUse", hook, "Bash"), script: [bashCall("touch deploy.txt"), bashCall("touch ok.txt"), { text: "ok" }] }, async (kit) => {
-        await kit.run("go");
-        expect(posted.map((p) => p.text)).toEqual([expect.stringContaining("touch deploy.txt"), expect.stringContaining("touch ok.txt")]);
-        expect(polls).toEqual({ "1": 2, "2": 2 });
-        expect(existsSync(join(kit.cwd, "deploy.txt"))).toBe(false);
-        expect(textOf(kit.toolResults()[0] as never)).toContain("no deploys on Fridays");
-        expect(existsSync(join(kit.cwd, "ok.txt"))).toBe(true);
-      });
+      const hook = {
+        type: "command",
+        command: `KEEL_APPROVAL_URL=${url} KEEL_APPROVAL_POLL_MS=20 node ${examples}/chat-approval.mjs`,
+        timeout: 30,
+      };
+      await withKit(
+        {
+          settings: oneHook("PreToolUse", hook, "Bash"),
+          script: [bashCall("touch deploy.txt"), bashCall("touch ok.txt"), { text: "ok" }],
+        },
+        async (kit) => {
+          await kit.run("go");
+          expect(posted.map((p) => p.text)).toEqual([
+            expect.stringContaining("touch deploy.txt"),
+            expect.stringContaining("touch ok.txt"),
+          ]);
+          expect(polls).toEqual({ "1": 2, "2": 2 });
+          expect(existsSync(join(kit.cwd, "deploy.txt"))).toBe(false);
+          expect(textOf(kit.toolResults()[0] as never)).toContain("no deploys on Fridays");
+          expect(existsSync(join(kit.cwd, "ok.txt"))).toBe(true);
+        },
+      );
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }
     // Nobody to ask: the call is denied, saying how to fix it.
-    await withKit({ settings: oneHook("PreToolUse", { type: "command", command: `node ${examples}/chat-approval.mjs` }), script: [bashCall("touch a.txt"), { text: "ok" }] }, async (kit) => {
-      await kit.run("go");
-      expect(existsSync(join(kit.cwd, "a.txt"))).toBe(false);
-      expect(textOf(kit.toolResults()[0] as never)).toContain("KEEL_APPROVAL_URL is not set");
-    });
+    await withKit(
+      {
+        settings: oneHook("PreToolUse", { type: "command", command: `node ${examples}/chat-approval.mjs` }),
+        script: [bashCall("touch a.txt"), { text: "ok" }],
+      },
+      async (kit) => {
+        await kit.run("go");
+        expect(existsSync(join(kit.cwd, "a.txt"))).toBe(false);
+        expect(textOf(kit.toolResults()[0] as never)).toContain("KEEL_APPROVAL_URL is not set");
+      },
+    );
   });
 });

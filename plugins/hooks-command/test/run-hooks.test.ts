@@ -29,36 +29,71 @@ async function webhook(replies: { status?: number; body: unknown }[]) {
 
 describe("hooks-command: the run's own hooks", () => {
   it("UserPromptSubmit: exit 2 drops the prompt with the reason; plain stdout is context the model sees", async () => {
-    await withKit({ settings: oneHook("UserPromptSubmit", { type: "command", command: "grep -q secret && { echo 'no secrets in prompts' >&2; exit 2; }; exit 0" }), script: [{ text: "never" }] }, async (kit) => {
-      await kit.run("here is my secret");
-      expect(kit.eventsOf("guard_blocked").map((b) => [b.hook, b.reason])).toEqual([["input", "no secrets in prompts"]]);
-      expect(kit.runtime.messages.filter((m) => m.role === "user")).toEqual([]);
-    });
-    await withKit({ settings: oneHook("UserPromptSubmit", { type: "command", command: "echo 'Sprint ends Friday.'" }), script: [{ text: "ok" }] }, async (kit) => {
-      await kit.run("plan");
-      expect(textOf(kit.runtime.messages[0]!)).toBe("plan\n\nSprint ends Friday.");
-    });
+    await withKit(
+      {
+        settings: oneHook("UserPromptSubmit", {
+          type: "command",
+          command: "grep -q secret && { echo 'no secrets in prompts' >&2; exit 2; }; exit 0",
+        }),
+        script: [{ text: "never" }],
+      },
+      async (kit) => {
+        await kit.run("here is my secret");
+        expect(kit.eventsOf("guard_blocked").map((b) => [b.hook, b.reason])).toEqual([
+          ["input", "no secrets in prompts"],
+        ]);
+        expect(kit.runtime.messages.filter((m) => m.role === "user")).toEqual([]);
+      },
+    );
+    await withKit(
+      {
+        settings: oneHook("UserPromptSubmit", { type: "command", command: "echo 'Sprint ends Friday.'" }),
+        script: [{ text: "ok" }],
+      },
+      async (kit) => {
+        await kit.run("plan");
+        expect(textOf(kit.runtime.messages[0]!)).toBe("plan\n\nSprint ends Friday.");
+      },
+    );
   });
 
   it("Stop: exit 2 sends its reason as one more message; stop_hook_active stops the loop", async () => {
-    const hook = { type: "command", command: `jq -e '.stop_hook_active' >/dev/null && exit 0; echo 'run the tests first' >&2; exit 2` };
-    await withKit({ settings: oneHook("Stop", hook), script: [{ text: "done" }, { text: "tests pass" }] }, async (kit) => {
-      const result = await kit.run("fix it");
-      expect(result.finalText).toBe("tests pass");
-      expect(kit.runtime.messages.map((m) => [m.role, textOf(m)])).toEqual([
-        ["user", "fix it"],
-        ["assistant", "done"],
-        ["user", "run the tests first"],
-        ["assistant", "tests pass"],
-      ]);
-    });
+    const hook = {
+      type: "command",
+      command: `jq -e '.stop_hook_active' >/dev/null && exit 0; echo 'run the tests first' >&2; exit 2`,
+    };
+    await withKit(
+      { settings: oneHook("Stop", hook), script: [{ text: "done" }, { text: "tests pass" }] },
+      async (kit) => {
+        const result = await kit.run("fix it");
+        expect(result.finalText).toBe("tests pass");
+        expect(kit.runtime.messages.map((m) => [m.role, textOf(m)])).toEqual([
+          ["user", "fix it"],
+          ["assistant", "done"],
+          ["user", "run the tests first"],
+          ["assistant", "tests pass"],
+        ]);
+      },
+    );
   });
 
   it("SessionStart's output joins the system prompt; SessionEnd runs when the session ends", async () => {
     const marker = join(tempDir(), "ended");
-    const settings = { hooks: { SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "echo 'The build is red on main.'" }] }], SessionEnd: [{ hooks: [{ type: "command", command: `cat > ${marker}` }] }] } };
+    const settings = {
+      hooks: {
+        SessionStart: [
+          { matcher: "startup", hooks: [{ type: "command", command: "echo 'The build is red on main.'" }] },
+        ],
+        SessionEnd: [{ hooks: [{ type: "command", command: `cat > ${marker}` }] }],
+      },
+    };
     let systemPrompt = "";
-    const probe = { name: "probe", plugin: { activate: (api: any) => api.hooks.tap("system_prompt", { stage: 1000 }, (p: string) => ((systemPrompt = p), p)) } };
+    const probe = {
+      name: "probe",
+      plugin: {
+        activate: (api: any) => api.hooks.tap("system_prompt", { stage: 1000 }, (p: string) => ((systemPrompt = p), p)),
+      },
+    };
     await withKit({ settings, inline: [probe], script: [{ text: "ok" }] }, async (kit) => {
       await kit.run("hi");
       expect(systemPrompt).toContain("The build is red on main.");
@@ -68,29 +103,47 @@ describe("hooks-command: the run's own hooks", () => {
 
   it("continue: false stops the run with its stopReason", async () => {
     const hook = { type: "command", command: `echo '{"continue":false,"stopReason":"policy freeze in effect"}'` };
-    await withKit({ settings: oneHook("PreToolUse", hook), script: [bashCall("touch a.txt"), { text: "never" }] }, async (kit) => {
-      const result = await kit.run("go");
-      expect(existsSync(join(kit.cwd, "a.txt"))).toBe(false);
-      expect(result.reason).toBe("aborted");
-      expect(kit.eventsOf("guard_blocked")[0]!.reason).toBe("policy freeze in effect");
-    });
+    await withKit(
+      { settings: oneHook("PreToolUse", hook), script: [bashCall("touch a.txt"), { text: "never" }] },
+      async (kit) => {
+        const result = await kit.run("go");
+        expect(existsSync(join(kit.cwd, "a.txt"))).toBe(false);
+        expect(result.reason).toBe("aborted");
+        expect(kit.eventsOf("guard_blocked")[0]!.reason).toBe("policy freeze in effect");
+      },
+    );
   });
 
   it("the http type posts the event JSON and reads the answer like a command's stdout; a failing status is reported", async () => {
     const server = await webhook([
-      { body: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "the webhook says no" } } },
+      {
+        body: {
+          hookSpecificOutput: {
+            hookEventName: "PreToolUse",
+            permissionDecision: "deny",
+            permissionDecisionReason: "the webhook says no",
+          },
+        },
+      },
       { status: 500, body: { error: "down" } },
     ]);
     try {
       const settings = oneHook("PreToolUse", { type: "http", url: server.url, headers: { "x-team": "core" } }, "Bash");
-      await withKit({ settings, script: [bashCall("touch a.txt"), bashCall("touch b.txt"), { text: "ok" }] }, async (kit) => {
-        await kit.run("go");
-        expect(server.bodies[0]).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "touch a.txt" } });
-        expect(existsSync(join(kit.cwd, "a.txt"))).toBe(false);
-        expect(textOf(kit.toolResults()[0] as never)).toContain("the webhook says no");
-        expect(existsSync(join(kit.cwd, "b.txt"))).toBe(true);
-        expect(kit.problems().join("\n")).toContain("HTTP 500");
-      });
+      await withKit(
+        { settings, script: [bashCall("touch a.txt"), bashCall("touch b.txt"), { text: "ok" }] },
+        async (kit) => {
+          await kit.run("go");
+          expect(server.bodies[0]).toMatchObject({
+            hook_event_name: "PreToolUse",
+            tool_name: "Bash",
+            tool_input: { command: "touch a.txt" },
+          });
+          expect(existsSync(join(kit.cwd, "a.txt"))).toBe(false);
+          expect(textOf(kit.toolResults()[0] as never)).toContain("the webhook says no");
+          expect(existsSync(join(kit.cwd, "b.txt"))).toBe(true);
+          expect(kit.problems().join("\n")).toContain("HTTP 500");
+        },
+      );
     } finally {
       await server.close();
     }
@@ -99,9 +152,21 @@ describe("hooks-command: the run's own hooks", () => {
   it("runs a plugin's hooks/hooks.json with CLAUDE_PLUGIN_ROOT set to the plugin's folder", async () => {
     const dir = join(tempDir(), "team-hooks");
     mkdirSync(join(dir, "hooks"), { recursive: true });
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "team-hooks", version: "1.0.0", type: "module", keel: { apiVersion: "^1.0.0", entry: "./index.ts" } }));
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({
+        name: "team-hooks",
+        version: "1.0.0",
+        type: "module",
+        keel: { apiVersion: "^1.0.0", entry: "./index.ts" },
+      }),
+    );
     writeFileSync(join(dir, "index.ts"), `export default { activate() {} };\n`);
-    const hooks = { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: 'echo "from $CLAUDE_PLUGIN_ROOT" >&2; exit 2' }] }] };
+    const hooks = {
+      PreToolUse: [
+        { matcher: "Bash", hooks: [{ type: "command", command: 'echo "from $CLAUDE_PLUGIN_ROOT" >&2; exit 2' }] },
+      ],
+    };
     writeFileSync(join(dir, "hooks", "hooks.json"), JSON.stringify({ description: "team guard", hooks }));
     await withKit({ plugins: [...plugins, dir], script: [bashCall("touch a.txt"), { text: "ok" }] }, async (kit) => {
       await kit.run("go");
@@ -116,7 +181,13 @@ describe("hooks-command: the run's own hooks", () => {
       hooks: {
         PreToolUse: [
           { matcher: "(", hooks: [{ type: "command", command: "exit 2" }] },
-          { hooks: [{ type: "prompt", prompt: "judge it" }, { type: "command" }, { type: "command", command: `touch ${marker}` }] },
+          {
+            hooks: [
+              { type: "prompt", prompt: "judge it" },
+              { type: "command" },
+              { type: "command", command: `touch ${marker}` },
+            ],
+          },
         ],
         BeforeEverything: [],
       },

@@ -13,7 +13,11 @@ export interface InterceptSettings {
 }
 
 /** The message unchanged when small; else a copy whose text blocks are replaced by one preview block. */
-export async function storeIfLarge(message: ToolResultMessage, store: ResultStore, settings: InterceptSettings): Promise<ToolResultMessage> {
+export async function storeIfLarge(
+  message: ToolResultMessage,
+  store: ResultStore,
+  settings: InterceptSettings,
+): Promise<ToolResultMessage> {
   const texts = message.content.filter((block) => block.type === "text");
   const text = texts.map((block) => block.text).join("\n");
   if (Buffer.byteLength(text) <= settings.thresholdBytes) return message;

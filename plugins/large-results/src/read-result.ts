@@ -9,8 +9,18 @@ import { linesOf, type ResultStore } from "./store.ts";
 export const ReadResultParams = z.object({
   handle: z.string().describe('The handle named in the preview, e.g. "res_1a2b3c4d".'),
   offset: z.number().int().min(1).optional().describe("First line to read (or to search from), 1-based. Default 1."),
-  limit: z.number().int().min(1).optional().describe("Lines to read (default 500), or matches to list with grep (default 100)."),
-  grep: z.string().optional().describe("A regular expression (JavaScript syntax): list the matching lines with their numbers instead of a range."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("Lines to read (default 500), or matches to list with grep (default 100)."),
+  grep: z
+    .string()
+    .optional()
+    .describe(
+      "A regular expression (JavaScript syntax): list the matching lines with their numbers instead of a range.",
+    ),
   ignoreCase: z.boolean().optional().describe("With grep: match regardless of case."),
 });
 
@@ -31,8 +41,20 @@ export function readResultTool(store: ResultStore, maxBytes: number) {
     async execute(input) {
       const lines = linesOf(await store.load(input.handle));
       const offset = input.offset ?? 1;
-      if (offset > lines.length) throw new Error(`Offset ${offset} is past the end: result ${input.handle} has ${lines.length} lines.`);
-      if (input.grep !== undefined) return { content: grepLines(lines, input.handle, input.grep, input.ignoreCase ?? false, offset, input.limit ?? DEFAULT_MATCHES, maxBytes) };
+      if (offset > lines.length)
+        throw new Error(`Offset ${offset} is past the end: result ${input.handle} has ${lines.length} lines.`);
+      if (input.grep !== undefined)
+        return {
+          content: grepLines(
+            lines,
+            input.handle,
+            input.grep,
+            input.ignoreCase ?? false,
+            offset,
+            input.limit ?? DEFAULT_MATCHES,
+            maxBytes,
+          ),
+        };
       return { content: readRange(lines, input.handle, offset, input.limit ?? DEFAULT_LINES, maxBytes) };
     },
   });
@@ -50,14 +72,23 @@ function readRange(lines: string[], handle: string, offset: number, limit: numbe
   return `${kept.text}\n\n[Lines ${offset}-${last} of ${lines.length}.${next}]`;
 }
 
-function grepLines(lines: string[], handle: string, pattern: string, ignoreCase: boolean, offset: number, limit: number, maxBytes: number): string {
+function grepLines(
+  lines: string[],
+  handle: string,
+  pattern: string,
+  ignoreCase: boolean,
+  offset: number,
+  limit: number,
+  maxBytes: number,
+): string {
   const { test, note } = matcher(pattern, ignoreCase);
   const hits: string[] = [];
   let bytes = 0;
   let resumeAt: number | undefined;
   for (let i = offset - 1; i < lines.length; i++) {
     if (!test(lines[i]!)) continue;
-    const line = lines[i]!.length > MATCH_LINE_CHARS ? `${lines[i]!.slice(0, MATCH_LINE_CHARS)}… [line cut]` : lines[i]!;
+    const line =
+      lines[i]!.length > MATCH_LINE_CHARS ? `${lines[i]!.slice(0, MATCH_LINE_CHARS)}… [line cut]` : lines[i]!;
     const hit = `${i + 1}: ${line}`;
     const size = Buffer.byteLength(hit) + 1;
     if (hits.length >= limit || bytes + size > maxBytes) {
@@ -68,7 +99,8 @@ function grepLines(lines: string[], handle: string, pattern: string, ignoreCase:
     bytes += size;
   }
   const prefix = note ? `${note}\n` : "";
-  if (hits.length === 0) return `${prefix}No line from ${offset} on matches ${JSON.stringify(pattern)} in ${handle} (${lines.length} lines).`;
+  if (hits.length === 0)
+    return `${prefix}No line from ${offset} on matches ${JSON.stringify(pattern)} in ${handle} (${lines.length} lines).`;
   const more = resumeAt ? ` More matches follow; continue with "offset": ${resumeAt}.` : "";
   return `${prefix}${cutToBytes(hits.join("\n"), maxBytes)}\n\n[${hits.length} matching lines shown, searched from line ${offset} of ${lines.length}.${more}]`;
 }

@@ -28,7 +28,9 @@ export class ResultStore {
   /** The text saved under `handle`; an error that says what a handle looks like when there is none. */
   async load(handle: string): Promise<string> {
     const unknown = () =>
-      new Error(`There is no stored result ${JSON.stringify(handle)} in this session. Handles look like "res_1a2b3c4d" and are named in the preview of a large result; copy it from there.`);
+      new Error(
+        `There is no stored result ${JSON.stringify(handle)} in this session. Handles look like "res_1a2b3c4d" and are named in the preview of a large result; copy it from there.`,
+      );
     if (!HANDLE.test(handle)) throw unknown();
     try {
       return await readFile(join(this.folder(), `${handle}.txt`), "utf8");

@@ -17,10 +17,19 @@ const settings = { thresholdBytes: 16 * 1024, previewLines: 40, previewBytes: 3 
 const readResult = readResultTool(store, settings.thresholdBytes - 1024);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}: ${"abcdefghij".repeat(3)}`).join("\n") + "\n";
+const numbered = (n: number) =>
+  Array.from({ length: n }, (_, i) => `line ${i + 1}: ${"abcdefghij".repeat(3)}`).join("\n") + "\n";
 
 function message(text: string, extra: ToolResultMessage["content"] = []): ToolResultMessage {
-  return { role: "toolResult", toolCallId: "call_1", toolName: "dump", content: [{ type: "text", text }, ...extra], details: { kept: true }, isError: false, timestamp: 1 };
+  return {
+    role: "toolResult",
+    toolCallId: "call_1",
+    toolName: "dump",
+    content: [{ type: "text", text }, ...extra],
+    details: { kept: true },
+    isError: false,
+    timestamp: 1,
+  };
 }
 
 const textOf = (m: ToolResultMessage) => m.content.map((b) => (b.type === "text" ? b.text : "")).join("");
@@ -96,7 +105,7 @@ describe("read_result", () => {
   it("lists matching lines with their numbers, up to the limit, and says where to continue", async () => {
     await ready;
     expect(await read({ handle, grep: "^line 1[0-9]{3}:", limit: 2 })).toBe(
-      "1000: line 1000: abcdefghijabcdefghijabcdefghij\n1001: line 1001: abcdefghijabcdefghijabcdefghij\n\n[2 matching lines shown, searched from line 1 of 2000. More matches follow; continue with \"offset\": 1002.]",
+      '1000: line 1000: abcdefghijabcdefghijabcdefghij\n1001: line 1001: abcdefghijabcdefghijabcdefghij\n\n[2 matching lines shown, searched from line 1 of 2000. More matches follow; continue with "offset": 1002.]',
     );
   });
 
@@ -108,7 +117,9 @@ describe("read_result", () => {
   it("matches an invalid regular expression as plain text, and says so", async () => {
     await ready;
     const out = await read({ handle, grep: "line 12: abc(" });
-    expect(out).toMatch(/^\["line 12: abc\(" is not a valid regular expression \(.*\); it was matched as plain text\.\]\nNo line from 1 on matches/);
+    expect(out).toMatch(
+      /^\["line 12: abc\(" is not a valid regular expression \(.*\); it was matched as plain text\.\]\nNo line from 1 on matches/,
+    );
   });
 
   it("says when nothing matches", async () => {
@@ -118,13 +129,17 @@ describe("read_result", () => {
 
   it("refuses an unknown handle or a path, saying what a handle looks like", async () => {
     for (const bad of ["res_00000000", "../../etc/passwd", "res_1234"]) {
-      await expect(read({ handle: bad })).rejects.toThrow(`There is no stored result ${JSON.stringify(bad)} in this session. Handles look like "res_1a2b3c4d"`);
+      await expect(read({ handle: bad })).rejects.toThrow(
+        `There is no stored result ${JSON.stringify(bad)} in this session. Handles look like "res_1a2b3c4d"`,
+      );
     }
   });
 
   it("refuses an offset past the end, giving the line count", async () => {
     await ready;
-    await expect(read({ handle, offset: 2001 })).rejects.toThrow(`Offset 2001 is past the end: result ${handle} has 2000 lines.`);
+    await expect(read({ handle, offset: 2001 })).rejects.toThrow(
+      `Offset 2001 is past the end: result ${handle} has 2000 lines.`,
+    );
   });
 
   it("cuts a single line longer than the budget and says how to see the rest", async () => {

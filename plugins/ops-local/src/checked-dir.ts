@@ -44,7 +44,10 @@ function openFolder(path: string, input: string): number {
     // Linux says ENOTDIR (or ELOOP) for a symlink opened with O_DIRECTORY|O_NOFOLLOW, as for a file.
     const code = errorCode(error);
     if ((code === "ENOTDIR" || code === "ELOOP") && isSymlink(path)) {
-      throw new PathAccessError(input, "a folder on its path became a symlink after it was checked; refusing to follow it");
+      throw new PathAccessError(
+        input,
+        "a folder on its path became a symlink after it was checked; refusing to follow it",
+      );
     }
     throw error;
   }
@@ -115,7 +118,13 @@ export class CheckedDir {
 }
 
 /** Runs `task` with the checked folder `real` open, closing it after. */
-export async function inCheckedDir<T>(confinement: Confinement, input: string, real: string, access: Access, task: (dir: CheckedDir) => Promise<T>): Promise<T> {
+export async function inCheckedDir<T>(
+  confinement: Confinement,
+  input: string,
+  real: string,
+  access: Access,
+  task: (dir: CheckedDir) => Promise<T>,
+): Promise<T> {
   const dir = CheckedDir.open(confinement, input, real, access);
   try {
     return await task(dir);

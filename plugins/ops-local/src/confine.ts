@@ -27,7 +27,8 @@ export class Confinement {
     const abs = resolvePath(this.roots.workspace.path, input);
     const absProblem = pathTextProblem(abs);
     if (absProblem) throw refuse(`resolved against the workspace, ${absProblem}`);
-    if (!this.roots.byText(abs)) throw refuse(`it lies outside ${this.roots.describe()}; use a path inside the workspace`);
+    if (!this.roots.byText(abs))
+      throw refuse(`it lies outside ${this.roots.describe()}; use a path inside the workspace`);
 
     let real: string;
     try {
@@ -45,7 +46,11 @@ export class Confinement {
   /** Throws unless the real path `real`, found after opening a file, is still inside a root. */
   checkOpened(input: string, real: string, access: Access): void {
     const root = this.roots.byReal(real);
-    if (!root) throw new PathAccessError(input, `it was changed while being opened and now leads to ${real}, outside ${this.roots.describe()}`);
+    if (!root)
+      throw new PathAccessError(
+        input,
+        `it was changed while being opened and now leads to ${real}, outside ${this.roots.describe()}`,
+      );
     if (access === "write") this.checkWritable(input, root);
   }
 
@@ -54,6 +59,10 @@ export class Confinement {
   }
 
   private checkWritable(input: string, root: Root): void {
-    if (!root.writable) throw new PathAccessError(input, `it is inside ${root.path}, an allowed root for reading only; writing there is not allowed`);
+    if (!root.writable)
+      throw new PathAccessError(
+        input,
+        `it is inside ${root.path}, an allowed root for reading only; writing there is not allowed`,
+      );
   }
 }

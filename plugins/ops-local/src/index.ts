@@ -15,7 +15,9 @@ export default definePlugin({
       create({ cwd }) {
         const ops = createLocalOps({ cwd, allowedRoots: api.settings.allowedRoots });
         for (const missing of ops.missingRoots) {
-          api.log.warn(`The allowed root ${missing} does not exist, so it was left out; fix "ops-local.allowedRoots" in settings.json.`);
+          api.log.warn(
+            `The allowed root ${missing} does not exist, so it was left out; fix "ops-local.allowedRoots" in settings.json.`,
+          );
         }
         return ops;
       },

@@ -74,7 +74,9 @@ export class LocalOps implements Operations {
     const entry = this.confinement.resolve(path, "read", "entry");
     try {
       if (this.confinement.isRoot(entry)) return statOf(lstatSync(entry));
-      return await inCheckedDir(this.confinement, path, dirname(entry), "read", async (dir) => statOf(await fs.lstat(dir.path(basename(entry)))));
+      return await inCheckedDir(this.confinement, path, dirname(entry), "read", async (dir) =>
+        statOf(await fs.lstat(dir.path(basename(entry)))),
+      );
     } catch (error) {
       const code = errorCode(error);
       if (code === "ENOENT" || code === "ENOTDIR") return undefined;
@@ -95,7 +97,8 @@ export class LocalOps implements Operations {
 
   async remove(path: string): Promise<void> {
     const entry = this.confinement.resolve(path, "write", "entry");
-    if (this.confinement.isRoot(entry)) throw new PathAccessError(path, "it is a root folder of the workspace; remove what is inside it instead");
+    if (this.confinement.isRoot(entry))
+      throw new PathAccessError(path, "it is a root folder of the workspace; remove what is inside it instead");
     await inCheckedDir(this.confinement, path, dirname(entry), "write", (dir) => removeIn(dir, basename(entry), path));
   }
 

@@ -9,7 +9,12 @@ const POLL_MS = 15;
 const KILL_WAIT_MS = 3000;
 const SETTLE_TRIES = 6;
 
-export async function terminate(tree: ProcessTree | undefined, leaderGone: () => boolean, graceMs: number, exited: Promise<unknown>): Promise<void> {
+export async function terminate(
+  tree: ProcessTree | undefined,
+  leaderGone: () => boolean,
+  graceMs: number,
+  exited: Promise<unknown>,
+): Promise<void> {
   if (tree === undefined) return;
   const alive = () => !leaderGone() || members(tree, leaderGone()).length > 0;
   // A process caught in the middle of exec shows an empty environment, so a scan can miss it: while a young
@@ -89,7 +94,8 @@ function scanTree(tree: ProcessTree, leaderGone: boolean): { members: number[]; 
   for (const entry of entries) {
     // A group or session id cannot be reused while a live process still carries it, so any process that does
     // is ours — except a new process that reused the number of a leader already reaped.
-    const inGroup = (entry.pgid === tree.leader || entry.sid === tree.leader) && !(leaderGone && entry.pid === tree.leader);
+    const inGroup =
+      (entry.pgid === tree.leader || entry.sid === tree.leader) && !(leaderGone && entry.pid === tree.leader);
     if (inGroup || entry.tagged) found.add(entry.pid);
   }
   let grew = found.size > 0;
@@ -102,7 +108,10 @@ function scanTree(tree: ProcessTree, leaderGone: boolean): { members: number[]; 
       }
     }
   }
-  return { members: [...found], unsettled: entries.some((entry) => entry.tagged === undefined && !found.has(entry.pid)) };
+  return {
+    members: [...found],
+    unsettled: entries.some((entry) => entry.tagged === undefined && !found.has(entry.pid)),
+  };
 }
 
 function groupAlive(pgid: number): boolean {
@@ -123,7 +132,13 @@ function liveProcesses(tree: ProcessTree): ProcessEntry[] {
     if (!Number.isInteger(pid)) continue;
     const fields = statFields(pid);
     if (!fields || fields[0] === "Z" || fields[0] === "X" || Number(fields[STARTTIME_FIELD]) < tree.since) continue;
-    out.push({ pid, ppid: Number(fields[1]), pgid: Number(fields[2]), sid: Number(fields[3]), tagged: hasMarker(pid, marker) });
+    out.push({
+      pid,
+      ppid: Number(fields[1]),
+      pgid: Number(fields[2]),
+      sid: Number(fields[3]),
+      tagged: hasMarker(pid, marker),
+    });
   }
   return out;
 }

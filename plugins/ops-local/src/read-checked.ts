@@ -51,7 +51,8 @@ export async function readChecked(confinement: Confinement, input: string, real:
     if (opened !== undefined) confinement.checkOpened(input, opened, "read");
     const info = await handle.stat();
     if (info.isDirectory()) throw errnoError("EISDIR", `EISDIR: ${input} is a folder, not a file`);
-    if (!info.isFile()) throw new PathAccessError(input, "it is not a regular file (a pipe, socket or device); only files can be read");
+    if (!info.isFile())
+      throw new PathAccessError(input, "it is not a regular file (a pipe, socket or device); only files can be read");
     return await readAll(handle, info.size);
   } finally {
     await handle.close();

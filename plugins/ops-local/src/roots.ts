@@ -50,7 +50,9 @@ export class Roots {
   /** Words for error messages: "the workspace /w" or "the workspace /w and the allowed roots /a, /b". */
   describe(): string {
     const extra = this.all.slice(1).map((r) => r.path);
-    return extra.length === 0 ? `the workspace ${this.workspace.path}` : `the workspace ${this.workspace.path} and the allowed roots ${extra.join(", ")}`;
+    return extra.length === 0
+      ? `the workspace ${this.workspace.path}`
+      : `the workspace ${this.workspace.path} and the allowed roots ${extra.join(", ")}`;
   }
 
   private mostSpecific(test: (root: Root) => boolean): Root | undefined {

@@ -6,7 +6,10 @@ import { z } from "@keel/extensions-api";
 
 export const AllowedRootSchema = z.object({
   path: z.string().min(1).describe("Absolute, or relative to the workspace; `~/` means the home folder."),
-  access: z.enum(["read", "read-write"]).default("read").describe("`read` lets tools read there; `read-write` also lets them write."),
+  access: z
+    .enum(["read", "read-write"])
+    .default("read")
+    .describe("`read` lets tools read there; `read-write` also lets them write."),
 });
 
 export const LocalOpsSettingsSchema = z

@@ -62,7 +62,14 @@ export function findShell(pathVariable: string | undefined): string {
   const key = pathVariable ?? "";
   const cached = shellCache.get(key);
   if (cached) return cached;
-  const candidates = [...key.split(delimiter).filter(Boolean).map((dir) => join(dir, "bash")), "/bin/bash", "/usr/bin/bash"];
+  const candidates = [
+    ...key
+      .split(delimiter)
+      .filter(Boolean)
+      .map((dir) => join(dir, "bash")),
+    "/bin/bash",
+    "/usr/bin/bash",
+  ];
   const shell = candidates.find(isExecutable) ?? "/bin/sh";
   shellCache.set(key, shell);
   return shell;
@@ -79,7 +86,9 @@ function isExecutable(file: string): boolean {
 
 /** The error for a working folder `cwd` that does not exist or is not a folder. */
 export function missingCwdError(command: string, cwd: string): Error {
-  return new Error(`Cannot run ${JSON.stringify(command)}: the working directory ${cwd} does not exist or is not a folder. Create it or run the command elsewhere.`);
+  return new Error(
+    `Cannot run ${JSON.stringify(command)}: the working directory ${cwd} does not exist or is not a folder. Create it or run the command elsewhere.`,
+  );
 }
 
 /** Starts `command` through the shell. Throws at once when `cwd` is not a folder. */
@@ -115,7 +124,12 @@ export function spawnProcess(command: string, options: SpawnProcessOptions): Pro
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve, reject) => {
     child.once("error", (error) => {
       leaderGone = true;
-      if (pid === undefined) reject(new Error(`Could not start ${shell} for ${JSON.stringify(command)} in ${options.cwd}: ${error.message}. Check that the shell exists and is executable.`));
+      if (pid === undefined)
+        reject(
+          new Error(
+            `Could not start ${shell} for ${JSON.stringify(command)} in ${options.cwd}: ${error.message}. Check that the shell exists and is executable.`,
+          ),
+        );
     });
     child.once("exit", (code, signal) => {
       leaderGone = true;
@@ -165,8 +179,12 @@ export function spawnProcess(command: string, options: SpawnProcessOptions): Pro
     pid,
     exited,
     write(data: string) {
-      if (!child.stdin) throw new Error(`Cannot write to ${JSON.stringify(command)}: its stdin was closed at start. Start it with keepStdinOpen to send input.`);
-      if (leaderGone || child.stdin.destroyed || child.stdin.writableEnded) throw new Error(`Cannot write to ${JSON.stringify(command)}: the process has exited and its stdin is closed.`);
+      if (!child.stdin)
+        throw new Error(
+          `Cannot write to ${JSON.stringify(command)}: its stdin was closed at start. Start it with keepStdinOpen to send input.`,
+        );
+      if (leaderGone || child.stdin.destroyed || child.stdin.writableEnded)
+        throw new Error(`Cannot write to ${JSON.stringify(command)}: the process has exited and its stdin is closed.`);
       child.stdin.write(data);
     },
     kill,

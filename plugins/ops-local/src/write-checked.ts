@@ -23,7 +23,10 @@ function existingMode(dir: CheckedDir, name: string, input: string): number | un
   try {
     const info = lstatSync(dir.path(name));
     if (info.isSymbolicLink()) {
-      throw new PathAccessError(input, `it became a symlink to ${readlinkSync(dir.path(name))} after it was checked; nothing was written`);
+      throw new PathAccessError(
+        input,
+        `it became a symlink to ${readlinkSync(dir.path(name))} after it was checked; nothing was written`,
+      );
     }
     return info.isFile() ? info.mode & 0o7777 : undefined;
   } catch (error) {
@@ -33,11 +36,19 @@ function existingMode(dir: CheckedDir, name: string, input: string): number | un
 }
 
 /** Writes `data` to `real`, which `confinement.resolve(input, "write")` returned. */
-export async function writeChecked(confinement: Confinement, input: string, real: string, data: string | Uint8Array): Promise<void> {
+export async function writeChecked(
+  confinement: Confinement,
+  input: string,
+  real: string,
+  data: string | Uint8Array,
+): Promise<void> {
   const name = basename(real);
   const nameBytes = Buffer.byteLength(name);
   if (nameBytes > MAX_WRITABLE_NAME_BYTES) {
-    throw new PathAccessError(input, `its name is ${nameBytes} bytes; files are written through a temp file named after them, so names written may be at most ${MAX_WRITABLE_NAME_BYTES} bytes. Use a shorter name`);
+    throw new PathAccessError(
+      input,
+      `its name is ${nameBytes} bytes; files are written through a temp file named after them, so names written may be at most ${MAX_WRITABLE_NAME_BYTES} bytes. Use a shorter name`,
+    );
   }
   const dir = CheckedDir.create(confinement, input, dirname(real));
   const temp = `${name}.${randomBytes((TEMP_SUFFIX_BYTES - 1) / 2).toString("hex")}`;

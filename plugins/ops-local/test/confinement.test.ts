@@ -12,9 +12,21 @@ interface Attempt {
   run(ops: LocalOps, path: string): Promise<unknown> | unknown;
 }
 
-const read = (path: string, label = `reads ${JSON.stringify(path)}`): Attempt => ({ label, path, run: (ops, p) => ops.readFile(p) });
-const write = (path: string, label = `writes ${JSON.stringify(path)}`): Attempt => ({ label, path, run: (ops, p) => ops.writeFile(p, "pwned") });
-const list = (path: string, label = `lists ${JSON.stringify(path)}`): Attempt => ({ label, path, run: (ops, p) => ops.list(p) });
+const read = (path: string, label = `reads ${JSON.stringify(path)}`): Attempt => ({
+  label,
+  path,
+  run: (ops, p) => ops.readFile(p),
+});
+const write = (path: string, label = `writes ${JSON.stringify(path)}`): Attempt => ({
+  label,
+  path,
+  run: (ops, p) => ops.writeFile(p, "pwned"),
+});
+const list = (path: string, label = `lists ${JSON.stringify(path)}`): Attempt => ({
+  label,
+  path,
+  run: (ops, p) => ops.list(p),
+});
 
 const ATTEMPTS: Attempt[] = [
   // `..` and absolute paths, judged by their text
@@ -30,9 +42,21 @@ const ATTEMPTS: Attempt[] = [
   list("/"),
   read("//etc//passwd"),
   read("~/../../outside/secret.txt"),
-  { label: "reads the outside file by its absolute path", path: (w) => join(w.outside, "secret.txt"), run: (ops, p) => ops.readFile(p) },
-  { label: "reads through the workspace's absolute path and ..", path: (w) => `${w.ws}/../outside/secret.txt`, run: (ops, p) => ops.readFile(p) },
-  { label: "reads a sibling folder whose name starts with the workspace's", path: (w) => `${w.ws}2/sibling.txt`, run: (ops, p) => ops.readFile(p) },
+  {
+    label: "reads the outside file by its absolute path",
+    path: (w) => join(w.outside, "secret.txt"),
+    run: (ops, p) => ops.readFile(p),
+  },
+  {
+    label: "reads through the workspace's absolute path and ..",
+    path: (w) => `${w.ws}/../outside/secret.txt`,
+    run: (ops, p) => ops.readFile(p),
+  },
+  {
+    label: "reads a sibling folder whose name starts with the workspace's",
+    path: (w) => `${w.ws}2/sibling.txt`,
+    run: (ops, p) => ops.readFile(p),
+  },
   { label: "runs a process in the parent folder", path: "..", run: (ops, p) => ops.spawn("true", { cwd: p }) },
   // NUL bytes and lengths, judged by their text
   read("real.txt\0.png"),
@@ -41,7 +65,10 @@ const ATTEMPTS: Attempt[] = [
   read("a".repeat(256), "reads a name of 256 bytes"),
   read("é".repeat(128), "reads a name of 256 bytes in two-byte characters"),
   write("d/".repeat(2100), "writes a path of 4200 bytes"),
-  read("abcdefghi/".repeat(409).slice(0, -1), "reads a relative path that passes 4096 bytes once joined to the workspace"),
+  read(
+    "abcdefghi/".repeat(409).slice(0, -1),
+    "reads a relative path that passes 4096 bytes once joined to the workspace",
+  ),
   read("", "reads an empty path"),
   // symlinks inside the workspace that lead out
   read("link-out-file"),
@@ -62,12 +89,28 @@ const ATTEMPTS: Attempt[] = [
   write("dangle-chain", "writes through a symlink to a dangling symlink that points outside"),
   read("loop1", "reads a symlink loop"),
   { label: "makes a folder through a symlinked folder", path: "link-out-dir/newfolder", run: (ops, p) => ops.mkdir(p) },
-  { label: "removes a file through a symlinked folder", path: "link-out-dir/secret.txt", run: (ops, p) => ops.remove(p) },
-  { label: "runs a process in a symlinked folder outside", path: "link-out-dir", run: (ops, p) => ops.spawn("true", { cwd: p }) },
-  { label: "resolves for writing through a symlinked folder", path: "link-out-dir/x", run: (ops, p) => ops.resolve(p, "write") },
+  {
+    label: "removes a file through a symlinked folder",
+    path: "link-out-dir/secret.txt",
+    run: (ops, p) => ops.remove(p),
+  },
+  {
+    label: "runs a process in a symlinked folder outside",
+    path: "link-out-dir",
+    run: (ops, p) => ops.spawn("true", { cwd: p }),
+  },
+  {
+    label: "resolves for writing through a symlinked folder",
+    path: "link-out-dir/x",
+    run: (ops, p) => ops.resolve(p, "write"),
+  },
   { label: "stats a file through a symlinked folder", path: "link-out-dir/secret.txt", run: (ops, p) => ops.stat(p) },
   // allowed roots keep their access
-  { label: "writes into a read-only allowed root", path: (w) => join(w.root, "ro/ref.txt"), run: (ops, p) => ops.writeFile(p, "x") },
+  {
+    label: "writes into a read-only allowed root",
+    path: (w) => join(w.root, "ro/ref.txt"),
+    run: (ops, p) => ops.writeFile(p, "x"),
+  },
   write("link-to-ro/new.txt", "writes through a symlink into a read-only allowed root"),
   { label: "removes the workspace itself", path: ".", run: (ops, p) => ops.remove(p) },
 ];
@@ -114,11 +157,15 @@ describe("local backend confinement", () => {
   });
 
   it("says why a path with a NUL byte is refused", async () => {
-    await expect(world.ops.readFile("a\0b")).rejects.toThrow('Path refused: "a\\u0000b": it contains a NUL byte, which no file name can hold');
+    await expect(world.ops.readFile("a\0b")).rejects.toThrow(
+      'Path refused: "a\\u0000b": it contains a NUL byte, which no file name can hold',
+    );
   });
 
   it("says why a read-only root cannot be written", async () => {
-    await expect(world.ops.writeFile(join(world.root, "ro/x"), "")).rejects.toThrow(`it is inside ${world.root}/ro, an allowed root for reading only; writing there is not allowed`);
+    await expect(world.ops.writeFile(join(world.root, "ro/x"), "")).rejects.toThrow(
+      `it is inside ${world.root}/ro, an allowed root for reading only; writing there is not allowed`,
+    );
   });
 });
 
@@ -146,7 +193,9 @@ describe("local backend confinement against swaps after the check", () => {
     const checked = world.ops.confinement.resolve("real.txt", "read");
     swapForSymlink(join(world.ws, "real.txt"), join(world.outside, "secret.txt"));
     const { readChecked } = await import("../src/read-checked.ts");
-    await expect(readChecked(world.ops.confinement, "real.txt", checked)).rejects.toThrow('Path refused: "real.txt": it became a symlink after it was checked; refusing to follow it');
+    await expect(readChecked(world.ops.confinement, "real.txt", checked)).rejects.toThrow(
+      'Path refused: "real.txt": it became a symlink after it was checked; refusing to follow it',
+    );
   });
 
   it("refuses to read through a folder that became a symlink to outside after the check", async () => {
@@ -157,14 +206,18 @@ describe("local backend confinement against swaps after the check", () => {
     renameSync(join(world.ws, "sub"), join(world.ws, "sub-moved"));
     symlinkSync(join(world.outside, "sub"), join(world.ws, "sub"));
     const { readChecked } = await import("../src/read-checked.ts");
-    await expect(readChecked(world.ops.confinement, "sub/inner.txt", checked)).rejects.toThrow(/^Path refused: "sub\/inner.txt": it was changed while being opened and now leads to .*outside\/sub\/inner.txt, outside the workspace/);
+    await expect(readChecked(world.ops.confinement, "sub/inner.txt", checked)).rejects.toThrow(
+      /^Path refused: "sub\/inner.txt": it was changed while being opened and now leads to .*outside\/sub\/inner.txt, outside the workspace/,
+    );
   });
 
   it("refuses to write to a file that became a symlink to outside after the check, and writes nothing there", async () => {
     const checked = world.ops.confinement.resolve("real.txt", "write");
     swapForSymlink(join(world.ws, "real.txt"), join(world.outside, "secret.txt"));
     const { writeChecked } = await import("../src/write-checked.ts");
-    await expect(writeChecked(world.ops.confinement, "real.txt", checked, "pwned")).rejects.toThrow(`Path refused: "real.txt": it became a symlink to ${world.outside}/secret.txt after it was checked; nothing was written`);
+    await expect(writeChecked(world.ops.confinement, "real.txt", checked, "pwned")).rejects.toThrow(
+      `Path refused: "real.txt": it became a symlink to ${world.outside}/secret.txt after it was checked; nothing was written`,
+    );
     expect(readFileSync(join(world.outside, "secret.txt"), "utf8")).toBe(SECRET);
     expect(readdirSync(world.outside).sort()).toEqual(["dir", "secret.txt"]);
   });
@@ -173,7 +226,9 @@ describe("local backend confinement against swaps after the check", () => {
     const checked = world.ops.confinement.resolve("sub/new.txt", "write");
     swapSubFolder();
     const { writeChecked } = await import("../src/write-checked.ts");
-    await expect(writeChecked(world.ops.confinement, "sub/new.txt", checked, "pwned")).rejects.toThrow('Path refused: "sub/new.txt": a folder on its path became a symlink after it was checked; refusing to follow it');
+    await expect(writeChecked(world.ops.confinement, "sub/new.txt", checked, "pwned")).rejects.toThrow(
+      'Path refused: "sub/new.txt": a folder on its path became a symlink after it was checked; refusing to follow it',
+    );
     expect(readdirSync(join(world.outside, "dir"))).toEqual([]);
   });
 
@@ -181,7 +236,9 @@ describe("local backend confinement against swaps after the check", () => {
     const checked = world.ops.confinement.resolve("sub", "read");
     swapSubFolder();
     const { CheckedDir } = await import("../src/checked-dir.ts");
-    expect(() => CheckedDir.open(world.ops.confinement, "sub", checked, "read")).toThrow('Path refused: "sub": a folder on its path became a symlink after it was checked; refusing to follow it');
+    expect(() => CheckedDir.open(world.ops.confinement, "sub", checked, "read")).toThrow(
+      'Path refused: "sub": a folder on its path became a symlink after it was checked; refusing to follow it',
+    );
   });
 
   it("refuses a folder whose parent became a symlink to outside after the check, by where the descriptor leads", async () => {
@@ -190,14 +247,18 @@ describe("local backend confinement against swaps after the check", () => {
     const checked = world.ops.confinement.resolve("sub/deeper", "read");
     swapSubFolder();
     const { CheckedDir } = await import("../src/checked-dir.ts");
-    expect(() => CheckedDir.open(world.ops.confinement, "sub/deeper", checked, "read")).toThrow(/^Path refused: "sub\/deeper": it was changed while being opened and now leads to .*outside\/dir\/deeper, outside the workspace/);
+    expect(() => CheckedDir.open(world.ops.confinement, "sub/deeper", checked, "read")).toThrow(
+      /^Path refused: "sub\/deeper": it was changed while being opened and now leads to .*outside\/dir\/deeper, outside the workspace/,
+    );
   });
 
   it("makes no folder outside when a parent of missing folders became a symlink after the check", async () => {
     const checked = world.ops.confinement.resolve("sub/new/deep/x.txt", "write");
     swapSubFolder();
     const { writeChecked } = await import("../src/write-checked.ts");
-    await expect(writeChecked(world.ops.confinement, "sub/new/deep/x.txt", checked, "pwned")).rejects.toThrow("a folder on its path became a symlink after it was checked");
+    await expect(writeChecked(world.ops.confinement, "sub/new/deep/x.txt", checked, "pwned")).rejects.toThrow(
+      "a folder on its path became a symlink after it was checked",
+    );
     expect(readdirSync(join(world.outside, "dir"))).toEqual([]);
   });
 
@@ -230,7 +291,11 @@ describe("local backend confinement against swaps after the check", () => {
         if (n++ % 2 === 0) fs.symlinkSync(secret, temp); else fs.copyFileSync(real, temp);
         fs.renameSync(temp, path);
       }`;
-    const attacker = spawn(process.execPath, ["-e", script, inside, join(world.outside, "secret.txt"), join(world.ws, "flip-real.txt")], { stdio: ["ignore", "pipe", "inherit"] });
+    const attacker = spawn(
+      process.execPath,
+      ["-e", script, inside, join(world.outside, "secret.txt"), join(world.ws, "flip-real.txt")],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     await new Promise((resolve) => attacker.stdout!.once("data", resolve));
     const outcomes: string[] = [];
     try {

@@ -23,7 +23,10 @@ const probe = {
           parameters: z.object({ path: z.string() }),
           readOnly: true,
           async execute(input, ctx) {
-            return { content: new TextDecoder().decode(await ctx.ops.readFile(input.path)), details: { local: ctx.ops.local } };
+            return {
+              content: new TextDecoder().decode(await ctx.ops.readFile(input.path)),
+              details: { local: ctx.ops.local },
+            };
           },
         }),
       );

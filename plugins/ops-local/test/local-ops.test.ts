@@ -72,13 +72,19 @@ describe("local backend", () => {
   it("refuses to read a named pipe instead of blocking on it", async () => {
     const { execFileSync } = await import("node:child_process");
     execFileSync("mkfifo", [join(world.ws, "pipe")]);
-    await expect(world.ops.readFile("pipe")).rejects.toThrow('Path refused: "pipe": it is not a regular file (a pipe, socket or device); only files can be read');
+    await expect(world.ops.readFile("pipe")).rejects.toThrow(
+      'Path refused: "pipe": it is not a regular file (a pipe, socket or device); only files can be read',
+    );
   });
 
   it("runs a process in a confined folder with the environment given", async () => {
     mkdirSync(join(world.ws, "run here"));
     let output = "";
-    const handle = world.ops.spawn('pwd; printf "%s" "$GREETING"', { cwd: "run here", env: { GREETING: "hello" }, onData: (chunk) => (output += new TextDecoder().decode(chunk)) });
+    const handle = world.ops.spawn('pwd; printf "%s" "$GREETING"', {
+      cwd: "run here",
+      env: { GREETING: "hello" },
+      onData: (chunk) => (output += new TextDecoder().decode(chunk)),
+    });
     expect(await handle.exited).toEqual({ code: 0, signal: null });
     expect(output).toBe(`${join(world.ws, "run here")}\nhello`);
   });

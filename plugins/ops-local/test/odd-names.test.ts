@@ -42,20 +42,27 @@ describe("local backend accepts odd but legitimate names", () => {
     expect(ODD_NAMES.length).toBeGreaterThanOrEqual(15);
   });
 
-  it.each(ODD_NAMES.map((name) => ({ name, shown: JSON.stringify(name).slice(0, 60) })))("writes, reads, lists and stats $shown", async ({ name }) => {
-    await world.ops.writeFile(name, `content of ${name}`);
-    expect(readFileSync(join(world.ws, name), "utf8")).toBe(`content of ${name}`);
-    expect(new TextDecoder().decode(await world.ops.readFile(name))).toBe(`content of ${name}`);
-    const folder = name.includes("/") ? name.slice(0, name.lastIndexOf("/")) : ".";
-    const base = name.slice(name.lastIndexOf("/") + 1);
-    expect((await world.ops.list(folder)).map((entry) => entry.name)).toContain(base);
-    expect(await world.ops.stat(name)).toMatchObject({ kind: "file" });
-    expect(await world.ops.resolve(name, "write")).toBe(join(world.ws, name));
-  });
+  it.each(ODD_NAMES.map((name) => ({ name, shown: JSON.stringify(name).slice(0, 60) })))(
+    "writes, reads, lists and stats $shown",
+    async ({ name }) => {
+      await world.ops.writeFile(name, `content of ${name}`);
+      expect(readFileSync(join(world.ws, name), "utf8")).toBe(`content of ${name}`);
+      expect(new TextDecoder().decode(await world.ops.readFile(name))).toBe(`content of ${name}`);
+      const folder = name.includes("/") ? name.slice(0, name.lastIndexOf("/")) : ".";
+      const base = name.slice(name.lastIndexOf("/") + 1);
+      expect((await world.ops.list(folder)).map((entry) => entry.name)).toContain(base);
+      expect(await world.ops.stat(name)).toMatchObject({ kind: "file" });
+      expect(await world.ops.resolve(name, "write")).toBe(join(world.ws, name));
+    },
+  );
 
   it("accepts symlinks that stay inside, and follows them to their real paths", async () => {
     expect(new TextDecoder().decode(await world.ops.readFile("inside-link"))).toBe("inside\n");
-    expect((await world.ops.list("inside-dir-link")).map((e) => e.name).sort()).toEqual(["deeper", "inner.txt", "link-up"]);
+    expect((await world.ops.list("inside-dir-link")).map((e) => e.name).sort()).toEqual([
+      "deeper",
+      "inner.txt",
+      "link-up",
+    ]);
     await world.ops.writeFile("inside-dangling", "created through a dangling link\n");
     expect(readFileSync(join(world.ws, "sub/not-yet.txt"), "utf8")).toBe("created through a dangling link\n");
   });
@@ -77,6 +84,8 @@ describe("local backend accepts odd but legitimate names", () => {
     const { writeFileSync } = await import("node:fs");
     writeFileSync(join(world.ws, name), "long");
     expect(new TextDecoder().decode(await world.ops.readFile(name))).toBe("long");
-    await expect(world.ops.writeFile(name, "x")).rejects.toThrow("its name is 255 bytes; files are written through a temp file named after them, so names written may be at most 244 bytes. Use a shorter name");
+    await expect(world.ops.writeFile(name, "x")).rejects.toThrow(
+      "its name is 255 bytes; files are written through a temp file named after them, so names written may be at most 244 bytes. Use a shorter name",
+    );
   });
 });

@@ -71,7 +71,12 @@ describe("spawnProcess kill()", () => {
   it("kills the tree when the abort signal fires", async () => {
     const controller = new AbortController();
     const out = outputCollector();
-    const handle = spawnProcess("sleep 1000 & echo pid=$!; echo ready; wait", { cwd, env, onData: out.onData, signal: controller.signal });
+    const handle = spawnProcess("sleep 1000 & echo pid=$!; echo ready; wait", {
+      cwd,
+      env,
+      onData: out.onData,
+      signal: controller.signal,
+    });
     await out.waitFor("ready");
     const [child] = printedPids(out.text());
     controller.abort();
@@ -94,7 +99,9 @@ describe("spawnProcess kill()", () => {
     await out.waitFor("ready");
     const [child] = printedPids(out.text());
     // The leader's environment: the child's can read empty while it is between fork and exec.
-    const tag = (await import("node:fs")).readFileSync(`/proc/${handle.pid}/environ`, "latin1").match(/KEEL_PROCESS_TAG=(\w+)/)![1]!;
+    const tag = (await import("node:fs"))
+      .readFileSync(`/proc/${handle.pid}/environ`, "latin1")
+      .match(/KEEL_PROCESS_TAG=(\w+)/)![1]!;
     expect(members({ leader: handle.pid!, tag, since: 0 }, false)).toEqual(expect.arrayContaining([handle.pid, child]));
     await handle.kill();
     expect(members({ leader: handle.pid!, tag, since: 0 }, true)).toEqual([]);

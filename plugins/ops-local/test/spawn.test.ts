@@ -58,7 +58,12 @@ describe("spawnProcess", () => {
 
   it("keeps stdin open for write() when asked", async () => {
     const out = outputCollector();
-    const handle = spawnProcess('read -r a; echo "got $a"; read -r b; echo "got $b"', { cwd, env, onData: out.onData, keepStdinOpen: true });
+    const handle = spawnProcess('read -r a; echo "got $a"; read -r b; echo "got $b"', {
+      cwd,
+      env,
+      onData: out.onData,
+      keepStdinOpen: true,
+    });
     handle.write("first\n");
     await out.waitFor("got first");
     handle.write("second\n");
@@ -91,12 +96,18 @@ describe("spawnProcess", () => {
   });
 
   it("throws at once, naming the folder, when the working directory does not exist", () => {
-    expect(() => spawnProcess("true", { cwd: join(cwd, "missing"), env })).toThrow(/working directory .*missing does not exist/);
+    expect(() => spawnProcess("true", { cwd: join(cwd, "missing"), env })).toThrow(
+      /working directory .*missing does not exist/,
+    );
   });
 
   it("runs in the given working directory and environment", async () => {
     const out = outputCollector();
-    const handle = spawnProcess('pwd; echo "$KEEL_TEST_VALUE"', { cwd, env: { ...env, KEEL_TEST_VALUE: "v1" }, onData: out.onData });
+    const handle = spawnProcess('pwd; echo "$KEEL_TEST_VALUE"', {
+      cwd,
+      env: { ...env, KEEL_TEST_VALUE: "v1" },
+      onData: out.onData,
+    });
     await handle.exited;
     expect(out.text()).toBe(`${cwd}\nv1\n`);
   });

@@ -9,7 +9,8 @@ import type { DirEntry, FileStat, Operations, ProcessHandle } from "@keel/extens
 import { PathAccessError } from "@keel/extensions-api";
 import { isWithin, pathTextProblem } from "@keel/extensions-api/paths";
 
-type Entry = { kind: "file"; data: Uint8Array; mtimeMs: number } | { kind: "directory"; mtimeMs: number; children: Set<string> };
+type Entry =
+  { kind: "file"; data: Uint8Array; mtimeMs: number } | { kind: "directory"; mtimeMs: number; children: Set<string> };
 
 /** Files to start with: workspace-relative path → text or bytes. Parent folders are created. */
 export type SeedFiles = Record<string, string | Uint8Array>;
@@ -43,7 +44,8 @@ export class MemoryOps implements Operations {
 
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {
     const abs = this.confine(path);
-    if (this.entries.get(abs)?.kind === "directory") throw errnoError("EISDIR", "illegal operation on a directory, open", abs);
+    if (this.entries.get(abs)?.kind === "directory")
+      throw errnoError("EISDIR", "illegal operation on a directory, open", abs);
     this.put(abs, data);
   }
 
@@ -67,7 +69,8 @@ export class MemoryOps implements Operations {
 
   async remove(path: string): Promise<void> {
     const abs = this.confine(path);
-    if (abs === this.cwd) throw new PathAccessError(path, "it is a root folder of the workspace; remove what is inside it instead");
+    if (abs === this.cwd)
+      throw new PathAccessError(path, "it is a root folder of the workspace; remove what is inside it instead");
     if (!this.entries.has(abs)) throw errnoError("ENOENT", "no such file or directory, rm", abs);
     for (const key of [...this.entries.keys()]) if (isWithin(abs, key)) this.entries.delete(key);
     this.folder(posix.dirname(abs)).children.delete(posix.basename(abs));
@@ -86,7 +89,8 @@ export class MemoryOps implements Operations {
     const abs = posix.resolve(this.cwd, path);
     const absProblem = pathTextProblem(abs);
     if (absProblem) throw new PathAccessError(path, `resolved against the workspace, ${absProblem}`);
-    if (!isWithin(this.cwd, abs)) throw new PathAccessError(path, `it lies outside the workspace ${this.cwd}; use a path inside the workspace`);
+    if (!isWithin(this.cwd, abs))
+      throw new PathAccessError(path, `it lies outside the workspace ${this.cwd}; use a path inside the workspace`);
     return abs;
   }
 

@@ -43,7 +43,15 @@ describe("ops-memory through the host", () => {
       plugins: [resolve("plugins/ops-memory")],
       inline: [probe],
       settings: { ops: "memory", "ops-memory": { files: { "seeded.txt": "from settings\n" } } },
-      script: [{ toolCalls: [{ name: "cat", arguments: { path: "seeded.txt" } }, { name: "run", arguments: { command: "ls" } }] }, { text: "done" }],
+      script: [
+        {
+          toolCalls: [
+            { name: "cat", arguments: { path: "seeded.txt" } },
+            { name: "run", arguments: { command: "ls" } },
+          ],
+        },
+        { text: "done" },
+      ],
     });
     try {
       await kit.run("go");

@@ -44,14 +44,19 @@ describe("memory backend", () => {
     expect(await ops.stat("d/e/y.txt")).toBeUndefined();
   });
 
-  it.each(["../x", "/etc/passwd", "sub/../../x", "..", "a\0b", "", "n".repeat(256), "d/".repeat(2100)])("refuses %j like the local backend does", async (path) => {
-    const ops = createMemoryOps();
-    await expect(ops.readFile(path)).rejects.toBeInstanceOf(PathAccessError);
-    await expect(ops.writeFile(path, "x")).rejects.toBeInstanceOf(PathAccessError);
-  });
+  it.each(["../x", "/etc/passwd", "sub/../../x", "..", "a\0b", "", "n".repeat(256), "d/".repeat(2100)])(
+    "refuses %j like the local backend does",
+    async (path) => {
+      const ops = createMemoryOps();
+      await expect(ops.readFile(path)).rejects.toBeInstanceOf(PathAccessError);
+      await expect(ops.writeFile(path, "x")).rejects.toBeInstanceOf(PathAccessError);
+    },
+  );
 
   it("words a refusal the way the local backend does", async () => {
-    await expect(createMemoryOps("/ws").readFile("../x")).rejects.toThrow('Path refused: "../x": it lies outside the workspace /ws; use a path inside the workspace');
+    await expect(createMemoryOps("/ws").readFile("../x")).rejects.toThrow(
+      'Path refused: "../x": it lies outside the workspace /ws; use a path inside the workspace',
+    );
   });
 
   it("refuses to remove the workspace itself", async () => {
@@ -59,6 +64,8 @@ describe("memory backend", () => {
   });
 
   it("cannot run processes and says what to use instead", () => {
-    expect(() => createMemoryOps().spawn("ls")).toThrow('Cannot run "ls": the in-memory operations backend has no processes. Select a backend that can (set "ops": "local" in settings.json).');
+    expect(() => createMemoryOps().spawn("ls")).toThrow(
+      'Cannot run "ls": the in-memory operations backend has no processes. Select a backend that can (set "ops": "local" in settings.json).',
+    );
   });
 });

@@ -18,7 +18,13 @@ const SESSION = "Allow for this session";
 const DENY = "Deny";
 
 /** Asks about one call. `subject` is what the question shows (the command, the path). */
-export async function askUser(runtime: Runtime, toolName: string, subject: string, decision: AskDecision, yes: boolean): Promise<Answer> {
+export async function askUser(
+  runtime: Runtime,
+  toolName: string,
+  subject: string,
+  decision: AskDecision,
+  yes: boolean,
+): Promise<Answer> {
   const mustAsk = decision.irreversible || decision.protected;
   if (yes && !mustAsk) return { allow: true, by: "yes" };
   const rules = decision.suggestions.join(", ");
@@ -26,15 +32,33 @@ export async function askUser(runtime: Runtime, toolName: string, subject: strin
   const always = rules && !decision.protected ? `Always allow ${rules}` : undefined;
   const options = [ONCE, ...(session ? [session] : []), ...(always ? [always] : []), DENY];
   const warning = decision.irreversible ? " It cannot be undone." : "";
-  const answer = await runtime.ask({ kind: "select", title: `Allow ${toolName} ${subject}? (${decision.reason})${warning}`, options });
+  const answer = await runtime.ask({
+    kind: "select",
+    title: `Allow ${toolName} ${subject}? (${decision.reason})${warning}`,
+    options,
+  });
   if (!answer) return { allow: false, by: "no_ui", reason: noUiReason(decision, yes) };
-  const value = answer.kind === "select" ? answer.value : answer.kind === "confirm" ? (answer.confirmed ? ONCE : DENY) : answer.value;
+  const value =
+    answer.kind === "select"
+      ? answer.value
+      : answer.kind === "confirm"
+        ? answer.confirmed
+          ? ONCE
+          : DENY
+        : answer.value;
   if (value === ONCE) return { allow: true, by: "user" };
   if (session && value === session) return { allow: true, by: "user", grant: "session" };
   if (always && value === always) return { allow: true, by: "user", grant: "always" };
-  const why = await runtime.ask({ kind: "input", title: "Why not? The model sees your answer (leave it empty to give no reason)" });
+  const why = await runtime.ask({
+    kind: "input",
+    title: "Why not? The model sees your answer (leave it empty to give no reason)",
+  });
   const text = why?.kind === "input" ? why.value.trim() : "";
-  return { allow: false, by: "user", reason: text ? `The user denied this call: ${text}` : "The user denied this call." };
+  return {
+    allow: false,
+    by: "user",
+    reason: text ? `The user denied this call: ${text}` : "The user denied this call.",
+  };
 }
 
 function noUiReason(decision: AskDecision, yes: boolean): string {
@@ -43,9 +67,12 @@ function noUiReason(decision: AskDecision, yes: boolean): string {
   // An ask rule holds over allow rules and in every mode: only changing it helps.
   if (decision.rule) ways.push(`take "${decision.rule}" out of permissions.ask in the settings`);
   else {
-    if (rule && !decision.protected) ways.push(`add "${rule}" to permissions.allow in the user's settings (~/.keel/settings.json)`);
+    if (rule && !decision.protected)
+      ways.push(`add "${rule}" to permissions.allow in the user's settings (~/.keel/settings.json)`);
     ways.push("run with --permission-mode full");
   }
-  const unanswerable = yes ? "--yes does not approve it, and nobody can be asked here" : "nobody can approve it here (no interactive UI)";
+  const unanswerable = yes
+    ? "--yes does not approve it, and nobody can be asked here"
+    : "nobody can approve it here (no interactive UI)";
   return `Permission needed: ${decision.reason}. It was not run: ${unanswerable}. To allow it, the user can ${ways.join(", or ")}.`;
 }

@@ -10,15 +10,68 @@ import type { ShellCommand } from "./shell.ts";
 export type CommandClass = "read-only" | "change" | "irreversible";
 
 /** Variables a command may be given without changing which program runs or what it loads. */
-const HARMLESS_VARIABLES = /^(CI|NODE_ENV|DEBUG|FORCE_COLOR|NO_COLOR|TZ|LANG|LANGUAGE|LC_[A-Z]+|TERM|COLUMNS|LINES|RUST_BACKTRACE|PYTHONUNBUFFERED|PYTHONDONTWRITEBYTECODE)$/;
+const HARMLESS_VARIABLES =
+  /^(CI|NODE_ENV|DEBUG|FORCE_COLOR|NO_COLOR|TZ|LANG|LANGUAGE|LC_[A-Z]+|TERM|COLUMNS|LINES|RUST_BACKTRACE|PYTHONUNBUFFERED|PYTHONDONTWRITEBYTECODE)$/;
 
 /** Commands that only read, whatever their arguments (output redirections are judged separately). */
 const READERS = new Set([
-  "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "pwd", "which", "whereis", "type", "file", "stat", "du", "df",
-  "cut", "tr", "diff", "cmp", "comm", "paste", "column", "fold", "nl", "od", "hexdump", "strings", "tac", "rev", "seq",
-  "sleep", "true", "false", "test", "[", "echo", "printf", "whoami", "id", "uname", "groups", "printenv", "basename",
-  "dirname", "realpath", "readlink", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "jq", "ps", "nproc",
-  "uptime", "free",
+  "ls",
+  "cat",
+  "head",
+  "tail",
+  "wc",
+  "grep",
+  "egrep",
+  "fgrep",
+  "pwd",
+  "which",
+  "whereis",
+  "type",
+  "file",
+  "stat",
+  "du",
+  "df",
+  "cut",
+  "tr",
+  "diff",
+  "cmp",
+  "comm",
+  "paste",
+  "column",
+  "fold",
+  "nl",
+  "od",
+  "hexdump",
+  "strings",
+  "tac",
+  "rev",
+  "seq",
+  "sleep",
+  "true",
+  "false",
+  "test",
+  "[",
+  "echo",
+  "printf",
+  "whoami",
+  "id",
+  "uname",
+  "groups",
+  "printenv",
+  "basename",
+  "dirname",
+  "realpath",
+  "readlink",
+  "md5sum",
+  "sha1sum",
+  "sha256sum",
+  "sha512sum",
+  "cksum",
+  "jq",
+  "ps",
+  "nproc",
+  "uptime",
+  "free",
 ]);
 
 /** Checks for readers with an option that writes or runs something. */
@@ -44,9 +97,47 @@ const TEST_RUNNERS = new Set(["vitest", "jest", "mocha", "ava", "pytest", "rspec
 /** Package managers whose `test` script is the project's tests. */
 const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 /** Toolchains whose `--version` is worth answering without a question. */
-const TOOLCHAINS = new Set(["node", "npm", "npx", "pnpm", "yarn", "bun", "deno", "python", "python3", "pip", "go", "cargo", "rustc", "git", "tsc", "java", "gcc", "make"]);
+const TOOLCHAINS = new Set([
+  "node",
+  "npm",
+  "npx",
+  "pnpm",
+  "yarn",
+  "bun",
+  "deno",
+  "python",
+  "python3",
+  "pip",
+  "go",
+  "cargo",
+  "rustc",
+  "git",
+  "tsc",
+  "java",
+  "gcc",
+  "make",
+]);
 
-const GIT_READS = new Set(["status", "diff", "log", "show", "blame", "rev-parse", "ls-files", "ls-tree", "grep", "describe", "shortlog", "cat-file", "rev-list", "show-ref", "merge-base", "name-rev", "version", "help"]);
+const GIT_READS = new Set([
+  "status",
+  "diff",
+  "log",
+  "show",
+  "blame",
+  "rev-parse",
+  "ls-files",
+  "ls-tree",
+  "grep",
+  "describe",
+  "shortlog",
+  "cat-file",
+  "rev-list",
+  "show-ref",
+  "merge-base",
+  "name-rev",
+  "version",
+  "help",
+]);
 
 /**
  * Strips what only wraps a command (`timeout 5`, `nice`, `env CI=1`, `FOO=1`, `sudo`) so rules see the command
@@ -87,7 +178,8 @@ function wrapperLength(words: string[]): 0 | { length: number; harmless: boolean
         const word = words[i]!;
         if (word === "-i" || word === "--") continue;
         if (word === "-u") i++;
-        else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) harmless &&= HARMLESS_VARIABLES.test(word.slice(0, word.indexOf("=")));
+        else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word))
+          harmless &&= HARMLESS_VARIABLES.test(word.slice(0, word.indexOf("=")));
         else if (word.startsWith("-")) return 0;
         else break;
       }
@@ -109,15 +201,23 @@ export function classify(command: ShellCommand, places: Places): { class: Comman
   const { words, literal, harmless } = unwrap(command);
   const irreversible = irreversibleWhy(words, places);
   if (irreversible) return { class: "irreversible", why: irreversible };
-  if (words.length === 0) return harmless ? { class: "read-only" } : { class: "change", why: "it sets a variable that changes which programs run or what they load" };
+  if (words.length === 0)
+    return harmless
+      ? { class: "read-only" }
+      : { class: "change", why: "it sets a variable that changes which programs run or what they load" };
   if (!literal[0]) return { class: "change", why: "its command name is computed when it runs" };
-  if (!harmless) return { class: "change", why: "it runs with a wrapper or variable that changes what runs (sudo, PATH, LD_PRELOAD …)" };
+  if (!harmless)
+    return {
+      class: "change",
+      why: "it runs with a wrapper or variable that changes what runs (sudo, PATH, LD_PRELOAD …)",
+    };
   return readOnly(words, places) ? { class: "read-only" } : { class: "change" };
 }
 
 function readOnly(words: string[], places: Places): boolean {
   const [name, ...args] = words as [string, ...string[]];
-  if (args.length === 1 && (args[0] === "--version" || args[0] === "-v" || args[0] === "-V") && TOOLCHAINS.has(name)) return true;
+  if (args.length === 1 && (args[0] === "--version" || args[0] === "-v" || args[0] === "-V") && TOOLCHAINS.has(name))
+    return true;
   if (READERS.has(name)) return true;
   const check = READERS_IF[name];
   if (check) return check(args, places);
@@ -127,7 +227,8 @@ function readOnly(words: string[], places: Places): boolean {
 function runsTests(name: string, args: string[]): boolean {
   const [first, second] = args;
   if (TEST_RUNNERS.has(name)) return true;
-  if (PACKAGE_MANAGERS.has(name)) return first === "test" || first === "t" || (first === "run" && /^test([:-].*)?$/.test(second ?? ""));
+  if (PACKAGE_MANAGERS.has(name))
+    return first === "test" || first === "t" || (first === "run" && /^test([:-].*)?$/.test(second ?? ""));
   if (name === "npx" || name === "bunx") return first !== undefined && TEST_RUNNERS.has(first);
   if (name === "python" || name === "python3") return first === "-m" && (second === "pytest" || second === "unittest");
   if (name === "go") return first === "test" || first === "vet";
@@ -142,7 +243,12 @@ function runsTests(name: string, args: string[]): boolean {
 function nodeRunsTests(args: string[], places: Places): boolean {
   const options = args.filter((a) => a.startsWith("-"));
   const files = args.filter((a) => !a.startsWith("-"));
-  if (!options.every((o) => o === "--test" || o === "--no-warnings" || o === "--enable-source-maps" || o.startsWith("--test-"))) return false;
+  if (
+    !options.every(
+      (o) => o === "--test" || o === "--no-warnings" || o === "--enable-source-maps" || o.startsWith("--test-"),
+    )
+  )
+    return false;
   if (options.includes("--test") && files.length === 0) return true;
   const [file] = files;
   if (files.length !== 1 || !file) return false;
@@ -160,13 +266,24 @@ function gitReads(args: string[]): boolean {
   while (args[i] === "--no-pager" || args[i] === "-P" || args[i] === "-C") i += args[i] === "-C" ? 2 : 1;
   const [sub, ...rest] = args.slice(i);
   if (sub === undefined) return false;
-  if (rest.some((a) => a.startsWith("--output") || a === "-O" || a.startsWith("--open-files-in-pager") || a.startsWith("--ext-diff"))) return false;
+  if (
+    rest.some(
+      (a) =>
+        a.startsWith("--output") || a === "-O" || a.startsWith("--open-files-in-pager") || a.startsWith("--ext-diff"),
+    )
+  )
+    return false;
   if (GIT_READS.has(sub)) return true;
   const positional = rest.filter((a) => !a.startsWith("-"));
   switch (sub) {
     case "branch":
     case "tag":
-      return positional.length === 0 && rest.every((a) => /^(-a|-r|-v|-vv|-l|--list|--all|--remotes|--show-current|--merged|--no-merged|--contains)$/.test(a));
+      return (
+        positional.length === 0 &&
+        rest.every((a) =>
+          /^(-a|-r|-v|-vv|-l|--list|--all|--remotes|--show-current|--merged|--no-merged|--contains)$/.test(a),
+        )
+      );
     case "remote":
       return rest.length === 0 || (rest.length === 1 && rest[0] === "-v") || rest[0] === "get-url";
     case "stash":
@@ -200,7 +317,8 @@ function irreversibleWhy(words: string[], places: Places): string | undefined {
   const [name, ...args] = words;
   if (name === undefined) return undefined;
   if (name === "git") return gitIrreversible(args);
-  if (PUBLISHERS[name]?.test(args[0] ?? "")) return `\`${name} ${args[0]}\` publishes or changes something outside this machine`;
+  if (PUBLISHERS[name]?.test(args[0] ?? ""))
+    return `\`${name} ${args[0]}\` publishes or changes something outside this machine`;
   if (words.slice(0, 4).some((w) => /^deploy(:|$)/.test(w))) return "it deploys";
   if (name === "gh" && args[0] === "release") return "it publishes a release";
   if (DESTROYERS.has(name) || name.startsWith("mkfs")) return `\`${name}\` destroys data or stops the machine`;
@@ -213,10 +331,12 @@ function gitIrreversible(args: string[]): string | undefined {
   const [sub, ...rest] = args.slice(i < 0 ? args.length : i);
   if (sub === "push") return "`git push` changes a remote repository";
   if (sub === "reset" && rest.includes("--hard")) return "`git reset --hard` discards uncommitted work";
-  if (sub === "clean" && rest.some((a) => /^-[a-z]*f/.test(a) || a === "--force")) return "`git clean -f` deletes untracked files";
+  if (sub === "clean" && rest.some((a) => /^-[a-z]*f/.test(a) || a === "--force"))
+    return "`git clean -f` deletes untracked files";
   if (sub === "branch" && rest.some((a) => a === "-D" || a === "--delete")) return "it deletes a branch";
   if (sub === "stash" && (rest[0] === "drop" || rest[0] === "clear")) return "it drops stashed work";
-  if ((sub === "checkout" && rest.includes("--")) || (sub === "restore" && !rest.includes("--staged"))) return "it discards uncommitted changes";
+  if ((sub === "checkout" && rest.includes("--")) || (sub === "restore" && !rest.includes("--staged")))
+    return "it discards uncommitted changes";
   return undefined;
 }
 
@@ -231,5 +351,7 @@ function rmIrreversible(args: string[], places: Places): string | undefined {
     const folder = glob < 0 ? target : target.slice(0, target.lastIndexOf("/", glob) + 1);
     return folder === "" || !inBuildFolder(resolvePath(folder, places));
   });
-  return outside.length > 0 ? `\`rm ${flags.join(" ")}\` deletes ${outside.join(", ")} for good (outside the workspace's build folders)` : undefined;
+  return outside.length > 0
+    ? `\`rm ${flags.join(" ")}\` deletes ${outside.join(", ")} for good (outside the workspace's build folders)`
+    : undefined;
 }

@@ -77,7 +77,11 @@ export function decide(call: Call, policy: Policy, places: Places, parse: (comma
   const items = itemsOf(call, places, parse);
   if (call.toolName === "bash" && typeof call.input.command === "string") {
     // The whole line as written, too: a deny rule still holds when the parser could not split it.
-    const whole = firstMatch(policy.deny, { toolName: "bash", commands: [normaliseCommand(call.input.command)] }, places.home);
+    const whole = firstMatch(
+      policy.deny,
+      { toolName: "bash", commands: [normaliseCommand(call.input.command)] },
+      places.home,
+    );
     if (whole) return denied(whole, `\`${call.input.command}\``);
   }
   const asks: { item: Item; rule?: Rule; why: string }[] = [];
@@ -107,7 +111,14 @@ export function decide(call: Call, policy: Policy, places: Places, parse: (comma
       continue;
     }
     if (policy.mode === "full" || item.level === "read" || (item.level === "auto" && policy.mode === "auto")) continue;
-    asks.push({ item, why: item.why ?? (policy.mode === "ask" ? "the permission mode is ask, which asks before every change and command" : "it may change something") });
+    asks.push({
+      item,
+      why:
+        item.why ??
+        (policy.mode === "ask"
+          ? "the permission mode is ask, which asks before every change and command"
+          : "it may change something"),
+    });
   }
   if (asks.length > 0) {
     const first = asks.find((a) => a.rule);
@@ -115,18 +126,33 @@ export function decide(call: Call, policy: Policy, places: Places, parse: (comma
       decision: "ask",
       by: first ? "rule" : "mode",
       ...(first?.rule && { rule: first.rule.text }),
-      reason: asks.map((a) => `${a.item.label}: ${a.why}${a.item.irreversible && a.why !== a.item.irreversible ? `; ${a.item.irreversible}` : ""}`).join("; "),
+      reason: asks
+        .map(
+          (a) =>
+            `${a.item.label}: ${a.why}${a.item.irreversible && a.why !== a.item.irreversible ? `; ${a.item.irreversible}` : ""}`,
+        )
+        .join("; "),
       irreversible: asks.some((a) => a.item.irreversible),
       protected: asks.some((a) => a.item.protected),
       suggestions: asks.every((a) => a.item.suggestion) ? [...new Set(asks.map((a) => a.item.suggestion!))] : [],
     };
   }
-  const reason = by === "rule" ? `allowed by the rule ${allowedBy!.text}` : by === "session" ? "allowed for this session by the user" : `allowed by the ${policy.mode} mode`;
+  const reason =
+    by === "rule"
+      ? `allowed by the rule ${allowedBy!.text}`
+      : by === "session"
+        ? "allowed for this session by the user"
+        : `allowed by the ${policy.mode} mode`;
   return { decision: "allow", by, ...(allowedBy && { rule: allowedBy.text }), reason };
 }
 
 function denied(rule: Rule, label: string): Decision {
-  return { decision: "deny", by: "rule", rule: rule.text, reason: `${label} is denied by the permission rule ${rule.text}` };
+  return {
+    decision: "deny",
+    by: "rule",
+    rule: rule.text,
+    reason: `${label} is denied by the permission rule ${rule.text}`,
+  };
 }
 
 function itemsOf(call: Call, places: Places, parse: (command: string) => ParsedShell): Item[] {
@@ -134,13 +160,16 @@ function itemsOf(call: Call, places: Places, parse: (command: string) => ParsedS
   if (PATH_TOOLS.has(call.toolName)) return [pathItem(call, places)];
   const mcp = call.toolName.startsWith("mcp__");
   const action = typeof call.input.action === "string" ? call.input.action : undefined;
-  const reads = (call.readOnly && !mcp) || (call.toolName === "process" && (action === "list" || action === "read" || action === "wait"));
+  const reads =
+    (call.readOnly && !mcp) ||
+    (call.toolName === "process" && (action === "list" || action === "read" || action === "wait"));
   return [
     {
       subject: { toolName: call.toolName, ...(action !== undefined && { other: action }) },
       label: `the ${call.toolName} tool`,
       level: reads ? "read" : "ask",
-      why: mcp && call.readOnly ? "an MCP tool's read-only hint is not trusted" : `${call.toolName} may change something`,
+      why:
+        mcp && call.readOnly ? "an MCP tool's read-only hint is not trusted" : `${call.toolName} may change something`,
       suggestion: call.toolName,
     },
   ];
@@ -151,7 +180,12 @@ function pathItem(call: Call, places: Places): Item {
   const changes = call.toolName === "edit" || call.toolName === "write";
   const shown = path.rel ?? path.abs;
   if (!changes) {
-    return { subject: { toolName: call.toolName, path }, label: `${call.toolName} ${shown}`, level: call.readOnly ? "read" : "ask", suggestion: `${call.toolName}(${folderPattern(path)})` };
+    return {
+      subject: { toolName: call.toolName, path },
+      label: `${call.toolName} ${shown}`,
+      level: call.readOnly ? "read" : "ask",
+      suggestion: `${call.toolName}(${folderPattern(path)})`,
+    };
   }
   return {
     subject: { toolName: call.toolName, path },
@@ -175,11 +209,20 @@ function protection(path: ResolvedPath, places: Places): { protected?: string } 
 
 function bashItems(line: string, places: Places, parse: (command: string) => ParsedShell): Item[] {
   const parsed = parse(line);
-  const lineUnsafe = parsed.parseError ? "bash could not be parsed, so what it runs cannot be told" : parsed.substitution ? "it runs a command substitution ($(…), backticks, <(…)), whose output becomes part of a command" : undefined;
+  const lineUnsafe = parsed.parseError
+    ? "bash could not be parsed, so what it runs cannot be told"
+    : parsed.substitution
+      ? "it runs a command substitution ($(…), backticks, <(…)), whose output becomes part of a command"
+      : undefined;
   const items: Item[] = parsed.commands.map((command) => commandItem(command, places, lineUnsafe));
   for (const redirect of parsed.redirects) {
     if (redirect.target === undefined) {
-      items.push({ subject: { toolName: "write" }, label: "an output redirection", level: "ask", why: "it writes to a file whose name is computed when it runs" });
+      items.push({
+        subject: { toolName: "write" },
+        label: "an output redirection",
+        level: "ask",
+        why: "it writes to a file whose name is computed when it runs",
+      });
       continue;
     }
     if (isDevice(redirect.target)) continue;
@@ -193,26 +236,46 @@ function bashItems(line: string, places: Places, parse: (command: string) => Par
       suggestion: pathRule("write", path, places),
     });
   }
-  if (parsed.parseError) items.push({ subject: { toolName: "bash", commands: [normaliseCommand(line)] }, label: `\`${line}\``, level: "ask", why: lineUnsafe!, suggestion: `bash(${normaliseCommand(line)})` });
+  if (parsed.parseError)
+    items.push({
+      subject: { toolName: "bash", commands: [normaliseCommand(line)] },
+      label: `\`${line}\``,
+      level: "ask",
+      why: lineUnsafe!,
+      suggestion: `bash(${normaliseCommand(line)})`,
+    });
   return items;
 }
 
 function commandItem(command: ShellCommand, places: Places, lineUnsafe: string | undefined): Item {
   const inner = unwrap(command);
   const written = command.words.length > 0 ? command.words.join(" ") : command.source;
-  const texts = [...new Set([normaliseCommand(written), normaliseCommand(inner.words.join(" "))])].filter((t) => t.length > 0);
+  const texts = [...new Set([normaliseCommand(written), normaliseCommand(inner.words.join(" "))])].filter(
+    (t) => t.length > 0,
+  );
   const judged = classify(command, places);
   const label = `\`${command.source}\``;
   // Deny and ask rules see through every wrapper; an allow rule for `apt-get install *` must not grant `sudo apt-get …`.
   const grantSubject = inner.harmless ? undefined : { toolName: "bash", commands: [normaliseCommand(command.source)] };
-  const item: Item = { subject: { toolName: "bash", commands: texts }, ...(grantSubject && { grantSubject }), label, level: "ask", suggestion: grantSubject ? `bash(${normaliseCommand(command.source)})` : suggestRule(inner.words, inner.literal, judged.class === "irreversible", command.source) };
+  const item: Item = {
+    subject: { toolName: "bash", commands: texts },
+    ...(grantSubject && { grantSubject }),
+    label,
+    level: "ask",
+    suggestion: grantSubject
+      ? `bash(${normaliseCommand(command.source)})`
+      : suggestRule(inner.words, inner.literal, judged.class === "irreversible", command.source),
+  };
   if (judged.class === "irreversible") item.irreversible = `it cannot be undone: ${judged.why}`;
   if (judged.class === "read-only") {
     if (lineUnsafe) item.why = lineUnsafe;
     else item.level = "auto";
   } else {
     item.why = item.irreversible ?? judged.why ?? "it may change files or the machine";
-    const touched = inner.words.slice(1).filter((w, i) => inner.literal[i + 1] && !w.startsWith("-")).map((w) => resolvePath(w, places));
+    const touched = inner.words
+      .slice(1)
+      .filter((w, i) => inner.literal[i + 1] && !w.startsWith("-"))
+      .map((w) => resolvePath(w, places));
     const guarded = touched.map((p) => protectedReason(p, places)).find(Boolean);
     if (guarded) item.protected = guarded;
   }
@@ -220,14 +283,48 @@ function commandItem(command: ShellCommand, places: Places, lineUnsafe: string |
 }
 
 /** Multi-level commands whose second word names what they do: `git push`, `npm run build`. */
-const SUBCOMMANDS = new Set(["git", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go", "docker", "kubectl", "pip", "make", "gh", "terraform", "helm"]);
+const SUBCOMMANDS = new Set([
+  "git",
+  "npm",
+  "pnpm",
+  "yarn",
+  "bun",
+  "npx",
+  "cargo",
+  "go",
+  "docker",
+  "kubectl",
+  "pip",
+  "make",
+  "gh",
+  "terraform",
+  "helm",
+]);
 
 /** Programs that run whatever their arguments say: "always allow" offers only the exact command for them. */
-const INTERPRETERS = new Set(["node", "python", "python3", "ruby", "perl", "php", "bash", "sh", "zsh", "deno", "bun", "npx", "bunx", "eval", "xargs", "sudo"]);
+const INTERPRETERS = new Set([
+  "node",
+  "python",
+  "python3",
+  "ruby",
+  "perl",
+  "php",
+  "bash",
+  "sh",
+  "zsh",
+  "deno",
+  "bun",
+  "npx",
+  "bunx",
+  "eval",
+  "xargs",
+  "sudo",
+]);
 
 /** The rule "always allow" offers: `bash(git commit *)`; the exact command for interpreters and what cannot be undone. */
 function suggestRule(words: string[], literal: boolean[], exact: boolean, source: string): string {
-  if (exact || words.length === 0 || !literal.every(Boolean) || INTERPRETERS.has(words[0]!)) return `bash(${normaliseCommand(words.length > 0 ? words.join(" ") : source)})`;
+  if (exact || words.length === 0 || !literal.every(Boolean) || INTERPRETERS.has(words[0]!))
+    return `bash(${normaliseCommand(words.length > 0 ? words.join(" ") : source)})`;
   const [name, second, third] = words as [string, string | undefined, string | undefined];
   const prefix = [name];
   if (SUBCOMMANDS.has(name) && second && !second.startsWith("-")) {

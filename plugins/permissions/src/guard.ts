@@ -25,14 +25,34 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
     if (state) return state;
     // The command line gives flags camel-cased (commander); the test kit as they are written.
     const flags = api.runtime.flags;
-    const { policy, problems } = buildPolicy({ settings: api.settings, flagMode: flags["permission-mode"] ?? flags.permissionMode, untrusted: api.untrustedSettings });
+    const { policy, problems } = buildPolicy({
+      settings: api.settings,
+      flagMode: flags["permission-mode"] ?? flags.permissionMode,
+      untrusted: api.untrustedSettings,
+    });
     for (const problem of problems) api.log.warn(problem);
     state = { policy, places: placesFor(api.runtime.cwd, api.keelHome) };
     return state;
   }
 
-  function publish(call: ToolCallEvent, decision: "allow" | "deny", by: Parameters<PluginAPI["publish"]>[1]["by"], reason: string, asked: boolean, rule?: string) {
-    const payload = { toolCallId: call.toolCallId, toolName: call.toolName, decision, by, ...(rule && { rule }), mode: session().policy.mode, reason, asked };
+  function publish(
+    call: ToolCallEvent,
+    decision: "allow" | "deny",
+    by: Parameters<PluginAPI["publish"]>[1]["by"],
+    reason: string,
+    asked: boolean,
+    rule?: string,
+  ) {
+    const payload = {
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      decision,
+      by,
+      ...(rule && { rule }),
+      mode: session().policy.mode,
+      reason,
+      asked,
+    };
     api.publish("permission_decision", payload);
     // The session keeps the decisions a person made and every refusal; an allow by the mode or a rule follows
     // from the settings and is an event only (else every tool call would add an entry).
@@ -40,7 +60,9 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
     try {
       api.session.append("permission_decision", payload);
     } catch (error) {
-      api.log.warn(`the decision on ${call.toolName} could not be recorded in the session: ${(error as Error).message}`);
+      api.log.warn(
+        `the decision on ${call.toolName} could not be recorded in the session: ${(error as Error).message}`,
+      );
     }
   }
 
@@ -65,7 +87,9 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
       return { block: true, reason: `Permission denied: ${decision.reason}.` };
     }
     const ask = decision;
-    const turn = asking.then(() => askUser(api.runtime, call.toolName, subjectOf(call), ask, api.runtime.flags.yes === true));
+    const turn = asking.then(() =>
+      askUser(api.runtime, call.toolName, subjectOf(call), ask, api.runtime.flags.yes === true),
+    );
     asking = turn.catch(() => undefined);
     const answer = await turn;
     if (!answer.allow) {
@@ -80,11 +104,21 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
         try {
           saveAllowRules(api.keelHome, ask.suggestions);
         } catch (error) {
-          api.runtime.notify(`Could not save ${ask.suggestions.join(", ")} to the user's settings: ${(error as Error).message}. It is allowed for this session.`, "warning");
+          api.runtime.notify(
+            `Could not save ${ask.suggestions.join(", ")} to the user's settings: ${(error as Error).message}. It is allowed for this session.`,
+            "warning",
+          );
         }
       }
     }
-    const how = answer.by === "yes" ? "approved by --yes" : answer.grant === "always" ? `always allowed by the user (${ask.suggestions.join(", ")})` : answer.grant === "session" ? "allowed by the user for this session" : "allowed once by the user";
+    const how =
+      answer.by === "yes"
+        ? "approved by --yes"
+        : answer.grant === "always"
+          ? `always allowed by the user (${ask.suggestions.join(", ")})`
+          : answer.grant === "session"
+            ? "allowed by the user for this session"
+            : "allowed once by the user";
     publish(call, "allow", answer.by, `${ask.reason} — ${how}`, answer.by === "user", ask.rule);
     judged.set(call.toolCallId, JSON.stringify(call.input));
     return undefined;

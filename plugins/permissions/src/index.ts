@@ -19,12 +19,20 @@ export default definePlugin({
       valueName: "<mode>",
       check: flagModeProblem,
     });
-    api.registerFlag({ name: "yes", description: "approve what the permission policy would ask about (not what cannot be undone)", type: "boolean" });
+    api.registerFlag({
+      name: "yes",
+      description: "approve what the permission policy would ask about (not what cannot be undone)",
+      type: "boolean",
+    });
     const permissions = permissionGuard(api);
     api.hooks.tap("session_start", permissions.start);
     // A person may take their time to answer: no deadline on this guard.
     api.hooks.tap("tool_call", { stage: STAGE_POLICY, timeoutMs: Infinity }, permissions.guard);
     // Last of all guards (observers included, should one rewrite): a rewritten input is judged again.
-    api.hooks.tap("tool_call", { name: "permissions-recheck", stage: STAGE_OBSERVE + 1, timeoutMs: Infinity }, permissions.recheck);
+    api.hooks.tap(
+      "tool_call",
+      { name: "permissions-recheck", stage: STAGE_OBSERVE + 1, timeoutMs: Infinity },
+      permissions.recheck,
+    );
   },
 });

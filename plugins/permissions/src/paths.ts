@@ -36,7 +36,21 @@ export function resolvePath(path: string, places: Places): ResolvedPath {
  * Shell start-up files and other files that run code or hold credentials for every later session: a change to
  * them is asked about in every mode but `full`, whatever the rules allow.
  */
-const SHELL_RC = new Set([".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".kshrc", ".cshrc", ".tcshrc", ".inputrc"]);
+const SHELL_RC = new Set([
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".kshrc",
+  ".cshrc",
+  ".tcshrc",
+  ".inputrc",
+]);
 
 /** Why a change to this file is always asked about, or undefined. */
 export function protectedReason(path: ResolvedPath, places: Places): string | undefined {
@@ -44,14 +58,31 @@ export function protectedReason(path: ResolvedPath, places: Places): string | un
   if (parts.includes(".git")) return "it is inside a .git folder (hooks there run code)";
   if (SHELL_RC.has(basename(path.abs))) return "it is a shell start-up file";
   if (isWithin(join(places.home, ".ssh"), path.abs)) return "it is in ~/.ssh";
-  if (isWithin(join(places.home, ".config", "fish"), path.abs) || isWithin(join(places.home, ".gitconfig"), path.abs)) return "it configures the shell or git for every session";
+  if (isWithin(join(places.home, ".config", "fish"), path.abs) || isWithin(join(places.home, ".gitconfig"), path.abs))
+    return "it configures the shell or git for every session";
   if (isWithin(places.keelHome, path.abs)) return "it is keel's own settings and plugins folder";
-  if (path.rel !== undefined && (path.rel === ".keel" || path.rel.startsWith(".keel/"))) return "it is the project's keel configuration";
+  if (path.rel !== undefined && (path.rel === ".keel" || path.rel.startsWith(".keel/")))
+    return "it is the project's keel configuration";
   return undefined;
 }
 
 /** Folders a build makes and may remove again: deleting in them can be undone by building. */
-const BUILD_FOLDERS = new Set(["dist", "build", "out", "target", "coverage", "node_modules", ".cache", ".next", ".turbo", ".nuxt", ".parcel-cache", "__pycache__", ".pytest_cache", "tmp"]);
+const BUILD_FOLDERS = new Set([
+  "dist",
+  "build",
+  "out",
+  "target",
+  "coverage",
+  "node_modules",
+  ".cache",
+  ".next",
+  ".turbo",
+  ".nuxt",
+  ".parcel-cache",
+  "__pycache__",
+  ".pytest_cache",
+  "tmp",
+]);
 
 /** True when `path` is a build folder of the workspace or lies inside one. */
 export function inBuildFolder(path: ResolvedPath): boolean {
@@ -61,7 +92,13 @@ export function inBuildFolder(path: ResolvedPath): boolean {
 
 /** Output redirections the shell sends nowhere or to the terminal. */
 export function isDevice(path: string): boolean {
-  return path === "/dev/null" || path === "/dev/stdout" || path === "/dev/stderr" || path === "/dev/tty" || path.startsWith("/dev/fd/");
+  return (
+    path === "/dev/null" ||
+    path === "/dev/stdout" ||
+    path === "/dev/stderr" ||
+    path === "/dev/tty" ||
+    path.startsWith("/dev/fd/")
+  );
 }
 
 /** The rule pattern for a path's folder, relative when inside the workspace: `src/**` or `/tmp/out/**`. */

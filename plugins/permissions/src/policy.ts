@@ -18,7 +18,9 @@ export interface PolicySources {
 
 /** What is wrong with a `--permission-mode` value, or undefined. */
 export function flagModeProblem(value: unknown): string | undefined {
-  return MODES.includes(value as Mode) ? undefined : `--permission-mode must be ${MODES.join(", ")} (got ${JSON.stringify(value)})`;
+  return MODES.includes(value as Mode)
+    ? undefined
+    : `--permission-mode must be ${MODES.join(", ")} (got ${JSON.stringify(value)})`;
 }
 
 /** The policy, and problems to report (rules that do not parse, a bad flag, an unreadable project section). */
@@ -41,7 +43,10 @@ export function buildPolicy(sources: PolicySources): { policy: Policy; problems:
   const allow = rules(sources.settings.allow, "allow");
   if (sources.untrusted !== undefined) {
     const project = UntrustedPermissionsSchema.safeParse(sources.untrusted);
-    if (!project.success) problems.push(`the untrusted project's permissions section is not valid (${project.error.issues[0]?.message}); none of it applies`);
+    if (!project.success)
+      problems.push(
+        `the untrusted project's permissions section is not valid (${project.error.issues[0]?.message}); none of it applies`,
+      );
     else {
       deny.push(...rules(project.data.deny ?? [], "deny (untrusted project)"));
       ask.push(...rules(project.data.ask ?? [], "ask (untrusted project)"));

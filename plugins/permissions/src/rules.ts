@@ -13,10 +13,22 @@ import { createRequire } from "node:module";
 import type { ResolvedPath } from "./paths.ts";
 
 /** Claude Code's tool names, as keel calls the same tools. */
-const CLAUDE_CODE_NAMES: Readonly<Record<string, string>> = { Bash: "bash", Edit: "edit", MultiEdit: "edit", Write: "write", Read: "read", Glob: "find", Grep: "grep", LS: "ls" };
+const CLAUDE_CODE_NAMES: Readonly<Record<string, string>> = {
+  Bash: "bash",
+  Edit: "edit",
+  MultiEdit: "edit",
+  Write: "write",
+  Read: "read",
+  Glob: "find",
+  Grep: "grep",
+  LS: "ls",
+};
 
 /** File rules by family: the tools a `read(…)` or `edit(…)` rule speaks for. */
-const FAMILIES: Readonly<Record<string, readonly string[]>> = { read: ["read", "find", "grep", "ls"], edit: ["edit", "write"] };
+const FAMILIES: Readonly<Record<string, readonly string[]>> = {
+  read: ["read", "find", "grep", "ls"],
+  edit: ["edit", "write"],
+};
 
 /** The tools whose subject is a path (the rest, but bash, have none). */
 export const PATH_TOOLS: ReadonlySet<string> = new Set([...FAMILIES.read!, ...FAMILIES.edit!]);
@@ -33,20 +45,29 @@ export interface Rule {
 
 type Picomatch = (glob: string, options?: { dot?: boolean }) => (path: string) => boolean;
 let picomatchModule: Picomatch | undefined;
-const picomatch: Picomatch = (glob, options) => (picomatchModule ??= createRequire(import.meta.url)("picomatch") as Picomatch)(glob, options);
+const picomatch: Picomatch = (glob, options) =>
+  (picomatchModule ??= createRequire(import.meta.url)("picomatch") as Picomatch)(glob, options);
 
 const RULE = /^([A-Za-z0-9_*-]+)(?:\((.*)\))?$/s;
 
 /** Parses one rule; throws an error naming the rule and what is wrong with it. */
 export function parseRule(text: string): Rule {
   const match = RULE.exec(text.trim());
-  if (!match) throw new Error(`"${text}" is not a rule: write a tool name, or a tool name with a pattern in parentheses, e.g. "bash(git push*)" or "edit(src/**)"`);
+  if (!match)
+    throw new Error(
+      `"${text}" is not a rule: write a tool name, or a tool name with a pattern in parentheses, e.g. "bash(git push*)" or "edit(src/**)"`,
+    );
   const [, toolPart, pattern] = match as unknown as [string, string, string | undefined];
-  if (pattern !== undefined && pattern.trim() === "") throw new Error(`"${text}" has an empty pattern: leave the parentheses out to match every call of the tool`);
+  if (pattern !== undefined && pattern.trim() === "")
+    throw new Error(`"${text}" has an empty pattern: leave the parentheses out to match every call of the tool`);
   const tool = CLAUDE_CODE_NAMES[toolPart] ?? toolPart;
   const family = FAMILIES[tool];
   const namePattern = wildcard(toolPart);
-  const tools = family ? (name: string) => family.includes(name) : toolPart.includes("*") ? (name: string) => namePattern.test(name) : (name: string) => name === tool;
+  const tools = family
+    ? (name: string) => family.includes(name)
+    : toolPart.includes("*")
+      ? (name: string) => namePattern.test(name)
+      : (name: string) => name === tool;
   const rule: Rule = { text, tools, pattern: pattern?.trim() };
   if (rule.pattern === undefined || rule.pattern === "*") return { ...rule, pattern: undefined };
   if (tool === "bash") rule.command = commandPattern(rule.pattern);
@@ -123,5 +144,8 @@ function wildcard(pattern: string): RegExp {
 }
 
 function wildcardSource(pattern: string): string {
-  return pattern.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join(".*");
+  return pattern
+    .split("*")
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"))
+    .join(".*");
 }

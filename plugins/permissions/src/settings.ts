@@ -10,9 +10,18 @@ export const PermissionsSettingsSchema = z
       .enum(["ask", "auto", "full"])
       .default("auto")
       .describe("What runs without asking when no rule speaks. `--permission-mode` wins."),
-    allow: z.array(z.string()).default([]).describe("Rules that let a call run without asking, e.g. `bash(npm run build *)`, `edit(src/**)`."),
-    ask: z.array(z.string()).default([]).describe("Rules that always ask, whatever the mode, e.g. `bash(git commit *)`."),
-    deny: z.array(z.string()).default([]).describe("Rules that refuse, in every mode, e.g. `bash(git push*)`, `read(**/.env)`, `write(/etc/**)`."),
+    allow: z
+      .array(z.string())
+      .default([])
+      .describe("Rules that let a call run without asking, e.g. `bash(npm run build *)`, `edit(src/**)`."),
+    ask: z
+      .array(z.string())
+      .default([])
+      .describe("Rules that always ask, whatever the mode, e.g. `bash(git commit *)`."),
+    deny: z
+      .array(z.string())
+      .default([])
+      .describe("Rules that refuse, in every mode, e.g. `bash(git push*)`, `read(**/.env)`, `write(/etc/**)`."),
   })
   .prefault({});
 

@@ -53,7 +53,9 @@ export function loadShellParser(): Promise<Parser> {
     return new Parser().setLanguage(bash);
   })().catch((error: unknown) => {
     parser = undefined;
-    throw new Error(`the bash grammar could not be loaded (${(error as Error).message}); reinstall keel's dependencies`);
+    throw new Error(
+      `the bash grammar could not be loaded (${(error as Error).message}); reinstall keel's dependencies`,
+    );
   });
   return parser;
 }

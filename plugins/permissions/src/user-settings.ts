@@ -12,7 +12,8 @@ export function saveAllowRules(keelHome: string, rules: readonly string[]): void
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new Error(`${file} could not be read (${(error as Error).message})`);
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+      throw new Error(`${file} could not be read (${(error as Error).message})`);
   }
   if (text !== undefined && text.trim() !== "") {
     let parsed: unknown;
@@ -21,10 +22,14 @@ export function saveAllowRules(keelHome: string, rules: readonly string[]): void
     } catch (error) {
       throw new Error(`${file} is not valid JSON (${(error as Error).message}); fix it, then allow again`);
     }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`${file} does not hold a JSON object; fix it, then allow again`);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+      throw new Error(`${file} does not hold a JSON object; fix it, then allow again`);
     settings = parsed as Record<string, unknown>;
   }
-  const section = typeof settings.permissions === "object" && settings.permissions !== null && !Array.isArray(settings.permissions) ? (settings.permissions as Record<string, unknown>) : {};
+  const section =
+    typeof settings.permissions === "object" && settings.permissions !== null && !Array.isArray(settings.permissions)
+      ? (settings.permissions as Record<string, unknown>)
+      : {};
   const allow = Array.isArray(section.allow) ? section.allow.filter((r): r is string => typeof r === "string") : [];
   settings.permissions = { ...section, allow: [...allow, ...rules.filter((r) => !allow.includes(r))] };
   mkdirSync(keelHome, { recursive: true });

@@ -26,14 +26,19 @@ function ui(answers: ((request: UiRequest) => UiResponse | undefined)[]) {
   });
   return { asked, inline: { name: "test-ui", plugin } };
 }
-const pick = (prefix: string) => (request: UiRequest): UiResponse => {
-  if (request.kind !== "select") throw new Error(`expected a select, got ${request.kind}`);
-  const value = request.options.find((o) => o.startsWith(prefix));
-  if (!value) throw new Error(`no option starts with "${prefix}": ${request.options.join(" | ")}`);
-  return { kind: "select", value };
-};
+const pick =
+  (prefix: string) =>
+  (request: UiRequest): UiResponse => {
+    if (request.kind !== "select") throw new Error(`expected a select, got ${request.kind}`);
+    const value = request.options.find((o) => o.startsWith(prefix));
+    if (!value) throw new Error(`no option starts with "${prefix}": ${request.options.join(" | ")}`);
+    return { kind: "select", value };
+  };
 
-async function withKit(options: TestKitOptions, body: (kit: Awaited<ReturnType<typeof createTestKit>>) => Promise<void>) {
+async function withKit(
+  options: TestKitOptions,
+  body: (kit: Awaited<ReturnType<typeof createTestKit>>) => Promise<void>,
+) {
   const kit = await createTestKit({ plugins, ...options });
   try {
     await body(kit);
@@ -72,11 +77,17 @@ describe("permissions: asking the user", () => {
     const { asked, inline } = ui([pick("Always allow")]);
     const options = { inline: [inline], script: [touch("a.txt"), touch("b.txt"), { text: "done" }] };
     await withKit(options, async (kit) => {
-      writeFileSync(join(kit.keelHome, "settings.json"), JSON.stringify({ model: "x", permissions: { deny: ["bash(git push*)"] } }));
+      writeFileSync(
+        join(kit.keelHome, "settings.json"),
+        JSON.stringify({ model: "x", permissions: { deny: ["bash(git push*)"] } }),
+      );
       await kit.run("make files");
       expect(asked).toHaveLength(1);
       expect((asked[0] as { options: string[] }).options).toContain("Always allow bash(touch *)");
-      expect(JSON.parse(readFileSync(join(kit.keelHome, "settings.json"), "utf8"))).toEqual({ model: "x", permissions: { deny: ["bash(git push*)"], allow: ["bash(touch *)"] } });
+      expect(JSON.parse(readFileSync(join(kit.keelHome, "settings.json"), "utf8"))).toEqual({
+        model: "x",
+        permissions: { deny: ["bash(git push*)"], allow: ["bash(touch *)"] },
+      });
       expect(kit.eventsOf("permission_decision").map((d) => d.by)).toEqual(["user", "session"]);
     });
   });
@@ -84,17 +95,24 @@ describe("permissions: asking the user", () => {
   it("a rule saved by always allow applies in the next session without asking", async () => {
     const keelHome = tempDir("keel-permissions-home-");
     const first = ui([pick("Always allow")]);
-    await withKit({ keelHome, inline: [first.inline], script: [touch("a.txt"), { text: "done" }] }, (kit) => kit.run("make a file").then(() => undefined));
+    await withKit({ keelHome, inline: [first.inline], script: [touch("a.txt"), { text: "done" }] }, (kit) =>
+      kit.run("make a file").then(() => undefined),
+    );
     await withKit({ keelHome, script: [touch("b.txt"), { text: "done" }] }, async (kit) => {
       await kit.run("make another");
       expect(existsSync(join(kit.cwd, "b.txt"))).toBe(true);
-      expect(kit.eventsOf("permission_decision")).toMatchObject([{ decision: "allow", by: "rule", rule: "bash(touch *)" }]);
+      expect(kit.eventsOf("permission_decision")).toMatchObject([
+        { decision: "allow", by: "rule", rule: "bash(touch *)" },
+      ]);
     });
   });
 
   it("offers only allow once when no rule could name what asks (a file name computed at run time)", async () => {
     const { asked, inline } = ui([pick("Allow once")]);
-    const script = [{ toolCalls: [{ name: "bash", arguments: { command: "OUT=x.txt; echo hi > $OUT" } }] }, { text: "ok" }];
+    const script = [
+      { toolCalls: [{ name: "bash", arguments: { command: "OUT=x.txt; echo hi > $OUT" } }] },
+      { text: "ok" },
+    ];
     await withKit({ inline: [inline], script }, async (kit) => {
       await kit.run("write");
       expect((asked[0] as { options: string[] }).options).toEqual(["Allow once", "Deny"]);
@@ -129,12 +147,15 @@ describe("permissions: asking the user", () => {
   });
 
   it("with no UI, an ask rule's deny says to change that rule, since allow rules and modes do not override it", async () => {
-    await withKit({ settings: { permissions: { ask: ["bash(touch *)"] } }, script: [touch("a.txt"), { text: "ok" }] }, async (kit) => {
-      await kit.run("make a file");
-      const text = textOf(kit.toolResults()[0]!);
-      expect(text).toContain('take "bash(touch *)" out of permissions.ask');
-      expect(text).not.toContain("--permission-mode full");
-    });
+    await withKit(
+      { settings: { permissions: { ask: ["bash(touch *)"] } }, script: [touch("a.txt"), { text: "ok" }] },
+      async (kit) => {
+        await kit.run("make a file");
+        const text = textOf(kit.toolResults()[0]!);
+        expect(text).toContain('take "bash(touch *)" out of permissions.ask');
+        expect(text).not.toContain("--permission-mode full");
+      },
+    );
   });
 
   it("--yes approves without asking", async () => {
@@ -148,32 +169,54 @@ describe("permissions: asking the user", () => {
   });
 
   it("--yes does not approve what cannot be undone", async () => {
-    await withKit({ flags: { yes: true }, files: { "keep/me.txt": "x" }, script: [{ toolCalls: [{ name: "bash", arguments: { command: "rm -rf keep" } }] }, { text: "ok" }] }, async (kit) => {
-      await kit.run("clean up");
-      expect(existsSync(join(kit.cwd, "keep/me.txt"))).toBe(true);
-      expect(textOf(kit.toolResults()[0]!)).toContain("--yes does not approve it");
-    });
+    await withKit(
+      {
+        flags: { yes: true },
+        files: { "keep/me.txt": "x" },
+        script: [{ toolCalls: [{ name: "bash", arguments: { command: "rm -rf keep" } }] }, { text: "ok" }],
+      },
+      async (kit) => {
+        await kit.run("clean up");
+        expect(existsSync(join(kit.cwd, "keep/me.txt"))).toBe(true);
+        expect(textOf(kit.toolResults()[0]!)).toContain("--yes does not approve it");
+      },
+    );
   });
 
   it("--permission-mode full runs a change without asking; a deny rule still holds", async () => {
-    const script = [touch("a.txt"), { toolCalls: [{ name: "bash", arguments: { command: "git push origin main" } }] }, { text: "ok" }];
-    await withKit({ flags: { "permission-mode": "full" }, settings: { permissions: { deny: ["bash(git push*)"] } }, script }, async (kit) => {
-      await kit.run("go");
-      expect(existsSync(join(kit.cwd, "a.txt"))).toBe(true);
-      expect(textOf(kit.toolResults()[1]!)).toContain("denied by the permission rule bash(git push*)");
-      expect(kit.eventsOf("permission_decision").map((d) => [d.decision, d.by, d.mode])).toEqual([
-        ["allow", "mode", "full"],
-        ["deny", "rule", "full"],
-      ]);
-    });
+    const script = [
+      touch("a.txt"),
+      { toolCalls: [{ name: "bash", arguments: { command: "git push origin main" } }] },
+      { text: "ok" },
+    ];
+    await withKit(
+      { flags: { "permission-mode": "full" }, settings: { permissions: { deny: ["bash(git push*)"] } }, script },
+      async (kit) => {
+        await kit.run("go");
+        expect(existsSync(join(kit.cwd, "a.txt"))).toBe(true);
+        expect(textOf(kit.toolResults()[1]!)).toContain("denied by the permission rule bash(git push*)");
+        expect(kit.eventsOf("permission_decision").map((d) => [d.decision, d.by, d.mode])).toEqual([
+          ["allow", "mode", "full"],
+          ["deny", "rule", "full"],
+        ]);
+      },
+    );
   });
 
   it("reports a rule that does not parse by name and applies the others", async () => {
-    await withKit({ settings: { permissions: { deny: ["bash(git push", "bash(rm *)"] } }, script: [{ toolCalls: [{ name: "bash", arguments: { command: "rm x" } }] }, { text: "ok" }] }, async (kit) => {
-      await kit.run("go");
-      expect(kit.problems().join("\n")).toContain('permissions.deny: "bash(git push" is not a rule');
-      expect(kit.eventsOf("permission_decision")).toMatchObject([{ decision: "deny", by: "rule", rule: "bash(rm *)" }]);
-    });
+    await withKit(
+      {
+        settings: { permissions: { deny: ["bash(git push", "bash(rm *)"] } },
+        script: [{ toolCalls: [{ name: "bash", arguments: { command: "rm x" } }] }, { text: "ok" }],
+      },
+      async (kit) => {
+        await kit.run("go");
+        expect(kit.problems().join("\n")).toContain('permissions.deny: "bash(git push" is not a rule');
+        expect(kit.eventsOf("permission_decision")).toMatchObject([
+          { decision: "deny", by: "rule", rule: "bash(rm *)" },
+        ]);
+      },
+    );
   });
 });
 
@@ -181,18 +224,23 @@ describe("permissions: what runs is what was judged", () => {
   it("judges again a call that a later guard rewrote", async () => {
     const rewriter = definePlugin({
       activate(api) {
-        api.hooks.tap("tool_call", (call) => (call.input.command === "ls" ? { rewrite: { input: { command: "rm -rf src" } } } : undefined));
+        api.hooks.tap("tool_call", (call) =>
+          call.input.command === "ls" ? { rewrite: { input: { command: "rm -rf src" } } } : undefined,
+        );
       },
     });
     const script = [{ toolCalls: [{ name: "bash", arguments: { command: "ls" } }] }, { text: "ok" }];
-    await withKit({ inline: [{ name: "rewriter", plugin: rewriter }], files: { "src/a.ts": "" }, script }, async (kit) => {
-      await kit.run("list");
-      expect(existsSync(join(kit.cwd, "src/a.ts"))).toBe(true);
-      expect(kit.eventsOf("permission_decision").map((d) => [d.decision, d.by])).toEqual([
-        ["allow", "mode"],
-        ["deny", "no_ui"],
-      ]);
-    });
+    await withKit(
+      { inline: [{ name: "rewriter", plugin: rewriter }], files: { "src/a.ts": "" }, script },
+      async (kit) => {
+        await kit.run("list");
+        expect(existsSync(join(kit.cwd, "src/a.ts"))).toBe(true);
+        expect(kit.eventsOf("permission_decision").map((d) => [d.decision, d.by])).toEqual([
+          ["allow", "mode"],
+          ["deny", "no_ui"],
+        ]);
+      },
+    );
   });
 });
 
@@ -204,13 +252,16 @@ describe("permissions: an untrusted project", () => {
       { toolCalls: [{ name: "bash", arguments: { command: "cat src/a.ts" } }] },
       { text: "ok" },
     ];
-    await withKit({ files: { ".keel/settings.json": JSON.stringify(project), "src/a.ts": "" }, script }, async (kit) => {
-      await kit.run("go");
-      expect(existsSync(join(kit.cwd, "src/a.ts"))).toBe(true);
-      expect(kit.eventsOf("permission_decision").map((d) => [d.decision, d.by, d.mode, d.rule])).toEqual([
-        ["deny", "no_ui", "auto", undefined],
-        ["deny", "rule", "auto", "bash(cat *)"],
-      ]);
-    });
+    await withKit(
+      { files: { ".keel/settings.json": JSON.stringify(project), "src/a.ts": "" }, script },
+      async (kit) => {
+        await kit.run("go");
+        expect(existsSync(join(kit.cwd, "src/a.ts"))).toBe(true);
+        expect(kit.eventsOf("permission_decision").map((d) => [d.decision, d.by, d.mode, d.rule])).toEqual([
+          ["deny", "no_ui", "auto", undefined],
+          ["deny", "rule", "auto", "bash(cat *)"],
+        ]);
+      },
+    );
   });
 });

@@ -19,10 +19,17 @@ afterAll(async () => {
 it("continues a paused turn by sending the conversation back", async () => {
   const kit = await createTestKit({
     plugins: [resolve(import.meta.dirname, "../../../plugins/provider-anthropic")],
-    settings: { provider: "anthropic", model: "claude-sonnet-4-5", providers: { anthropic: { baseUrl: llm.url, apiKey: "k" } } },
+    settings: {
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      providers: { anthropic: { baseUrl: llm.url, apiKey: "k" } },
+    },
   });
   const first = llm.requests.length;
-  llm.push({ reply: { text: "Searching one at a time:", stop: "pause_turn" } }, { reply: { text: "All searches done." } });
+  llm.push(
+    { reply: { text: "Searching one at a time:", stop: "pause_turn" } },
+    { reply: { text: "All searches done." } },
+  );
   const result = await kit.run("Run the searches.");
   expect(result.reason).toBe("stop");
   expect(result.finalText).toBe("All searches done.");
@@ -31,6 +38,9 @@ it("continues a paused turn by sending the conversation back", async () => {
   const messages = again!.body.messages as { role: string; content: { type: string; text?: string }[] }[];
   expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
   expect(messages[1]!.content).toEqual([{ type: "text", text: "Searching one at a time:" }]);
-  expect(kit.runtime.messages.filter((m) => m.role === "assistant").map((m) => textOf(m))).toEqual(["Searching one at a time:", "All searches done."]);
+  expect(kit.runtime.messages.filter((m) => m.role === "assistant").map((m) => textOf(m))).toEqual([
+    "Searching one at a time:",
+    "All searches done.",
+  ]);
   await kit.dispose();
 });

@@ -8,21 +8,64 @@ import { kitProviders } from "../../../test/support/kit-providers.ts";
 
 const table = kitProviders(OPENAI, {}, { env: {} })[0]!.models();
 const model = (id: string) => table.find((m) => m.id === id)!;
-const local: ModelInfo = { id: "qwen3:8b", provider: "ollama", contextWindow: 40_960, maxOutput: 8192, reasoning: true };
+const local: ModelInfo = {
+  id: "qwen3:8b",
+  provider: "ollama",
+  contextWindow: 40_960,
+  maxOutput: 8192,
+  reasoning: true,
+};
 
-const assistant = (content: AssistantMessage["content"], provider = "openai"): AssistantMessage => ({ role: "assistant", content, stopReason: "tool_use", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, provider, model: "gpt-4.1", timestamp: 2 });
+const assistant = (content: AssistantMessage["content"], provider = "openai"): AssistantMessage => ({
+  role: "assistant",
+  content,
+  stopReason: "tool_use",
+  usage: {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  },
+  provider,
+  model: "gpt-4.1",
+  timestamp: 2,
+});
 
 const toolRound: Message[] = [
   { role: "user", content: "weather?", timestamp: 1 },
-  assistant([{ type: "thinking", thinking: "hmm" }, { type: "text", text: "Checking." }, { type: "toolCall", id: "call_1", name: "get_weather", arguments: '{"city": "Paris"' }]),
-  { role: "toolResult", toolCallId: "call_1", toolName: "get_weather", content: [{ type: "text", text: "Sunny" }, { type: "image", data: "AAAA", mimeType: "image/png" }], isError: false, timestamp: 3 },
+  assistant([
+    { type: "thinking", thinking: "hmm" },
+    { type: "text", text: "Checking." },
+    { type: "toolCall", id: "call_1", name: "get_weather", arguments: '{"city": "Paris"' },
+  ]),
+  {
+    role: "toolResult",
+    toolCallId: "call_1",
+    toolName: "get_weather",
+    content: [
+      { type: "text", text: "Sunny" },
+      { type: "image", data: "AAAA", mimeType: "image/png" },
+    ],
+    isError: false,
+    timestamp: 3,
+  },
 ];
 
 describe("Chat Completions payload", () => {
   it("streams with usage and sends the tools as functions", () => {
     const body = chatPayload(request(model("gpt-4.1")));
     expect(body).toMatchObject({ model: "gpt-4.1", stream: true, stream_options: { include_usage: true } });
-    expect(body.tools).toEqual([{ type: "function", function: { name: "get_weather", description: "The weather in a city.", parameters: expect.objectContaining({ type: "object" }) } }]);
+    expect(body.tools).toEqual([
+      {
+        type: "function",
+        function: {
+          name: "get_weather",
+          description: "The weather in a city.",
+          parameters: expect.objectContaining({ type: "object" }),
+        },
+      },
+    ]);
   });
 
   it("replays tool calls with their raw argument text and answers them with tool messages", () => {
@@ -30,9 +73,21 @@ describe("Chat Completions payload", () => {
     expect(body.messages).toEqual([
       { role: "system", content: "You are a test." },
       { role: "user", content: "weather?" },
-      { role: "assistant", content: "Checking.", tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"' } }] },
+      {
+        role: "assistant",
+        content: "Checking.",
+        tool_calls: [
+          { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"' } },
+        ],
+      },
       { role: "tool", tool_call_id: "call_1", content: "Sunny" },
-      { role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Images returned by the tool calls above:" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+        ],
+      },
     ]);
   });
 
@@ -47,7 +102,21 @@ describe("Chat Completions payload", () => {
     const plain = chatPayload(request(local, undefined, { maxTokens: 500 }));
     expect((plain.messages as { role: string }[])[0]!.role).toBe("system");
     expect(plain.max_tokens).toBe(500);
-    const flagged = chatPayload(request({ ...local, compat: { maxTokensField: "max_completion_tokens", systemRole: "developer", includeUsage: false, reasoningEffort: false } }, undefined, { maxTokens: 500, reasoning: "low" }));
+    const flagged = chatPayload(
+      request(
+        {
+          ...local,
+          compat: {
+            maxTokensField: "max_completion_tokens",
+            systemRole: "developer",
+            includeUsage: false,
+            reasoningEffort: false,
+          },
+        },
+        undefined,
+        { maxTokens: 500, reasoning: "low" },
+      ),
+    );
     expect(flagged.max_completion_tokens).toBe(500);
     expect((flagged.messages as { role: string }[])[0]!.role).toBe("developer");
     expect(flagged.stream_options).toBeUndefined();
@@ -61,7 +130,21 @@ describe("Chat Completions payload", () => {
   });
 
   it("leaves images out, with a note, for a model that takes only text", () => {
-    const body = chatPayload(request(local, [{ role: "user", content: [{ type: "text", text: "see" }, { type: "image", data: "AAAA", mimeType: "image/png" }], timestamp: 1 }]));
-    expect((body.messages as { content: unknown }[])[1]!.content).toEqual([{ type: "text", text: "see" }, { type: "text", text: "(an image was left out: model qwen3:8b does not accept images)" }]);
+    const body = chatPayload(
+      request(local, [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "see" },
+            { type: "image", data: "AAAA", mimeType: "image/png" },
+          ],
+          timestamp: 1,
+        },
+      ]),
+    );
+    expect((body.messages as { content: unknown }[])[1]!.content).toEqual([
+      { type: "text", text: "see" },
+      { type: "text", text: "(an image was left out: model qwen3:8b does not accept images)" },
+    ]);
   });
 });

@@ -5,7 +5,14 @@ import { toolCallsOf, type Provider, type StreamEvent } from "@keel/extensions-a
 import { playTurn, ScriptSchema, type ScriptTurn } from "@keel/extensions-api/scripted";
 import { AssistantMessageBuilder } from "@keel/extensions-api/stream";
 
-const MODEL = { id: "script", provider: "scripted", name: "Scripted model", contextWindow: 200_000, maxOutput: 32_000, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+const MODEL = {
+  id: "script",
+  provider: "scripted",
+  name: "Scripted model",
+  contextWindow: 200_000,
+  maxOutput: 32_000,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+};
 
 /** A provider playing `script` (a path relative to `cwd`, or the turns inline); read on the first request. */
 export function scriptedProvider(api: { cwd: string; settings: { script?: string | unknown[] } }): Provider {
@@ -20,7 +27,8 @@ export function scriptedProvider(api: { cwd: string; settings: { script?: string
       const raw = typeof source === "string" ? JSON.parse(readFileSync(resolve(api.cwd, source), "utf8")) : source;
       const parsed = ScriptSchema.safeParse(raw);
       if (parsed.success) turns = parsed.data;
-      else loadError = `The script ${typeof source === "string" ? source : "(inline)"} is invalid: ${parsed.error.issues.map((i) => `turn ${i.path.join(".")}: ${i.message}`).join("; ")}`;
+      else
+        loadError = `The script ${typeof source === "string" ? source : "(inline)"} is invalid: ${parsed.error.issues.map((i) => `turn ${i.path.join(".")}: ${i.message}`).join("; ")}`;
     } catch (error) {
       loadError = `The script ${String(source)} could not be read: ${(error as Error).message}`;
     }
@@ -31,7 +39,9 @@ export function scriptedProvider(api: { cwd: string; settings: { script?: string
     name: "Scripted model",
     models: () => [MODEL],
     checkReady: () =>
-      api.settings.script === undefined ? `The scripted provider needs a script: set "provider-scripted": { "script": "turns.json" } in settings (or pass --settings '{"provider-scripted":{"script":"turns.json"}}').` : undefined,
+      api.settings.script === undefined
+        ? `The scripted provider needs a script: set "provider-scripted": { "script": "turns.json" } in settings (or pass --settings '{"provider-scripted":{"script":"turns.json"}}').`
+        : undefined,
     async *stream(_request, options): AsyncGenerator<StreamEvent> {
       load();
       const turn = turns?.shift();

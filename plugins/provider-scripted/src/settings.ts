@@ -6,6 +6,8 @@ export const ScriptedSettingsSchema = z
     script: z
       .union([z.string(), z.array(z.unknown())])
       .optional()
-      .describe("A JSON file of turns (relative to the workspace), or the turns inline; the turn format is `ScriptTurnSchema`."),
+      .describe(
+        "A JSON file of turns (relative to the workspace), or the turns inline; the turn format is `ScriptTurnSchema`.",
+      ),
   })
   .default({});

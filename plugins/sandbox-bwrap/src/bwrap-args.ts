@@ -23,7 +23,17 @@ export interface SandboxLayout {
 }
 
 /** The options that hold whatever the layout says; never without them. */
-export const ISOLATION = ["--unshare-user", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--new-session", "--die-with-parent"] as const;
+export const ISOLATION = [
+  "--unshare-user",
+  "--cap-drop",
+  "ALL",
+  "--unshare-pid",
+  "--unshare-ipc",
+  "--unshare-uts",
+  "--unshare-cgroup-try",
+  "--new-session",
+  "--die-with-parent",
+] as const;
 
 export function bwrapArgs(layout: SandboxLayout): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];

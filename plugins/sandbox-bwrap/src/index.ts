@@ -17,13 +17,21 @@ const WRAPPED = "local";
 export default definePlugin({
   settings: SandboxSettingsSchema,
   activate(api) {
-    api.registerFlag({ name: "sandbox", description: "run shell commands inside bubblewrap (the sandbox backend)", type: "boolean", ops: "sandbox" });
+    api.registerFlag({
+      name: "sandbox",
+      description: "run shell commands inside bubblewrap (the sandbox backend)",
+      type: "boolean",
+      ops: "sandbox",
+    });
     api.registerOps({
       name: "sandbox",
       description: "Shell commands inside bubblewrap; files through the confined local backend",
       async create({ cwd }) {
         const backend = await api.opsBackend(WRAPPED);
-        if (!backend) throw new Error(`The sandbox backend (plugin sandbox-bwrap) wraps the "${WRAPPED}" backend, which is not installed; install @keel/plugin-ops-local.`);
+        if (!backend)
+          throw new Error(
+            `The sandbox backend (plugin sandbox-bwrap) wraps the "${WRAPPED}" backend, which is not installed; install @keel/plugin-ops-local.`,
+          );
         const inner = await backend.create({ cwd });
         const { layout, skipped } = planLayout(inner.cwd, api.settings);
         for (const why of skipped) api.log.warn(`${why}; fix it in settings.json.`);

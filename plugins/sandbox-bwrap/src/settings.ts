@@ -7,8 +7,16 @@ import { z } from "@keel/extensions-api";
 export const SandboxSettingsSchema = z
   .object({
     bwrap: z.string().min(1).default("bwrap").describe("The bubblewrap program: a name looked up in PATH, or a path."),
-    network: z.boolean().default(false).describe("Let sandboxed commands use the network (off: a private network namespace with only loopback)."),
-    gitReadOnly: z.boolean().default(true).describe("Keep the workspace's `.git` folder read-only inside the sandbox, so commands cannot change hooks or history."),
+    network: z
+      .boolean()
+      .default(false)
+      .describe("Let sandboxed commands use the network (off: a private network namespace with only loopback)."),
+    gitReadOnly: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Keep the workspace's `.git` folder read-only inside the sandbox, so commands cannot change hooks or history.",
+      ),
     writable: z
       .array(z.string().min(1))
       .default([])
@@ -16,7 +24,9 @@ export const SandboxSettingsSchema = z
     dotfiles: z
       .array(z.string().min(1))
       .default([])
-      .describe("Files or folders of the home folder shown read-only in the otherwise empty private home, e.g. `.gitconfig`."),
+      .describe(
+        "Files or folders of the home folder shown read-only in the otherwise empty private home, e.g. `.gitconfig`.",
+      ),
   })
   .prefault({});
 

@@ -7,7 +7,14 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { bwrapArgs, ISOLATION, shellWord } from "../src/bwrap-args.ts";
 
-const layout = { workspace: "/home/me/work", home: "/home/me", writable: ["/data"], dotfiles: ["/home/me/.gitconfig"], readOnly: ["/home/me/work/.git"], network: false };
+const layout = {
+  workspace: "/home/me/work",
+  home: "/home/me",
+  writable: ["/data"],
+  dotfiles: ["/home/me/.gitconfig"],
+  readOnly: ["/home/me/work/.git"],
+  network: false,
+};
 
 describe("bwrapArgs", () => {
   it.each([false, true])("always unshares the user and drops every capability (network %s)", (network) => {
@@ -18,8 +25,16 @@ describe("bwrapArgs", () => {
   });
 
   it("mounts the home tmpfs, then dotfiles, then writable folders, then .git read-only", () => {
-    const at = (flag: string, path: string) => bwrapArgs(layout).findIndex((arg, i, all) => arg === flag && all[i + 1] === path);
-    const order = [at("--tmpfs", "/tmp"), at("--tmpfs", "/home/me"), at("--ro-bind", "/home/me/.gitconfig"), at("--bind", "/home/me/work"), at("--bind", "/data"), at("--ro-bind", "/home/me/work/.git")];
+    const at = (flag: string, path: string) =>
+      bwrapArgs(layout).findIndex((arg, i, all) => arg === flag && all[i + 1] === path);
+    const order = [
+      at("--tmpfs", "/tmp"),
+      at("--tmpfs", "/home/me"),
+      at("--ro-bind", "/home/me/.gitconfig"),
+      at("--bind", "/home/me/work"),
+      at("--bind", "/data"),
+      at("--ro-bind", "/home/me/work/.git"),
+    ];
     expect(order.every((index) => index > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
@@ -30,7 +45,7 @@ describe("bwrapArgs", () => {
 });
 
 describe("shellWord", () => {
-  it.each(["plain", "it's", "'", "$(touch x) `y` \\n\n\"q\"", ""])("bash reads %j back unchanged", (word) => {
+  it.each(["plain", "it's", "'", '$(touch x) `y` \\n\n"q"', ""])("bash reads %j back unchanged", (word) => {
     expect(spawnSync("bash", ["-c", `printf %s ${shellWord(word)}`], { encoding: "utf8" }).stdout).toBe(word);
   });
 });

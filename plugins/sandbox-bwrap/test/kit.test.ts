@@ -13,7 +13,7 @@ import { batteryWorld, contentOf, Listeners } from "../../../test/support/sandbo
 const plugins = [resolve("plugins/ops-local"), resolve("plugins/sandbox-bwrap"), resolve("plugins/tool-bash")];
 
 describe("sandbox-bwrap through the host", () => {
-  it("runs commands in the sandbox when --sandbox is given (over \"ops\": \"local\"), and on the local backend without it", async () => {
+  it('runs commands in the sandbox when --sandbox is given (over "ops": "local"), and on the local backend without it', async () => {
     const seen: string[] = [];
     for (const flags of [{ sandbox: true }, {}]) {
       const script = [{ toolCalls: [{ name: "bash", arguments: { command: "cat /proc/1/comm" } }] }, { text: "done" }];
@@ -58,7 +58,19 @@ describe("sandbox-bwrap through the host", () => {
     const kit = await createTestKit({
       plugins,
       flags: { sandbox: true },
-      script: [{ toolCalls: [{ name: "bash", arguments: { command: `export KEEL_TEST_MARKER=${marker}; sleep 1000 & setsid sleep 1000 & echo ready; wait` } }] }, { text: "unused" }],
+      script: [
+        {
+          toolCalls: [
+            {
+              name: "bash",
+              arguments: {
+                command: `export KEEL_TEST_MARKER=${marker}; sleep 1000 & setsid sleep 1000 & echo ready; wait`,
+              },
+            },
+          ],
+        },
+        { text: "unused" },
+      ],
     });
     try {
       kit.runtime.events.on("tool_execution_update", (update) => {
@@ -77,7 +89,20 @@ describe("sandbox-bwrap through the host", () => {
     const kit = await createTestKit({
       plugins,
       flags: { sandbox: true },
-      script: [{ toolCalls: [{ name: "bash", arguments: { command: `export KEEL_TEST_MARKER=${marker}; sleep 1000 & setsid sleep 1000 & wait`, background: true } }] }, { text: "started" }],
+      script: [
+        {
+          toolCalls: [
+            {
+              name: "bash",
+              arguments: {
+                command: `export KEEL_TEST_MARKER=${marker}; sleep 1000 & setsid sleep 1000 & wait`,
+                background: true,
+              },
+            },
+          ],
+        },
+        { text: "started" },
+      ],
     });
     try {
       await kit.run("start a server");

@@ -17,11 +17,24 @@ function flat(text: string | undefined, max: number): string {
 
 /** The table `keel sessions` prints. */
 export function formatSessions(sessions: readonly SessionSummary[], showFolder: boolean): string {
-  if (sessions.length === 0) return "No sessions yet. They are saved as you work; resume with keel -c or keel --session <id>.\n";
-  const rows = sessions.map((s) => [when(s.lastUse), String(s.entries), formatBytes(s.size), s.id.slice(0, 8), flat(s.name, 24), flat(s.firstPrompt, 60), ...(showFolder ? [s.cwd] : [])]);
+  if (sessions.length === 0)
+    return "No sessions yet. They are saved as you work; resume with keel -c or keel --session <id>.\n";
+  const rows = sessions.map((s) => [
+    when(s.lastUse),
+    String(s.entries),
+    formatBytes(s.size),
+    s.id.slice(0, 8),
+    flat(s.name, 24),
+    flat(s.firstPrompt, 60),
+    ...(showFolder ? [s.cwd] : []),
+  ]);
   const head = ["LAST USE", "ENTRIES", "SIZE", "ID", "NAME", "FIRST PROMPT", ...(showFolder ? ["FOLDER"] : [])];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(head), ...rows.map(line)].join("\n") + "\n";
 }
 
@@ -38,7 +51,9 @@ export const sessionsCli: CliCommandSpec = {
     let sessions = dirs.flatMap(listSessions).sort((a, b) => b.lastUse - a.lastUse);
     const limit = Number(options.limit);
     if (Number.isInteger(limit) && limit > 0) sessions = sessions.slice(0, limit);
-    context.stdout(options.json ? JSON.stringify(sessions, null, 2) + "\n" : formatSessions(sessions, options.all === true));
+    context.stdout(
+      options.json ? JSON.stringify(sessions, null, 2) + "\n" : formatSessions(sessions, options.all === true),
+    );
     return 0;
   },
 };

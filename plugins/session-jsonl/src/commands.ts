@@ -7,7 +7,11 @@ function words(args: string): string[] {
 }
 
 /** Runs `fn`, turning a thrown error into an error notice that names the command. */
-async function guarded(name: string, runtime: Runtime, fn: () => Promise<string | undefined> | string | undefined): Promise<void> {
+async function guarded(
+  name: string,
+  runtime: Runtime,
+  fn: () => Promise<string | undefined> | string | undefined,
+): Promise<void> {
   try {
     const message = await fn();
     if (message) runtime.notify(message, "info");
@@ -17,20 +21,23 @@ async function guarded(name: string, runtime: Runtime, fn: () => Promise<string 
 }
 
 function idle(name: string, runtime: Runtime): void {
-  if (runtime.isRunning) throw new Error(`the agent is working; wait until it stops (or abort it), then run ${name} again`);
+  if (runtime.isRunning)
+    throw new Error(`the agent is working; wait until it stops (or abort it), then run ${name} again`);
 }
 
 export function sessionCommands(controller: SessionController): SlashCommand[] {
   return [
     {
       name: "/tree",
-      description: "Show the session tree; /tree <id|label> [--summarize] jumps there (optionally summarising the branch you leave); --all shows every entry.",
+      description:
+        "Show the session tree; /tree <id|label> [--summarize] jumps there (optionally summarising the branch you leave); --all shows every entry.",
       run: (args, runtime) =>
         guarded("/tree", runtime, async () => {
           const parts = words(args);
           const flags = new Set(parts.filter((p) => p.startsWith("--")));
           const ref = parts.find((p) => !p.startsWith("--"));
-          if (!ref) return `${controller.tree(flags.has("--all"))}\n\nJump with /tree <id|label> (add --summarize to keep a summary of the branch you leave).`;
+          if (!ref)
+            return `${controller.tree(flags.has("--all"))}\n\nJump with /tree <id|label> (add --summarize to keep a summary of the branch you leave).`;
           idle("/tree", runtime);
           return controller.jump(runtime, ref, flags.has("--summarize"));
         }),
@@ -46,7 +53,8 @@ export function sessionCommands(controller: SessionController): SlashCommand[] {
     },
     {
       name: "/label",
-      description: "Bookmark the current entry: /label <text>; another entry: /label <id> <text>; remove: /label <id> --clear.",
+      description:
+        "Bookmark the current entry: /label <text>; another entry: /label <id> <text>; remove: /label <id> --clear.",
       run: (args, runtime) =>
         guarded("/label", runtime, () => {
           const parts = words(args);
@@ -54,7 +62,9 @@ export function sessionCommands(controller: SessionController): SlashCommand[] {
           if (parts[1] === "--clear") return controller.label(parts[0], "");
           const first = parts[0]!;
           const isEntry = parts.length > 1 && controller.load().byId.has(first);
-          return isEntry ? controller.label(first, parts.slice(1).join(" ")) : controller.label(undefined, parts.join(" "));
+          return isEntry
+            ? controller.label(first, parts.slice(1).join(" "))
+            : controller.label(undefined, parts.join(" "));
         }),
     },
     {

@@ -23,7 +23,12 @@ const MISSING_START =
 
 /** The user message a branch summary becomes. */
 export function branchSummaryMessage(summary: string, timestamp = Date.now()): UserMessage {
-  return { role: "user", kind: "branch_summary", timestamp, content: `<branch_summary>\n${BRANCH_PREAMBLE}\n\n${summary}\n</branch_summary>` };
+  return {
+    role: "user",
+    kind: "branch_summary",
+    timestamp,
+    content: `<branch_summary>\n${BRANCH_PREAMBLE}\n\n${summary}\n</branch_summary>`,
+  };
 }
 
 /**
@@ -31,7 +36,10 @@ export function branchSummaryMessage(summary: string, timestamp = Date.now()): U
  * root (at the first entry the latest compaction kept), so a compaction whose first kept entry lies before
  * that start leaves the replayed history as it is: those older messages are dropped later anyway.
  */
-export function buildContext(branch: readonly Entry[], options: { partial?: boolean; warn?: (message: string) => void } = {}): BranchContext {
+export function buildContext(
+  branch: readonly Entry[],
+  options: { partial?: boolean; warn?: (message: string) => void } = {},
+): BranchContext {
   let messages: Message[] = [];
   let ids: string[] = [];
   let entries: PluginEntry[] = [];
@@ -52,14 +60,18 @@ export function buildContext(branch: readonly Entry[], options: { partial?: bool
         ids.push(entry.id);
         break;
       case "custom":
-        if (entry.plugin !== undefined) entries.push({ plugin: entry.plugin, kind: entry.customType, data: entry.data ?? null, timestamp: time });
+        if (entry.plugin !== undefined)
+          entries.push({ plugin: entry.plugin, kind: entry.customType, data: entry.data ?? null, timestamp: time });
         break;
       case "compaction": {
         // The compaction carries every plugin entry of the branch up to it: a partial load may start after them.
         if (entry.pluginEntries) entries = [...entry.pluginEntries];
         const kept = entry.firstKeptEntryId === undefined ? ids.length : ids.indexOf(entry.firstKeptEntryId);
         if (kept < 0 && options.partial) break;
-        if (kept < 0) options.warn?.(`compaction ${entry.id} keeps entry ${entry.firstKeptEntryId}, which is not on its branch; only its summary is used`);
+        if (kept < 0)
+          options.warn?.(
+            `compaction ${entry.id} keeps entry ${entry.firstKeptEntryId}, which is not on its branch; only its summary is used`,
+          );
         const from = kept < 0 ? ids.length : kept;
         messages = [{ ...compactionSummaryMessage(entry.summary), timestamp: time }, ...messages.slice(from)];
         ids = [entry.id, ...ids.slice(from)];
@@ -81,9 +93,10 @@ export function buildContext(branch: readonly Entry[], options: { partial?: bool
 export function branchTo(byId: ReadonlyMap<string, Entry>, leafId: string | null): Entry[] {
   const out: Entry[] = [];
   const seen = new Set<string>();
-  for (let id = leafId; id !== null; ) {
+  for (let id = leafId; id !== null;) {
     const entry = byId.get(id);
-    if (!entry) throw new Error(`entry ${id} is missing from the session file, so the branch cannot be followed past it`);
+    if (!entry)
+      throw new Error(`entry ${id} is missing from the session file, so the branch cannot be followed past it`);
     if (seen.has(id)) throw new Error(`entry ${id} is its own ancestor; the session file is damaged`);
     seen.add(id);
     out.push(entry);

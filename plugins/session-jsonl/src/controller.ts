@@ -80,7 +80,13 @@ export class SessionController {
     if (wanted && runtime.flags.model === undefined && runtime.flags.provider === undefined) {
       const current = runtime.model;
       if (!current || current.provider !== wanted.provider || current.id !== wanted.model) {
-        await runtime.setModel(wanted.provider, wanted.model).catch((error: Error) => this.options.warn(`session: could not restore the model ${wanted.provider}/${wanted.model} (${error.message}); using ${current ? `${current.provider}/${current.id}` : "the default"}`));
+        await runtime
+          .setModel(wanted.provider, wanted.model)
+          .catch((error: Error) =>
+            this.options.warn(
+              `session: could not restore the model ${wanted.provider}/${wanted.model} (${error.message}); using ${current ? `${current.provider}/${current.id}` : "the default"}`,
+            ),
+          );
       }
     }
   }
@@ -89,7 +95,11 @@ export class SessionController {
     this.recorder?.recordMessage(message);
   }
 
-  onCompaction(event: EventPayloads["compaction_end"], history: readonly Message[], pluginEntries: readonly PluginEntry[]): void {
+  onCompaction(
+    event: EventPayloads["compaction_end"],
+    history: readonly Message[],
+    pluginEntries: readonly PluginEntry[],
+  ): void {
     this.recorder?.recordCompaction(event, history, pluginEntries);
   }
 
@@ -119,7 +129,10 @@ export class SessionController {
     const shared = new Set(newBranch.map((e) => e.id));
     const left = r.leafId ? branchTo(session.byId, r.leafId).filter((e) => !shared.has(e.id)) : [];
     // Summarise before moving, so a failed summary leaves the session where it was.
-    const summary = summarize && left.length > 0 ? await summariseBranch(runtime, buildContext(left, { partial: true }).messages) : undefined;
+    const summary =
+      summarize && left.length > 0
+        ? await summariseBranch(runtime, buildContext(left, { partial: true }).messages)
+        : undefined;
     r.moveTo(target.id);
     const extra = summary === undefined ? [] : [r.append({ type: "branch_summary", summary, fromId: left.at(-1)!.id })];
     const context = buildContext([...newBranch, ...extra]);
@@ -134,7 +147,12 @@ export class SessionController {
     const session = this.load();
     const target = ref ? resolveEntry(session, ref) : session.byId.get(r.leafId ?? "");
     if (!target) throw new Error("the current position is not in the file; name an entry: /fork <id>");
-    const { recorder, context } = SessionRecorder.fork(this.dir, { header: session.header, path: session.path }, branchTo(session.byId, target.id), this.options);
+    const { recorder, context } = SessionRecorder.fork(
+      this.dir,
+      { header: session.header, path: session.path },
+      branchTo(session.byId, target.id),
+      this.options,
+    );
     r.close();
     this.recorder = recorder;
     runtime.setSessionId(recorder.sessionId);
@@ -163,7 +181,10 @@ export class SessionController {
     const branch = branchTo(session.byId, r.leafId);
     const name = freshMeta(session.path).name;
     const out = resolve(this.options.cwd, path ?? `session-${session.header.id.slice(0, 8)}.${format}`);
-    writeFileSync(out, format === "html" ? toHtml(session.header, branch, name) : toMarkdown(session.header, branch, name));
+    writeFileSync(
+      out,
+      format === "html" ? toHtml(session.header, branch, name) : toMarkdown(session.header, branch, name),
+    );
     return out;
   }
 

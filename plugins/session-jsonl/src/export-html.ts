@@ -7,7 +7,12 @@ import type { Entry, Header } from "./format.ts";
 import { prettyJson } from "./export-markdown.ts";
 
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
 const STYLE = `
@@ -31,7 +36,16 @@ const pre = (t: string) => `<pre>${escapeHtml(t)}</pre>`;
 
 function message(m: Message): string {
   if (m.role === "user") {
-    const parts = typeof m.content === "string" ? [text(m.content)] : m.content.map((b) => (b.type === "text" ? text(b.text) : SAFE_IMAGE.test(b.mimeType) ? `<img alt="image" src="data:${b.mimeType};base64,${b.data.replace(/[^A-Za-z0-9+/=]/g, "")}">` : ""));
+    const parts =
+      typeof m.content === "string"
+        ? [text(m.content)]
+        : m.content.map((b) =>
+            b.type === "text"
+              ? text(b.text)
+              : SAFE_IMAGE.test(b.mimeType)
+                ? `<img alt="image" src="data:${b.mimeType};base64,${b.data.replace(/[^A-Za-z0-9+/=]/g, "")}">`
+                : "",
+          );
     return block("user", m.kind ?? "user", parts.join(""));
   }
   if (m.role === "toolResult") {
@@ -41,10 +55,13 @@ function message(m: Message): string {
   const parts: string[] = [];
   for (const b of m.content) {
     if (b.type === "text" && b.text.trim()) parts.push(text(b.text));
-    else if (b.type === "thinking" && !b.redacted && b.thinking.trim()) parts.push(`<details><summary>Thinking</summary>${text(b.thinking)}</details>`);
-    else if (b.type === "toolCall") parts.push(`<div><b>Tool call:</b> <code>${escapeHtml(b.name)}</code></div>${pre(prettyJson(b.arguments))}`);
+    else if (b.type === "thinking" && !b.redacted && b.thinking.trim())
+      parts.push(`<details><summary>Thinking</summary>${text(b.thinking)}</details>`);
+    else if (b.type === "toolCall")
+      parts.push(`<div><b>Tool call:</b> <code>${escapeHtml(b.name)}</code></div>${pre(prettyJson(b.arguments))}`);
   }
-  if (m.errorMessage) parts.push(`<p><em>The reply ended with ${escapeHtml(m.stopReason)}: ${escapeHtml(m.errorMessage)}</em></p>`);
+  if (m.errorMessage)
+    parts.push(`<p><em>The reply ended with ${escapeHtml(m.stopReason)}: ${escapeHtml(m.errorMessage)}</em></p>`);
   return block(m.stopReason === "error" ? "assistant error" : "assistant", "assistant", parts.join(""));
 }
 
@@ -53,7 +70,10 @@ export function toHtml(header: Header, branch: readonly Entry[], name?: string):
   const body: string[] = [];
   for (const e of branch) {
     if (e.type === "message") body.push(message(e.message));
-    else if (e.type === "compaction") body.push(block("summary", `compaction: ${e.tokensBefore.toLocaleString("en-US")} tokens summarised`, text(e.summary)));
+    else if (e.type === "compaction")
+      body.push(
+        block("summary", `compaction: ${e.tokensBefore.toLocaleString("en-US")} tokens summarised`, text(e.summary)),
+      );
     else if (e.type === "branch_summary") body.push(block("summary", "branch summary", text(e.summary)));
     else if (e.type === "custom_message") body.push(block("user", e.customType, text(e.content)));
   }

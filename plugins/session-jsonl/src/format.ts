@@ -21,7 +21,12 @@ export type Header = z.output<typeof HeaderSchema>;
 
 const base = { id: z.string().min(1), parentId: z.string().nullable(), timestamp: z.string() };
 // Messages come from our own writer; only their role is checked here, the loop validated the rest.
-const MessageSchema = z.custom<Message>((v) => typeof v === "object" && v !== null && ["user", "assistant", "toolResult"].includes((v as { role?: unknown }).role as string));
+const MessageSchema = z.custom<Message>(
+  (v) =>
+    typeof v === "object" &&
+    v !== null &&
+    ["user", "assistant", "toolResult"].includes((v as { role?: unknown }).role as string),
+);
 
 /** An `api.session` entry as a compaction carries it. */
 const PluginEntrySchema = z.object({ plugin: z.string(), kind: z.string(), data: z.unknown(), timestamp: z.number() });
@@ -48,7 +53,13 @@ export const EntrySchema = z.discriminatedUnion("type", [
   /** Bookmarks `targetId`; a null label removes the bookmark. */
   z.looseObject({ type: z.literal("label"), ...base, targetId: z.string(), label: z.string().nullable() }),
   /** Plugin state; never sent to the model. With `plugin`, an `api.session` entry handed back on every replay. */
-  z.looseObject({ type: z.literal("custom"), ...base, customType: z.string(), plugin: z.string().optional(), data: z.unknown().optional() }),
+  z.looseObject({
+    type: z.literal("custom"),
+    ...base,
+    customType: z.string(),
+    plugin: z.string().optional(),
+    data: z.unknown().optional(),
+  }),
   /** A plugin's message; sent to the model as a user message. */
   z.looseObject({ type: z.literal("custom_message"), ...base, customType: z.string(), content: z.string() }),
 ]);

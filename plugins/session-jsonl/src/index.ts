@@ -20,14 +20,27 @@ export default definePlugin({
       fsync: api.settings.fsync,
       warn: (message) => api.log.warn(message),
     });
-    api.registerFlag({ name: "continue", short: "c", description: "Continue the most recent session of this folder", type: "boolean" });
-    api.registerFlag({ name: "session", description: "Resume a session by id, id prefix or file path", type: "string", valueName: "<id|path>", check: (value) => sessionArgProblem(api.keelHome, api.cwd, value) });
+    api.registerFlag({
+      name: "continue",
+      short: "c",
+      description: "Continue the most recent session of this folder",
+      type: "boolean",
+    });
+    api.registerFlag({
+      name: "session",
+      description: "Resume a session by id, id prefix or file path",
+      type: "string",
+      valueName: "<id|path>",
+      check: (value) => sessionArgProblem(api.keelHome, api.cwd, value),
+    });
     api.registerFlag({ name: "no-session", description: "Keep nothing: do not save this session", type: "boolean" });
     api.hooks.tap("session_start", async () => controller.start(api.runtime, startRequest(api.runtime.flags)));
     api.hooks.tap("session_end", () => controller.close());
     api.events.on("message_end", ({ message }) => controller.onMessage(message));
     // Events are delivered synchronously, so the history read here is the one the compaction just made.
-    api.events.on("compaction_end", (event) => controller.onCompaction(event, api.runtime.messages, api.runtime.pluginEntries));
+    api.events.on("compaction_end", (event) =>
+      controller.onCompaction(event, api.runtime.messages, api.runtime.pluginEntries),
+    );
     api.events.on("session_entry", ({ entry }) => controller.onPluginEntry(entry));
     for (const command of sessionCommands(controller)) api.registerCommand(command);
     api.registerCliCommand(sessionsCli);

@@ -69,7 +69,11 @@ export function* backwardLines(fd: number, end: number, chunk = CHUNK): Generato
     const data = carry ? Buffer.concat([buf, carry]) : buf;
     // `data` ends with a newline; walk the newlines before it.
     let lineEnd = data.length - 1;
-    for (let nl = lineEnd > 0 ? data.lastIndexOf(10, lineEnd - 1) : -1; nl >= 0; nl = lineEnd > 0 ? data.lastIndexOf(10, lineEnd - 1) : -1) {
+    for (
+      let nl = lineEnd > 0 ? data.lastIndexOf(10, lineEnd - 1) : -1;
+      nl >= 0;
+      nl = lineEnd > 0 ? data.lastIndexOf(10, lineEnd - 1) : -1
+    ) {
       yield { offset: start + nl + 1, bytes: data.subarray(nl + 1, lineEnd) };
       lineEnd = nl;
     }

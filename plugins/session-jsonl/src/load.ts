@@ -43,7 +43,8 @@ export class SessionFormatError extends Error {}
 function readHeader(path: string, fd: number, complete: number): { header: Header; end: number } {
   const first = readAt(fd, 0, Math.min(complete, 64 * 1024));
   const nl = first.indexOf(10);
-  if (nl < 0) throw new SessionFormatError(`${path} has no complete header line; it is empty or was cut off while being created`);
+  if (nl < 0)
+    throw new SessionFormatError(`${path} has no complete header line; it is empty or was cut off while being created`);
   let value: unknown;
   try {
     value = JSON.parse(first.subarray(0, nl).toString("utf8"));
@@ -51,9 +52,14 @@ function readHeader(path: string, fd: number, complete: number): { header: Heade
     throw new SessionFormatError(`${path} does not start with a session header (not JSON); is it a keel session file?`);
   }
   const parsed = HeaderSchema.safeParse(value);
-  if (!parsed.success) throw new SessionFormatError(`${path} does not start with a session header (${parsed.error.issues[0]?.message}); is it a keel session file?`);
+  if (!parsed.success)
+    throw new SessionFormatError(
+      `${path} does not start with a session header (${parsed.error.issues[0]?.message}); is it a keel session file?`,
+    );
   if (parsed.data.version > FORMAT_VERSION) {
-    throw new SessionFormatError(`${path} was written by a newer keel (session format ${parsed.data.version}; this one reads up to ${FORMAT_VERSION}); update keel to open it`);
+    throw new SessionFormatError(
+      `${path} was written by a newer keel (session format ${parsed.data.version}; this one reads up to ${FORMAT_VERSION}); update keel to open it`,
+    );
   }
   return { header: parsed.data, end: nl + 1 };
 }
@@ -65,7 +71,8 @@ function idsOf(line: Line): ReturnType<typeof peekIds> {
 
 function parseEntry(line: Line, version: number, warnings: string[]): Entry | undefined {
   // Our writer only writes UTF-8; a line that is not was damaged, but what can be read of it is kept.
-  if (!isUtf8(line.bytes)) warnings.push(`the line at byte ${line.offset} holds bytes that are not valid UTF-8; they were read as U+FFFD`);
+  if (!isUtf8(line.bytes))
+    warnings.push(`the line at byte ${line.offset} holds bytes that are not valid UTF-8; they were read as U+FFFD`);
   let value: unknown;
   try {
     value = JSON.parse(line.bytes.toString("utf8"));
@@ -77,10 +84,14 @@ function parseEntry(line: Line, version: number, warnings: string[]): Entry | un
     warnings.push(`skipped an unreadable line at byte ${line.offset} (not an object)`);
     return undefined;
   }
-  const parsed = EntrySchema.safeParse(version < FORMAT_VERSION ? migrate(value as Record<string, unknown>, version) : value);
+  const parsed = EntrySchema.safeParse(
+    version < FORMAT_VERSION ? migrate(value as Record<string, unknown>, version) : value,
+  );
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    warnings.push(`skipped an unreadable line at byte ${line.offset} (${issue?.path.join(".") || "entry"}: ${issue?.message})`);
+    warnings.push(
+      `skipped an unreadable line at byte ${line.offset} (${issue?.path.join(".") || "entry"}: ${issue?.message})`,
+    );
     return undefined;
   }
   return parsed.data;
@@ -134,7 +145,15 @@ export function loadBranch(path: string): LoadedBranch {
     }
     if (!done && wanted) return undefined;
     branch.reverse();
-    return { path, header, branch, partial: branch.length > 0 && branch[0]!.parentId !== null, leafId: branch.at(-1)?.id ?? null, warnings, tornBytes: size - complete };
+    return {
+      path,
+      header,
+      branch,
+      partial: branch.length > 0 && branch[0]!.parentId !== null,
+      leafId: branch.at(-1)?.id ?? null,
+      warnings,
+      tornBytes: size - complete,
+    };
   });
   if (fast) return fast;
   const full = loadSession(path);

@@ -67,7 +67,12 @@ function isAlive(pid: number): boolean {
  * refresh failed past the expiry, or another process took it over): the caller must stop writing.
  */
 export function acquireLock(file: string, settings: LockSettings, onLost: (reason: string) => void): HeldLock {
-  const options = { stale: settings.staleMs, update: Math.floor(settings.staleMs / 2), realpath: false, onCompromised: (e: Error) => onLost(e.message) };
+  const options = {
+    stale: settings.staleMs,
+    update: Math.floor(settings.staleMs / 2),
+    realpath: false,
+    onCompromised: (e: Error) => onLost(e.message),
+  };
   let unlock: () => void;
   try {
     unlock = lockfile().lockSync(file, options);
@@ -84,7 +89,12 @@ export function acquireLock(file: string, settings: LockSettings, onLost: (reaso
       throw retryError;
     }
   }
-  const me: Owner = { pid: process.pid, host: hostname(), since: new Date().toISOString(), token: randomBytes(8).toString("hex") };
+  const me: Owner = {
+    pid: process.pid,
+    host: hostname(),
+    since: new Date().toISOString(),
+    token: randomBytes(8).toString("hex"),
+  };
   const tmp = `${ownerPath(file)}.${me.token}`;
   writeFileSync(tmp, JSON.stringify(me));
   renameSync(tmp, ownerPath(file));

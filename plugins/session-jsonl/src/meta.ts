@@ -58,7 +58,12 @@ export function writeMeta(file: string, meta: SessionMeta): void {
 /** Folds one entry into the record. */
 export function noteEntry(meta: SessionMeta, entry: Entry): void {
   meta.entries++;
-  if (entry.type === "message" && meta.firstPrompt === undefined && entry.message.role === "user" && entry.message.kind === undefined) {
+  if (
+    entry.type === "message" &&
+    meta.firstPrompt === undefined &&
+    entry.message.role === "user" &&
+    entry.message.kind === undefined
+  ) {
     meta.firstPrompt = textOf(entry.message).slice(0, PROMPT_PREVIEW);
   }
   if (entry.type === "custom" && entry.customType === NAME_ENTRY) {
@@ -98,14 +103,22 @@ export function freshMeta(file: string, size = statSync(file).size): SessionMeta
       meta = { ...known };
       from = known.size;
     } else {
-      meta = { version: META_VERSION, id: idFromFileName(file) ?? basename(file), cwd: "", created: "", size: 0, entries: 0 };
+      meta = {
+        version: META_VERSION,
+        id: idFromFileName(file) ?? basename(file),
+        cwd: "",
+        created: "",
+        size: 0,
+        entries: 0,
+      };
       from = 0;
     }
     for (const line of forwardLines(fd, from, complete)) {
       const text = line.bytes.toString("utf8");
       if (line.offset === 0) {
         const header = parseObject(text);
-        if (header?.type === "session") Object.assign(meta, { id: String(header.id), cwd: String(header.cwd), created: String(header.created) });
+        if (header?.type === "session")
+          Object.assign(meta, { id: String(header.id), cwd: String(header.cwd), created: String(header.created) });
         continue;
       }
       noteLine(meta, text);

@@ -10,7 +10,11 @@ export const sessionsRoot = (keelHome: string) => join(keelHome, "sessions");
 
 /** A readable, collision-free folder name for a working directory: its tail plus a hash of the whole path. */
 export function encodeCwd(cwd: string): string {
-  const readable = cwd.replace(/^[/\\]+/, "").replace(/[^A-Za-z0-9._-]+/g, "-").slice(-60) || "root";
+  const readable =
+    cwd
+      .replace(/^[/\\]+/, "")
+      .replace(/[^A-Za-z0-9._-]+/g, "-")
+      .slice(-60) || "root";
   return `${readable}-${createHash("sha256").update(cwd).digest("hex").slice(0, 8)}`;
 }
 
@@ -57,7 +61,8 @@ export function sessionDirs(keelHome: string): string[] {
 export function resolveSessionArg(keelHome: string, cwd: string, arg: string): string {
   if (isAbsolute(arg) || arg.includes(sep) || arg.includes("/") || arg.endsWith(".jsonl")) {
     const path = resolve(cwd, arg);
-    if (!existsSync(path)) throw new Error(`--session ${arg}: no such file (${path}); run \`keel sessions\` to list this folder's sessions`);
+    if (!existsSync(path))
+      throw new Error(`--session ${arg}: no such file (${path}); run \`keel sessions\` to list this folder's sessions`);
     return path;
   }
   const here = sessionDir(keelHome, cwd);
@@ -65,9 +70,14 @@ export function resolveSessionArg(keelHome: string, cwd: string, arg: string): s
     const matches = dirs.flatMap(sessionFiles).filter((f) => idFromFileName(f)?.startsWith(arg));
     const exact = matches.filter((f) => idFromFileName(f) === arg);
     if (exact.length === 1 || matches.length === 1) return (exact[0] ?? matches[0])!;
-    if (matches.length > 1) throw new Error(`--session ${arg}: ${matches.length} sessions match (${matches.map((f) => idFromFileName(f)).join(", ")}); give more of the id`);
+    if (matches.length > 1)
+      throw new Error(
+        `--session ${arg}: ${matches.length} sessions match (${matches.map((f) => idFromFileName(f)).join(", ")}); give more of the id`,
+      );
   }
-  throw new Error(`--session ${arg}: no session with that id; run \`keel sessions\` (or \`keel sessions --all\`) to list them`);
+  throw new Error(
+    `--session ${arg}: no session with that id; run \`keel sessions\` (or \`keel sessions --all\`) to list them`,
+  );
 }
 
 /** Why `--session <value>` names no session it could resume, or undefined when it does. */

@@ -63,8 +63,21 @@ export class SessionRecorder {
   /** A new session in `dir`; nothing is written until the first message. */
   static start(dir: string, sessionId: string, options: RecorderOptions): SessionRecorder {
     const created = (options.now ?? (() => new Date()))();
-    const header: Header = { type: "session", version: FORMAT_VERSION, id: sessionId, cwd: options.cwd, created: created.toISOString() };
-    const meta: SessionMeta = { version: META_VERSION, id: sessionId, cwd: options.cwd, created: header.created, size: 0, entries: 0 };
+    const header: Header = {
+      type: "session",
+      version: FORMAT_VERSION,
+      id: sessionId,
+      cwd: options.cwd,
+      created: created.toISOString(),
+    };
+    const meta: SessionMeta = {
+      version: META_VERSION,
+      id: sessionId,
+      cwd: options.cwd,
+      created: header.created,
+      size: 0,
+      entries: 0,
+    };
     return new SessionRecorder(join(dir, sessionFileName(created, sessionId)), header, meta, options);
   }
 
@@ -80,7 +93,11 @@ export class SessionRecorder {
     let readOnlyReason: string | undefined;
     let recorder: SessionRecorder | undefined;
     try {
-      writer = SessionWriter.open(path, { lock: options.lock, fsync: options.fsync, onLost: (reason) => recorder?.lose(`the lock was lost: ${reason}`) });
+      writer = SessionWriter.open(path, {
+        lock: options.lock,
+        fsync: options.fsync,
+        onLost: (reason) => recorder?.lose(`the lock was lost: ${reason}`),
+      });
     } catch (error) {
       if (!(error instanceof SessionLockedError)) throw error;
       readOnlyReason = `${error.message}, so this process opened it read-only: nothing from now on is saved. Close the other keel, or use /fork to continue in a new session file.`;
@@ -98,7 +115,12 @@ export class SessionRecorder {
   }
 
   /** Starts a new session file holding a copy of `branch` (root first), remembering where it came from. */
-  static fork(dir: string, from: { header: Header; path: string }, branch: readonly Entry[], options: RecorderOptions): { recorder: SessionRecorder; context: BranchContext } {
+  static fork(
+    dir: string,
+    from: { header: Header; path: string },
+    branch: readonly Entry[],
+    options: RecorderOptions,
+  ): { recorder: SessionRecorder; context: BranchContext } {
     const forked = SessionRecorder.start(dir, randomUUID(), options);
     const leaf = branch.at(-1);
     if (leaf) forked.header.parentSession = { id: from.header.id, path: from.path, entryId: leaf.id };
@@ -135,7 +157,8 @@ export class SessionRecorder {
     if (message.role === "user" && message.kind === "compaction_summary") return;
     if (message.role === "assistant") {
       const model = `${message.provider}/${message.model}`;
-      if (this.lastModel !== undefined && model !== this.lastModel) this.append({ type: "model_change", provider: message.provider, model: message.model });
+      if (this.lastModel !== undefined && model !== this.lastModel)
+        this.append({ type: "model_change", provider: message.provider, model: message.model });
       this.lastModel = model;
     }
     if (!this.writer) this.create(); // before the append, which then goes straight to the file
@@ -147,16 +170,30 @@ export class SessionRecorder {
    * The host compacted its history (`compaction_end`); `history` is its history right after, i.e.
    * `[summary, ...kept messages]`. The first kept message object tells which entry the summary stops at.
    */
-  recordCompaction(event: EventPayloads["compaction_end"], history: readonly Message[], pluginEntries: readonly PluginEntry[] = []): void {
+  recordCompaction(
+    event: EventPayloads["compaction_end"],
+    history: readonly Message[],
+    pluginEntries: readonly PluginEntry[] = [],
+  ): void {
     const { summary } = event;
     if (summary === undefined || event.errorMessage) return;
     const firstKept = history[1];
     const firstKeptEntryId = firstKept ? this.entryOf.get(firstKept) : undefined;
     if (firstKept && !firstKeptEntryId) {
-      this.options.warn("session: the compaction kept a message this session never recorded; a resume will start from the summary alone");
+      this.options.warn(
+        "session: the compaction kept a message this session never recorded; a resume will start from the summary alone",
+      );
     }
     const carried = pluginEntries.length > 0 ? { pluginEntries: [...pluginEntries] } : {};
-    const entry = this.append({ type: "compaction", summary, firstKeptEntryId, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter, details: event.details, ...carried });
+    const entry = this.append({
+      type: "compaction",
+      summary,
+      firstKeptEntryId,
+      tokensBefore: event.tokensBefore,
+      tokensAfter: event.tokensAfter,
+      details: event.details,
+      ...carried,
+    });
     if (history[0]) this.entryOf.set(history[0], entry.id);
   }
 
@@ -206,7 +243,11 @@ export class SessionRecorder {
   private create(): void {
     if (this.readOnlyReason) return;
     try {
-      this.writer = SessionWriter.create(this.path, this.header, this.pending, { lock: this.options.lock, fsync: this.options.fsync, onLost: (reason) => this.lose(`the lock was lost: ${reason}`) });
+      this.writer = SessionWriter.create(this.path, this.header, this.pending, {
+        lock: this.options.lock,
+        fsync: this.options.fsync,
+        onLost: (reason) => this.lose(`the lock was lost: ${reason}`),
+      });
     } catch (error) {
       this.readOnlyReason = `could not create ${this.path} (${(error as Error).message}); this session is not being saved`;
       this.options.warn(`session: ${this.readOnlyReason}`);

@@ -34,7 +34,7 @@ export function repairParents(lines: readonly FileLine[], warn: (message: string
   /** Where the chain of the entry at `at` continues when its parent is `parentId`. */
   const parentFor = (parentId: string | null, at: number): string | null => {
     let from = at;
-    for (let id = parentId; id !== null; ) {
+    for (let id = parentId; id !== null;) {
       const found = position.get(id);
       if (!found || found.at >= from) return readableBefore[from]!;
       if ("entry" in found.line) return id;
@@ -53,8 +53,11 @@ export function repairParents(lines: readonly FileLine[], warn: (message: string
       out.push(entry);
       return;
     }
-    const joined = parentId === null ? "it starts the branch instead" : `it was joined to ${parentId}, the readable entry before it`;
-    warn(`entry ${entry.id} names a parent ${entry.parentId} that is not an earlier readable entry (a damaged line?); ${joined}`);
+    const joined =
+      parentId === null ? "it starts the branch instead" : `it was joined to ${parentId}, the readable entry before it`;
+    warn(
+      `entry ${entry.id} names a parent ${entry.parentId} that is not an earlier readable entry (a damaged line?); ${joined}`,
+    );
     out.push({ ...entry, parentId });
   });
   return out;

@@ -42,7 +42,8 @@ export function describeEntry(e: Entry): string {
     case "message": {
       const m = e.message;
       if (m.role === "user") return `${m.kind ?? "user"}: ${oneLine(textOf(m))}`;
-      if (m.role === "toolResult") return `${m.isError ? "tool error" : "tool result"} ${m.toolName}: ${oneLine(textOf(m))}`;
+      if (m.role === "toolResult")
+        return `${m.isError ? "tool error" : "tool result"} ${m.toolName}: ${oneLine(textOf(m))}`;
       const calls = toolCallsOf(m).map((c) => c.name);
       const text = oneLine(textOf(m));
       const failed = m.stopReason === "error" || m.stopReason === "aborted" ? ` [${m.stopReason}]` : "";
@@ -64,7 +65,8 @@ export function describeEntry(e: Entry): string {
 }
 
 function isOutline(e: Entry): boolean {
-  if (e.type === "message") return e.message.role === "user" || (e.message.role === "assistant" && textOf(e.message).trim().length > 0);
+  if (e.type === "message")
+    return e.message.role === "user" || (e.message.role === "assistant" && textOf(e.message).trim().length > 0);
   return e.type === "compaction" || e.type === "branch_summary" || e.type === "custom_message";
 }
 
@@ -72,7 +74,11 @@ function isOutline(e: Entry): boolean {
  * Renders the tree. Linear runs stay at one indentation; each branch point indents its children with
  * ├─ / └─. `*` marks the active branch, `← leaf` the current position.
  */
-export function renderTree(session: Pick<LoadedSession, "entries">, leafId: string | null, options: { all?: boolean } = {}): string {
+export function renderTree(
+  session: Pick<LoadedSession, "entries">,
+  leafId: string | null,
+  options: { all?: boolean } = {},
+): string {
   const children = new Map<string | null, Entry[]>();
   for (const e of session.entries) {
     const list = children.get(e.parentId) ?? [];

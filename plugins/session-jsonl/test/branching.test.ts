@@ -13,7 +13,10 @@ describe("the session tree", () => {
     const r = recordSeedsExample(temp.dir, "s1");
     r.close();
 
-    const lines = readFileSync(r.path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(r.path, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.id, l.parentId])).toEqual([
       ["s1", undefined],
       ["e1", null],
@@ -33,7 +36,14 @@ describe("the session tree", () => {
 
     const fast = loadBranch(r.path);
     expect(fast.branch.map((e) => e.id)).toEqual(["e1", "e2", "e3", "e4", "e7", "e8"]);
-    expect(texts(buildContext(fast.branch).messages)).toEqual(["Read foo.py", "call:read", "result:contents of foo.py", "foo.py parses the config", "Explain bar.py instead", "bar.py starts the server"]);
+    expect(texts(buildContext(fast.branch).messages)).toEqual([
+      "Read foo.py",
+      "call:read",
+      "result:contents of foo.py",
+      "foo.py parses the config",
+      "Explain bar.py instead",
+      "bar.py starts the server",
+    ]);
   });
 
   it("creates the file with the first message, so the prompt is on disk before any reply", () => {

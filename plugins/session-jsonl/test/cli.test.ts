@@ -16,7 +16,13 @@ function record(cwd: string, id: string, prompt: string) {
 
 async function run(options: Record<string, unknown>, cwd = "/projects/alpha"): Promise<string> {
   let out = "";
-  await sessionsCli.run([], options, { cwd, keelHome: temp.dir, stdout: (t) => (out += t), stderr: () => undefined, listPlugins: () => [] });
+  await sessionsCli.run([], options, {
+    cwd,
+    keelHome: temp.dir,
+    stdout: (t) => (out += t),
+    stderr: () => undefined,
+    listPlugins: () => [],
+  });
   return out;
 }
 

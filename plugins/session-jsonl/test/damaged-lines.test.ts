@@ -18,11 +18,19 @@ afterAll(() => temp.cleanup());
 function fourteen(): { path: string; lines: Buffer[]; messages: Message[] } {
   const r = SessionRecorder.start(join(temp.dir, "fourteen"), "s14", options());
   const messages: Message[] = [user("Summarise the six files")];
-  for (let i = 1; i <= 6; i++) messages.push(assistant("", [{ id: `c${i}`, name: "read", args: { path: `f${i}.txt` } }]), toolResult(`c${i}`, "read", `content ${i}`));
+  for (let i = 1; i <= 6; i++)
+    messages.push(
+      assistant("", [{ id: `c${i}`, name: "read", args: { path: `f${i}.txt` } }]),
+      toolResult(`c${i}`, "read", `content ${i}`),
+    );
   messages.push(assistant("They are all short."));
   for (const message of messages) r.recordMessage(message);
   r.close();
-  const lines = readFileSync(r.path).toString("latin1").split("\n").slice(0, -1).map((line) => Buffer.from(line, "latin1"));
+  const lines = readFileSync(r.path)
+    .toString("latin1")
+    .split("\n")
+    .slice(0, -1)
+    .map((line) => Buffer.from(line, "latin1"));
   expect(lines).toHaveLength(15);
   return { path: r.path, lines, messages };
 }
@@ -45,8 +53,13 @@ function expectValidConversation(messages: readonly Message[]): void {
   expect(sent[0]?.role).toBe("user");
   for (const [i, message] of sent.entries()) {
     if (message.role !== "toolResult") continue;
-    const call = sent.slice(0, i).reverse().find((m) => m.role === "assistant");
-    expect(call?.role === "assistant" && call.content.some((b) => b.type === "toolCall" && b.id === message.toolCallId)).toBe(true);
+    const call = sent
+      .slice(0, i)
+      .reverse()
+      .find((m) => m.role === "assistant");
+    expect(
+      call?.role === "assistant" && call.content.some((b) => b.type === "toolCall" && b.id === message.toolCallId),
+    ).toBe(true);
   }
 }
 
@@ -57,7 +70,10 @@ describe("a damaged line at any position of a 14-entry session", () => {
   const session = fourteen();
   const ids = session.messages.map((_, i) => `e${i + 1}`);
 
-  for (const [kind, damage] of [["garbage", GARBAGE], ["invalid UTF-8", NOT_UTF8]] as const) {
+  for (const [kind, damage] of [
+    ["garbage", GARBAGE],
+    ["invalid UTF-8", NOT_UTF8],
+  ] as const) {
     it(`(${kind}) loses only that line on resume, whichever line it is`, () => {
       for (let at = 1; at <= 14; at++) {
         const path = damagedCopy(`${kind}-${at}`, session.lines, at, damage);
@@ -67,10 +83,17 @@ describe("a damaged line at any position of a 14-entry session", () => {
         const shown = at === 1 ? context.messages.slice(1) : context.messages;
         expect(context.ids.slice(at === 1 ? 1 : 0), `line ${at}`).toEqual(kept);
         expect(texts(shown), `line ${at}`).toEqual(texts(expected));
-        if (at === 1) expect(context.messages[0]).toMatchObject({ role: "user", content: expect.stringContaining("could not be read from the session file") });
+        if (at === 1)
+          expect(context.messages[0]).toMatchObject({
+            role: "user",
+            content: expect.stringContaining("could not be read from the session file"),
+          });
         expectValidConversation(context.messages);
         expect(warnings.join("\n"), `line ${at}`).toMatch(/skipped an unreadable line at byte \d+/);
-        expect(loadBranch(path).branch.map((e) => e.id), `fast read, line ${at}`).toEqual(kept);
+        expect(
+          loadBranch(path).branch.map((e) => e.id),
+          `fast read, line ${at}`,
+        ).toEqual(kept);
 
         recorder.recordMessage(user("and now?"));
         recorder.close();
@@ -83,27 +106,37 @@ describe("a damaged line at any position of a 14-entry session", () => {
 
   it("keeps an entry whose parentId names no entry, joined to the one before it, at every position", () => {
     for (let at = 1; at <= 14; at++) {
-      const path = damagedCopy(`parent-${at}`, session.lines, at, (line) => Buffer.from(line.toString("utf8").replace(/"parentId":(null|"e\d+")/, '"parentId":"no-such-entry"')));
+      const path = damagedCopy(`parent-${at}`, session.lines, at, (line) =>
+        Buffer.from(line.toString("utf8").replace(/"parentId":(null|"e\d+")/, '"parentId":"no-such-entry"')),
+      );
       const { recorder, context, warnings } = resume(path);
       recorder.close();
       expect(context.ids, `line ${at}`).toEqual(ids);
       expect(texts(context.messages)).toEqual(texts(session.messages));
       expectValidConversation(context.messages);
-      expect(warnings.join("\n")).toContain(`entry e${at} names a parent no-such-entry that is not an earlier readable entry`);
+      expect(warnings.join("\n")).toContain(
+        `entry e${at} names a parent no-such-entry that is not an earlier readable entry`,
+      );
     }
   });
 
   it("keeps a line with one invalid UTF-8 byte inside its text, the byte read as U+FFFD", () => {
-    const path = damagedCopy("one-byte", session.lines, 7, (line) => Buffer.from(line.toString("latin1").replace("content 3", "cont\xffnt 3"), "latin1"));
+    const path = damagedCopy("one-byte", session.lines, 7, (line) =>
+      Buffer.from(line.toString("latin1").replace("content 3", "cont\xffnt 3"), "latin1"),
+    );
     const { recorder, context, warnings } = resume(path);
     recorder.close();
     expect(context.ids).toEqual(ids);
     expect(texts(context.messages)[6]).toBe("result:cont\uFFFDnt 3");
-    expect(warnings.join("\n")).toMatch(/the line at byte \d+ holds bytes that are not valid UTF-8; they were read as U\+FFFD/);
+    expect(warnings.join("\n")).toMatch(
+      /the line at byte \d+ holds bytes that are not valid UTF-8; they were read as U\+FFFD/,
+    );
   });
 
   it("never joins an entry to a parent that comes later in the file", () => {
-    const path = damagedCopy("later-parent", session.lines, 5, (line) => Buffer.from(line.toString("utf8").replace('"parentId":"e4"', '"parentId":"e9"')));
+    const path = damagedCopy("later-parent", session.lines, 5, (line) =>
+      Buffer.from(line.toString("utf8").replace('"parentId":"e4"', '"parentId":"e9"')),
+    );
     const { recorder, context } = resume(path);
     recorder.close();
     expect(context.ids).toEqual(ids);
@@ -130,6 +163,8 @@ describe("a damaged line in a session with branches", () => {
     const { recorder, context, warnings } = resume(r.path);
     recorder.close();
     expect(context.ids).toEqual(["e1", "e2", "e3", "e4", "e5", "e6", "e8"]);
-    expect(warnings.join("\n")).toContain("entry e8 names a parent e7 that is not an earlier readable entry (a damaged line?); it was joined to e6, the readable entry before it");
+    expect(warnings.join("\n")).toContain(
+      "entry e8 names a parent e7 that is not an earlier readable entry (a damaged line?); it was joined to e6, the readable entry before it",
+    );
   });
 });

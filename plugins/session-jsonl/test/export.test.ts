@@ -14,7 +14,14 @@ function sample() {
   r.recordMessage(user("Show me <script>alert(1)</script> & the ``` fence"));
   r.recordMessage(assistant("Reading it.", [{ id: "c1", name: "read", args: { path: "a.md" } }]));
   r.recordMessage(toolResult("c1", "read", "```js\nconsole.log('</pre><img src=x onerror=alert(1)>')\n```"));
-  r.recordMessage({ role: "user", content: [{ type: "text", text: "and this image" }, { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" }], timestamp: 1 });
+  r.recordMessage({
+    role: "user",
+    content: [
+      { type: "text", text: "and this image" },
+      { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" },
+    ],
+    timestamp: 1,
+  });
   r.recordMessage(assistant("Done."));
   r.close();
   const session = loadSession(r.path);
@@ -26,7 +33,7 @@ describe("/export", () => {
     const { session, branch } = sample();
     const md = toMarkdown(session.header, branch);
     expect(md).toContain("## User\n\nShow me <script>");
-    expect(md).toContain("**Tool call:** `read`\n\n```json\n{\n  \"path\": \"a.md\"\n}\n```");
+    expect(md).toContain('**Tool call:** `read`\n\n```json\n{\n  "path": "a.md"\n}\n```');
     expect(md).toContain("### Tool result: read\n\n````\n```js");
     expect(md).toContain("*[image: image/png]*");
   });

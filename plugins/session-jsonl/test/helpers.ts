@@ -2,7 +2,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { emptyUsage, type AssistantMessage, type Message, type ToolResultMessage, type UserMessage } from "@keel/extensions-api";
+import {
+  emptyUsage,
+  type AssistantMessage,
+  type Message,
+  type ToolResultMessage,
+  type UserMessage,
+} from "@keel/extensions-api";
 import { SessionRecorder, type RecorderOptions } from "../src/recorder.ts";
 
 export function tempDir(prefix = "keel-sessions-"): { dir: string; cleanup(): void } {
@@ -11,7 +17,10 @@ export function tempDir(prefix = "keel-sessions-"): { dir: string; cleanup(): vo
 }
 
 /** Recorder options whose ids are e1, e2, ... and whose warnings are collected. */
-export function options(cwd = "/work/project", extra: Partial<RecorderOptions> = {}): RecorderOptions & { warnings: string[] } {
+export function options(
+  cwd = "/work/project",
+  extra: Partial<RecorderOptions> = {},
+): RecorderOptions & { warnings: string[] } {
   let n = 0;
   const warnings: string[] = [];
   return { cwd, lock: { staleMs: 10_000 }, newId: () => `e${++n}`, warn: (m) => warnings.push(m), warnings, ...extra };
@@ -19,10 +28,22 @@ export function options(cwd = "/work/project", extra: Partial<RecorderOptions> =
 
 export const user = (text: string): UserMessage => ({ role: "user", content: text, timestamp: 1 });
 
-export function assistant(text: string, calls: { id: string; name: string; args?: object }[] = [], model = "m1"): AssistantMessage {
+export function assistant(
+  text: string,
+  calls: { id: string; name: string; args?: object }[] = [],
+  model = "m1",
+): AssistantMessage {
   return {
     role: "assistant",
-    content: [...(text ? [{ type: "text" as const, text }] : []), ...calls.map((c) => ({ type: "toolCall" as const, id: c.id, name: c.name, arguments: JSON.stringify(c.args ?? {}) }))],
+    content: [
+      ...(text ? [{ type: "text" as const, text }] : []),
+      ...calls.map((c) => ({
+        type: "toolCall" as const,
+        id: c.id,
+        name: c.name,
+        arguments: JSON.stringify(c.args ?? {}),
+      })),
+    ],
     stopReason: calls.length ? "tool_use" : "stop",
     usage: emptyUsage(),
     provider: "scripted",
@@ -31,7 +52,14 @@ export function assistant(text: string, calls: { id: string; name: string; args?
   };
 }
 
-export const toolResult = (id: string, name: string, text: string): ToolResultMessage => ({ role: "toolResult", toolCallId: id, toolName: name, content: [{ type: "text", text }], isError: false, timestamp: 1 });
+export const toolResult = (id: string, name: string, text: string): ToolResultMessage => ({
+  role: "toolResult",
+  toolCallId: id,
+  toolName: name,
+  content: [{ type: "text", text }],
+  isError: false,
+  timestamp: 1,
+});
 
 /** Text of each message, for comparing histories at a glance. */
 export function texts(messages: readonly Message[]): string[] {
@@ -47,7 +75,11 @@ export function texts(messages: readonly Message[]): string[] {
  * The seeds' branching example: e1..e6 recorded, the leaf rewound to e4, then e7 (user) and e8 (assistant)
  * appended under it. Returns the recorder, still open.
  */
-export function recordSeedsExample(dir: string, id: string, recorderOptions: RecorderOptions = options()): SessionRecorder {
+export function recordSeedsExample(
+  dir: string,
+  id: string,
+  recorderOptions: RecorderOptions = options(),
+): SessionRecorder {
   const r = SessionRecorder.start(dir, id, recorderOptions);
   r.recordMessage(user("Read foo.py"));
   r.recordMessage(assistant("", [{ id: "c1", name: "read", args: { path: "foo.py" } }]));

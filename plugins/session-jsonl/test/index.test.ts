@@ -44,7 +44,13 @@ describe("the session index", () => {
     const r = make(dir, "s", "hello", 3);
     r.close();
     rmSync(metaPathOf(r.path));
-    expect(freshMeta(r.path)).toMatchObject({ id: "s", cwd: "/work/project", entries: 6, firstPrompt: "hello", size: statSync(r.path).size });
+    expect(freshMeta(r.path)).toMatchObject({
+      id: "s",
+      cwd: "/work/project",
+      entries: 6,
+      firstPrompt: "hello",
+      size: statSync(r.path).size,
+    });
     expect(readMeta(r.path)).toMatchObject({ entries: 6 });
   });
 
@@ -55,7 +61,10 @@ describe("the session index", () => {
     // Mark the stored record, so a full rescan would be visible (it would restore the real first prompt).
     const stored = JSON.parse(readFileSync(metaPathOf(r.path), "utf8"));
     writeFileSync(metaPathOf(r.path), JSON.stringify({ ...stored, firstPrompt: "MARK" }));
-    appendFileSync(r.path, '{"type":"label","id":"x1","parentId":"e2","timestamp":"2026-01-01T00:00:00.000Z","targetId":"e1","label":"start"}\n');
+    appendFileSync(
+      r.path,
+      '{"type":"label","id":"x1","parentId":"e2","timestamp":"2026-01-01T00:00:00.000Z","targetId":"e1","label":"start"}\n',
+    );
     expect(freshMeta(r.path)).toMatchObject({ firstPrompt: "MARK", entries: 3, size: statSync(r.path).size });
   });
 

@@ -24,7 +24,11 @@ async function keel(options: TestKitOptions): Promise<TestKit> {
 
 function sessionFiles(kit: TestKit): string[] {
   const dir = sessionDir(kit.keelHome, kit.cwd);
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".jsonl")).map((f) => join(dir, f)) : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith(".jsonl"))
+        .map((f) => join(dir, f))
+    : [];
 }
 
 /** A copy of the kit's one session file that outlives the kit's temp folders. */
@@ -44,7 +48,10 @@ describe("session-jsonl in a running keel", () => {
     expect(sessionFiles(kit)).toEqual([]);
     await kit.run("hello");
     const [file] = sessionFiles(kit);
-    const lines = readFileSync(file!, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(file!, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: "session", version: 1, id: kit.runtime.sessionId, cwd: kit.cwd });
     expect(lines.slice(1).map((l) => [l.type, l.message.role])).toEqual([
       ["message", "user"],
@@ -111,16 +118,29 @@ describe("session-jsonl in a running keel", () => {
 
   it("says what to do when --session names nothing, and starts a new session", async () => {
     const kit = await keel({ script: [{ text: "hi" }], flags: { session: "no-such-id" } });
-    expect(kit.eventsOf("notice")).toContainEqual({ level: "error", message: expect.stringMatching(/--session no-such-id: no session with that id; run `keel sessions`.*Starting a new session instead\./) });
+    expect(kit.eventsOf("notice")).toContainEqual({
+      level: "error",
+      message: expect.stringMatching(
+        /--session no-such-id: no session with that id; run `keel sessions`.*Starting a new session instead\./,
+      ),
+    });
     await kit.run("hello");
     expect(sessionFiles(kit)).toHaveLength(1);
   });
 
   it("refuses a session file written by a newer keel with what to do, and starts a new session", async () => {
     const path = join(temp.dir, "future.jsonl");
-    writeFileSync(path, `${JSON.stringify({ type: "session", version: 99, id: "future", cwd: "/x", created: "2030-01-01T00:00:00.000Z" })}\n`);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ type: "session", version: 99, id: "future", cwd: "/x", created: "2030-01-01T00:00:00.000Z" })}\n`,
+    );
     const kit = await keel({ script: [{ text: "hi" }], flags: { session: path } });
-    expect(kit.eventsOf("notice")).toContainEqual({ level: "error", message: expect.stringMatching(/written by a newer keel \(session format 99; this one reads up to 1\); update keel to open it\. Starting a new session instead\./) });
+    expect(kit.eventsOf("notice")).toContainEqual({
+      level: "error",
+      message: expect.stringMatching(
+        /written by a newer keel \(session format 99; this one reads up to 1\); update keel to open it\. Starting a new session instead\./,
+      ),
+    });
     expect(kit.runtime.sessionId).not.toBe("future");
   });
 });
@@ -146,12 +166,16 @@ describe("the session commands", () => {
   });
 
   it("/tree <id> --summarize keeps a summary of the branch it leaves, written by the session's model", async () => {
-    const kit = await keel({ script: [{ text: "one" }, { text: "tried a rewrite" }, { text: "- tried a rewrite of the parser; it failed" }] });
+    const kit = await keel({
+      script: [{ text: "one" }, { text: "tried a rewrite" }, { text: "- tried a rewrite of the parser; it failed" }],
+    });
     await kit.run("a");
     await kit.runtime.runCommand("/label start");
     await kit.run("rewrite the parser");
     await kit.runtime.runCommand("/tree start --summarize");
-    expect(notices(kit).at(-1)).toMatch(/^Moved to \w+; 3 messages in context \(with a summary of the branch you left\)\.$/);
+    expect(notices(kit).at(-1)).toMatch(
+      /^Moved to \w+; 3 messages in context \(with a summary of the branch you left\)\.$/,
+    );
     expect(view(kit.runtime.messages)).toEqual(["a", "one", "branch_summary"]);
     expect(textOf(kit.runtime.messages[2]!)).toContain("- tried a rewrite of the parser; it failed");
     const [file] = sessionFiles(kit);
@@ -186,6 +210,9 @@ describe("the session commands", () => {
   it("/tree before the first answer says nothing is recorded yet", async () => {
     const kit = await keel({});
     await kit.runtime.runCommand("/tree");
-    expect(kit.eventsOf("notice").at(-1)).toEqual({ level: "error", message: "/tree: nothing is recorded yet: the session file is created with the first prompt" });
+    expect(kit.eventsOf("notice").at(-1)).toEqual({
+      level: "error",
+      message: "/tree: nothing is recorded yet: the session file is created with the first prompt",
+    });
   });
 });

@@ -26,7 +26,9 @@ describe("the write lock", () => {
   it("refuses a second writer while the holder keeps its lock fresh, naming the holder", () => {
     const path = lockedSession({ pid: 4242, host: "build-box" }, 0);
     const { recorder } = SessionRecorder.resume(path, options());
-    expect(recorder.readOnly).toMatch(/is open in process 4242 on build-box.*read-only: nothing from now on is saved.*\/fork/);
+    expect(recorder.readOnly).toMatch(
+      /is open in process 4242 on build-box.*read-only: nothing from now on is saved.*\/fork/,
+    );
     recorder.recordMessage(user("lost"));
     recorder.close();
   });
@@ -55,7 +57,8 @@ describe("the write lock", () => {
     rmSync(`${r.path}.lock`, { recursive: true });
     mkdirSync(`${r.path}.lock`);
     // The holder notices at its next refresh (every staleMs / 2).
-    for (let waited = 0; !r.readOnly && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; !r.readOnly && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(r.readOnly).toMatch(/can no longer be written \(the lock was lost: .*\); nothing from now on is saved/);
     expect(opts.warnings.join("\n")).toContain("can no longer be written");
     const size = readFileSync(r.path).length;

@@ -19,7 +19,10 @@ class Host {
   }
   compact(summary: string, firstKeptIndex: number) {
     this.history = [compactionSummaryMessage(summary), ...this.history.slice(firstKeptIndex)];
-    this.recorder.recordCompaction({ reason: "manual", tokensBefore: 1000, tokensAfter: 100, summary, firstKeptIndex }, this.history);
+    this.recorder.recordCompaction(
+      { reason: "manual", tokensBefore: 1000, tokensAfter: 100, summary, firstKeptIndex },
+      this.history,
+    );
   }
   turn(n: number) {
     this.say(user(`q${n}`));
@@ -46,9 +49,19 @@ describe("resuming", () => {
     host.compact("S1", 8); // keeps turn 3
     host.turn(4);
     host.recorder.close();
-    expect(texts(resumed(host.recorder.path))).toEqual(["compaction_summary", "q3", "call:read", "result:r3", "a3", "q4", "call:read", "result:r4", "a4"]);
+    expect(texts(resumed(host.recorder.path))).toEqual([
+      "compaction_summary",
+      "q3",
+      "call:read",
+      "result:r3",
+      "a3",
+      "q4",
+      "call:read",
+      "result:r4",
+      "a4",
+    ]);
     expect(texts(resumed(host.recorder.path))).toEqual(texts(host.history));
-    expect((resumed(host.recorder.path)[0]!.content as string)).toContain("S1");
+    expect(resumed(host.recorder.path)[0]!.content as string).toContain("S1");
   });
 
   it("reads only from the first entry the latest compaction kept, not the whole file", () => {
@@ -106,7 +119,9 @@ describe("resuming", () => {
       const op = rand(10);
       if (op < 6 || host.history.length < 4) host.turn(step);
       else if (op < 8) {
-        const cuts = host.history.map((m, i) => (m.role !== "toolResult" && !(m.role === "user" && m.kind) ? i : -1)).filter((i) => i > 0);
+        const cuts = host.history
+          .map((m, i) => (m.role !== "toolResult" && !(m.role === "user" && m.kind) ? i : -1))
+          .filter((i) => i > 0);
         host.compact(`S${step}`, cuts.length ? cuts[rand(cuts.length)]! : host.history.length);
       } else if (host.recorder.created) {
         const file = loadSession(host.recorder.path);
@@ -120,7 +135,9 @@ describe("resuming", () => {
         const file = loadSession(host.recorder.path);
         const full = buildContext(branchTo(file.byId, file.leafId)).messages;
         const fast = loadBranch(host.recorder.path);
-        expect(texts(buildContext(fast.branch, { partial: fast.partial }).messages), `step ${step}`).toEqual(texts(full));
+        expect(texts(buildContext(fast.branch, { partial: fast.partial }).messages), `step ${step}`).toEqual(
+          texts(full),
+        );
       }
     }
     host.recorder.close();

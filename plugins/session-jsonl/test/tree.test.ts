@@ -22,7 +22,7 @@ describe("/tree rendering", () => {
         "  │  e6 assistant: Added tests",
         "* └─ e7 user: Explain bar.py instead",
         "*    e8 assistant: bar.py starts the server",
-        "*    e9 label e4 \"explained\"  ← leaf",
+        '*    e9 label e4 "explained"  ← leaf',
       ].join("\n"),
     );
   });

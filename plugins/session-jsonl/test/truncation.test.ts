@@ -37,9 +37,15 @@ describe("a session file cut at any byte", () => {
       const expectedIds = Array.from({ length: complete }, (_, i) => `e${i + 1}`);
 
       const full = loadSession(cutFile);
-      expect(full.entries.map((e) => e.id), `cut at byte ${cut}`).toEqual(expectedIds);
+      expect(
+        full.entries.map((e) => e.id),
+        `cut at byte ${cut}`,
+      ).toEqual(expectedIds);
       expect(full.warnings, `cut at byte ${cut}`).toEqual([]);
-      expect(loadBranch(cutFile).branch.map((e) => e.id), `cut at byte ${cut}`).toEqual(expectedIds);
+      expect(
+        loadBranch(cutFile).branch.map((e) => e.id),
+        `cut at byte ${cut}`,
+      ).toEqual(expectedIds);
 
       const { recorder } = SessionRecorder.resume(cutFile, options(undefined, { newId: () => "next" }));
       recorder.recordMessage(user("after the crash"));
@@ -65,10 +71,15 @@ describe("an unreadable line", () => {
     const session = loadSession(damaged);
     expect(session.warnings).toHaveLength(2);
     expect(session.warnings[0]).toMatch(/skipped an unreadable line at byte \d+ \(not JSON\)/);
-    expect(session.warnings[1]).toBe("entry e4 names a parent e3 that is not an earlier readable entry (a damaged line?); it was joined to e2, the readable entry before it");
+    expect(session.warnings[1]).toBe(
+      "entry e4 names a parent e3 that is not an earlier readable entry (a damaged line?); it was joined to e2, the readable entry before it",
+    );
     expect(session.entries.map((e) => e.id)).toEqual(["e1", "e2", "e4", "e5", "e6", "e7", "e8"]);
 
-    const { recorder, warnings, context } = SessionRecorder.resume(damaged, options(undefined, { newId: () => "next" }));
+    const { recorder, warnings, context } = SessionRecorder.resume(
+      damaged,
+      options(undefined, { newId: () => "next" }),
+    );
     expect(warnings.join("\n")).toMatch(/skipped an unreadable line at byte \d+[\s\S]*entry e4 names a parent e3/);
     expect(context.ids).toEqual(["e1", "e2", "e4", "e5", "e6", "e7", "e8"]);
     recorder.recordMessage(user("more"));

@@ -39,13 +39,36 @@ export class BackgroundProcesses {
   start(command: string, ops: Operations, dataDir: string): BackgroundProcess {
     const running = this.list().filter((p) => !p.exit);
     if (running.length >= this.settings.maxBackground) {
-      throw new Error(`${running.length} background processes are already running (the limit is ${this.settings.maxBackground}). Stop one with process({ action: "kill", id }) first.`);
+      throw new Error(
+        `${running.length} background processes are already running (the limit is ${this.settings.maxBackground}). Stop one with process({ action: "kill", id }) first.`,
+      );
     }
     const id = String(this.nextId++);
     const path = logPath(dataDir, "background", id);
-    const log = new OutputLog({ path, tailBytes: TAIL_BYTES, holdBytes: 0, maxFileBytes: this.settings.maxLogBytes, eager: true });
-    const handle = ops.spawn(command, { env: { ...NON_INTERACTIVE_ENV }, keepStdinOpen: true, onData: (chunk) => log.push(chunk) });
-    const entry: Entry = { id, command, pid: handle.pid, startedAt: Date.now(), logPath: path, killed: false, handle, log, readOffset: 0, exited: Promise.resolve() };
+    const log = new OutputLog({
+      path,
+      tailBytes: TAIL_BYTES,
+      holdBytes: 0,
+      maxFileBytes: this.settings.maxLogBytes,
+      eager: true,
+    });
+    const handle = ops.spawn(command, {
+      env: { ...NON_INTERACTIVE_ENV },
+      keepStdinOpen: true,
+      onData: (chunk) => log.push(chunk),
+    });
+    const entry: Entry = {
+      id,
+      command,
+      pid: handle.pid,
+      startedAt: Date.now(),
+      logPath: path,
+      killed: false,
+      handle,
+      log,
+      readOffset: 0,
+      exited: Promise.resolve(),
+    };
     entry.exited = handle.exited.then(
       (exit) => void (entry.exit = exit),
       (error: Error) => void (entry.exit = { code: null, signal: `failed to start: ${error.message}` }),
@@ -63,7 +86,9 @@ export class BackgroundProcesses {
     const entry = this.entries.get(id);
     if (entry) return entry;
     const known = this.list().map((p) => `${p.id} (${status(p)})`);
-    throw new Error(`There is no background process "${id}". ${known.length > 0 ? `Known: ${known.join(", ")}.` : "None has been started."} Use process({ action: "list" }) to see them.`);
+    throw new Error(
+      `There is no background process "${id}". ${known.length > 0 ? `Known: ${known.join(", ")}.` : "None has been started."} Use process({ action: "list" }) to see them.`,
+    );
   }
 
   /** Output since the last read, within the model's budget; marks it read. */
@@ -72,7 +97,11 @@ export class BackgroundProcesses {
     const total = entry.log.totalBytes;
     const { bytes, skipped } = entry.log.since(entry.readOffset);
     entry.readOffset = total;
-    const shown = showTail(bytes, skipped > 0, { totalBytes: total, totalLines: entry.log.totalLines, fullOutputPath: entry.logPath });
+    const shown = showTail(bytes, skipped > 0, {
+      totalBytes: total,
+      totalLines: entry.log.totalLines,
+      fullOutputPath: entry.logPath,
+    });
     return shown;
   }
 

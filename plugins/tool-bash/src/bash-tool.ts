@@ -9,8 +9,20 @@ import type { BashSettings } from "./settings.ts";
 
 export const BashParams = z.object({
   command: z.string().min(1, "give the command to run").describe("The command, run by bash in the workspace."),
-  timeout: z.number().positive().max(86_400).optional().describe("Seconds before the command and everything it started are killed (default 120). Not used with background."),
-  background: z.boolean().optional().describe("Start it in the background and return an id at once: for servers, watchers and other long-running commands. Manage it with the process tool."),
+  timeout: z
+    .number()
+    .positive()
+    .max(86_400)
+    .optional()
+    .describe(
+      "Seconds before the command and everything it started are killed (default 120). Not used with background.",
+    ),
+  background: z
+    .boolean()
+    .optional()
+    .describe(
+      "Start it in the background and return an id at once: for servers, watchers and other long-running commands. Manage it with the process tool.",
+    ),
 });
 
 export function bashTool(settings: BashSettings, background: BackgroundProcesses) {
@@ -27,7 +39,8 @@ export function bashTool(settings: BashSettings, background: BackgroundProcesses
     // Every call is bounded by its own `timeout` argument (up to a day), which also kills what it started.
     timeoutMs: Infinity,
     async execute(input, ctx): Promise<ToolResult> {
-      if (!input.background) return runForeground(input.command, input.timeout ?? settings.timeoutSeconds, settings, ctx);
+      if (!input.background)
+        return runForeground(input.command, input.timeout ?? settings.timeoutSeconds, settings, ctx);
       const proc = background.start(input.command, ctx.ops, ctx.dataDir);
       return {
         content: `Started background process ${proc.id} (pid ${proc.pid ?? "?"}): ${input.command}\nUse the process tool with id "${proc.id}" to read its output, wait for it, send it input or kill it. It is killed when the session ends. Full log: ${proc.logPath}`,

@@ -71,7 +71,8 @@ export class OutputLog {
     const copy = Buffer.from(chunk); // the caller may reuse its buffer
     this.tail.push(copy);
     this.tailSize += copy.length;
-    while (this.tail.length > 1 && this.tailSize - this.tail[0]!.length >= this.options.tailBytes) this.tailSize -= this.tail.shift()!.length;
+    while (this.tail.length > 1 && this.tailSize - this.tail[0]!.length >= this.options.tailBytes)
+      this.tailSize -= this.tail.shift()!.length;
 
     if (this.closed) return;
     if (this.fd !== undefined) return this.write(copy);

@@ -6,7 +6,11 @@ import { defineTool, z, type ToolResult } from "@keel/extensions-api";
 import { status, type BackgroundProcess, type BackgroundProcesses } from "./background.ts";
 
 export const ProcessParams = z.object({
-  action: z.enum(["list", "read", "wait", "write", "kill"]).describe("list: all background processes. read: new output since the last read. wait: until it exits or the timeout passes, then new output. write: send input to its stdin. kill: stop it and everything it started."),
+  action: z
+    .enum(["list", "read", "wait", "write", "kill"])
+    .describe(
+      "list: all background processes. read: new output since the last read. wait: until it exits or the timeout passes, then new output. write: send input to its stdin. kill: stop it and everything it started.",
+    ),
   id: z
     .union([z.string(), z.number()])
     .transform(String)
@@ -29,8 +33,12 @@ export function processTool(background: BackgroundProcesses) {
     // Every call is bounded by its own `timeout` argument (up to a day), which also kills what it started.
     timeoutMs: Infinity,
     async execute(input, ctx): Promise<ToolResult> {
-      if (input.action === "list") return { content: listText(background.list()), details: { processes: background.list().map(summary) } };
-      if (input.id === undefined) throw new Error(`The "${input.action}" action needs the id of a background process; process({ action: "list" }) shows them.`);
+      if (input.action === "list")
+        return { content: listText(background.list()), details: { processes: background.list().map(summary) } };
+      if (input.id === undefined)
+        throw new Error(
+          `The "${input.action}" action needs the id of a background process; process({ action: "list" }) shows them.`,
+        );
       const id = input.id;
       const proc = background.get(id);
       switch (input.action) {
@@ -39,13 +47,21 @@ export function processTool(background: BackgroundProcesses) {
         case "wait": {
           const seconds = input.timeout ?? DEFAULT_WAIT_SECONDS;
           const exited = await background.wait(id, seconds * 1000, ctx.signal);
-          const note = exited ? "" : ctx.signal.aborted ? "[Stopped waiting: the run was aborted.]" : `[Still running after waiting ${seconds} s.]`;
+          const note = exited
+            ? ""
+            : ctx.signal.aborted
+              ? "[Stopped waiting: the run was aborted.]"
+              : `[Still running after waiting ${seconds} s.]`;
           return report(proc, note);
         }
         case "write": {
-          if (input.input === undefined) throw new Error('The "write" action needs input: the text to send (add "\\n" to end a line).');
+          if (input.input === undefined)
+            throw new Error('The "write" action needs input: the text to send (add "\\n" to end a line).');
           background.write(id, input.input);
-          return { content: `Sent ${Buffer.byteLength(input.input)} bytes to process ${id}. Use read or wait to see its answer.`, details: summary(proc) };
+          return {
+            content: `Sent ${Buffer.byteLength(input.input)} bytes to process ${id}. Use read or wait to see its answer.`,
+            details: summary(proc),
+          };
         }
         case "kill": {
           await background.kill(id);
@@ -57,7 +73,10 @@ export function processTool(background: BackgroundProcesses) {
 
   function report(proc: BackgroundProcess, note: string): ToolResult {
     const shown = background.readNew(proc.id);
-    const lines = [`Process ${proc.id} (${status(proc)}, pid ${proc.pid ?? "?"}): ${proc.command}`, shown.text.length > 0 ? shown.text : "(no new output)"];
+    const lines = [
+      `Process ${proc.id} (${status(proc)}, pid ${proc.pid ?? "?"}): ${proc.command}`,
+      shown.text.length > 0 ? shown.text : "(no new output)",
+    ];
     if (shown.note) lines.push(shown.note);
     if (note) lines.push(note);
     return { content: lines.join("\n"), details: summary(proc) };
@@ -65,11 +84,20 @@ export function processTool(background: BackgroundProcesses) {
 }
 
 function summary(p: BackgroundProcess) {
-  return { id: p.id, pid: p.pid, command: p.command, status: status(p), exitCode: p.exit?.code ?? null, logPath: p.logPath };
+  return {
+    id: p.id,
+    pid: p.pid,
+    command: p.command,
+    status: status(p),
+    exitCode: p.exit?.code ?? null,
+    logPath: p.logPath,
+  };
 }
 
 function listText(processes: BackgroundProcess[]): string {
   if (processes.length === 0) return "No background processes. Start one with bash({ command, background: true }).";
   const now = Date.now();
-  return processes.map((p) => `${p.id}\tpid ${p.pid ?? "?"}\t${status(p)}\t${Math.round((now - p.startedAt) / 1000)} s\t${p.command}`).join("\n");
+  return processes
+    .map((p) => `${p.id}\tpid ${p.pid ?? "?"}\t${status(p)}\t${Math.round((now - p.startedAt) / 1000)} s\t${p.command}`)
+    .join("\n");
 }

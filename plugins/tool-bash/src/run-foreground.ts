@@ -29,15 +29,29 @@ const TAIL_BYTES = 256 * 1024;
 const HOLD_BYTES = 1024 * 1024;
 const PROGRESS_EVERY_MS = 250;
 
-export async function runForeground(command: string, timeoutSeconds: number, settings: BashSettings, ctx: ToolContext): Promise<ToolResult<BashDetails>> {
+export async function runForeground(
+  command: string,
+  timeoutSeconds: number,
+  settings: BashSettings,
+  ctx: ToolContext,
+): Promise<ToolResult<BashDetails>> {
   const started = Date.now();
-  const log = new OutputLog({ path: logPath(ctx.dataDir, "bash", ctx.toolCallId), tailBytes: TAIL_BYTES, holdBytes: HOLD_BYTES, maxFileBytes: settings.maxLogBytes });
-  if (ctx.signal.aborted) return finish(log, { pid: undefined, exitCode: null, signal: null, stop: "aborted", started });
+  const log = new OutputLog({
+    path: logPath(ctx.dataDir, "bash", ctx.toolCallId),
+    tailBytes: TAIL_BYTES,
+    holdBytes: HOLD_BYTES,
+    maxFileBytes: settings.maxLogBytes,
+  });
+  if (ctx.signal.aborted)
+    return finish(log, { pid: undefined, exitCode: null, signal: null, stop: "aborted", started });
 
   let listening = true;
   const progress = throttle(() => {
     const { bytes, start } = log.recent();
-    ctx.update({ content: showTail(bytes, start > 0, log).text, details: { running: true, totalBytes: log.totalBytes } });
+    ctx.update({
+      content: showTail(bytes, start > 0, log).text,
+      details: { running: true, totalBytes: log.totalBytes },
+    });
   }, PROGRESS_EVERY_MS);
   const handle = ctx.ops.spawn(command, {
     env: { ...NON_INTERACTIVE_ENV },
@@ -70,18 +84,36 @@ export async function runForeground(command: string, timeoutSeconds: number, set
     progress.cancel();
   }
 
-  function finish(output: OutputLog, end: { pid: number | undefined; exitCode: number | null; signal: string | null; stop?: "timeout" | "aborted"; started: number }): ToolResult<BashDetails> {
+  function finish(
+    output: OutputLog,
+    end: {
+      pid: number | undefined;
+      exitCode: number | null;
+      signal: string | null;
+      stop?: "timeout" | "aborted";
+      started: number;
+    },
+  ): ToolResult<BashDetails> {
     const { bytes, start } = output.recent();
     // The file is written exactly when the output is cut, so the note may name it before it exists.
-    const shown = showTail(bytes, start > 0, { totalBytes: output.totalBytes, totalLines: output.totalLines, fullOutputPath: output.path });
+    const shown = showTail(bytes, start > 0, {
+      totalBytes: output.totalBytes,
+      totalLines: output.totalLines,
+      fullOutputPath: output.path,
+    });
     const fullOutputPath = output.finish(shown.truncated);
     // The output, a blank line, then what the model should know about it, one bracketed line each.
     const body = shown.text.replace(/\n$/, "");
     const lines: string[] = [];
     if (shown.note) lines.push(shown.note);
-    if (output.fileDropped > 0) lines.push(`[The full-output file holds the first ${output.totalBytes - output.fileDropped} bytes; the rest was not kept.]`);
+    if (output.fileDropped > 0)
+      lines.push(
+        `[The full-output file holds the first ${output.totalBytes - output.fileDropped} bytes; the rest was not kept.]`,
+      );
     if (end.stop === "timeout") {
-      lines.push(`[Timed out after ${timeoutSeconds} s: the command and every process it started were killed. Pass a larger timeout for a slow command; run servers and watchers with background: true.]`);
+      lines.push(
+        `[Timed out after ${timeoutSeconds} s: the command and every process it started were killed. Pass a larger timeout for a slow command; run servers and watchers with background: true.]`,
+      );
     } else if (end.stop === "aborted") {
       lines.push("[Aborted: the command and every process it started were killed.]");
     } else {

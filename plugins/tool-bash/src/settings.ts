@@ -5,8 +5,19 @@ import { z } from "@keel/extensions-api";
 
 export const BashSettingsSchema = z
   .object({
-    timeoutSeconds: z.number().positive().max(86_400).default(120).describe("Seconds a foreground command may run when the call gives no timeout."),
-    killGraceMs: z.number().int().nonnegative().max(60_000).default(1000).describe("Milliseconds between TERM and KILL when a command is stopped."),
+    timeoutSeconds: z
+      .number()
+      .positive()
+      .max(86_400)
+      .default(120)
+      .describe("Seconds a foreground command may run when the call gives no timeout."),
+    killGraceMs: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(60_000)
+      .default(1000)
+      .describe("Milliseconds between TERM and KILL when a command is stopped."),
     maxLogBytes: z
       .number()
       .int()

@@ -44,8 +44,12 @@ describe("background processes", () => {
 
   it("write sends input, and wait returns once the process exits, with its output", async () => {
     const { id } = await start('read -r line; echo "got $line"');
-    expect(await processCall({ action: "write", id, input: "hello\n" })).toBe(`Sent 6 bytes to process ${id}. Use read or wait to see its answer.`);
-    expect(await processCall({ action: "wait", id, timeout: 10 })).toMatch(/^Process 1 \(exited with code 0, pid \d+\): read -r line; echo "got \$line"\ngot hello\n$/);
+    expect(await processCall({ action: "write", id, input: "hello\n" })).toBe(
+      `Sent 6 bytes to process ${id}. Use read or wait to see its answer.`,
+    );
+    expect(await processCall({ action: "wait", id, timeout: 10 })).toMatch(
+      /^Process 1 \(exited with code 0, pid \d+\): read -r line; echo "got \$line"\ngot hello\n$/,
+    );
   });
 
   it("read returns only the output not read before", async () => {
@@ -60,7 +64,11 @@ describe("background processes", () => {
     const text = await processCall({ action: "wait", id, timeout: 10 });
     const logPath = background.get(id).logPath;
     expect(text).toMatch(/^Process 1 \(exited with code 0, pid \d+\): seq 1 10000\n8001\n8002\n/);
-    expect(text.endsWith(`10000\n[Output truncated: showing lines 8001-10000 of 10000 (9.8 KB of 47.7 KB). Full output: ${logPath}]`)).toBe(true);
+    expect(
+      text.endsWith(
+        `10000\n[Output truncated: showing lines 8001-10000 of 10000 (9.8 KB of 47.7 KB). Full output: ${logPath}]`,
+      ),
+    ).toBe(true);
     expect(readFileSync(logPath, "utf8").split("\n")).toHaveLength(10001);
   });
 
@@ -69,14 +77,18 @@ describe("background processes", () => {
     const started = Date.now();
     const text = await processCall({ action: "wait", id, timeout: 0.2 });
     expect(Date.now() - started).toBeLessThan(1500);
-    expect(text).toMatch(/^Process 1 \(running, pid \d+\): sleep 1000\n\(no new output\)\n\[Still running after waiting 0\.2 s\.\]$/);
+    expect(text).toMatch(
+      /^Process 1 \(running, pid \d+\): sleep 1000\n\(no new output\)\n\[Still running after waiting 0\.2 s\.\]$/,
+    );
   });
 
   it("kill stops the process and everything it started", async () => {
     const marker = randomBytes(6).toString("hex");
     const { id } = await start(`export KEEL_TEST_MARKER=${marker}; sleep 1000 & setsid sleep 1000 & wait`);
     const pid = background.get(id).pid!;
-    expect(await processCall({ action: "kill", id })).toMatch(/^Process 1 \(killed, pid \d+\): .*\n\[Killed, with every process it started\.\]$/s);
+    expect(await processCall({ action: "kill", id })).toMatch(
+      /^Process 1 \(killed, pid \d+\): .*\n\[Killed, with every process it started\.\]$/s,
+    );
     expect(processesWithEnv("KEEL_TEST_MARKER", marker)).toEqual([]);
     expect(groupMembers(pid)).toEqual([]);
   });
@@ -92,7 +104,9 @@ describe("background processes", () => {
 
   it("refuses to start more than the configured number at once", async () => {
     for (let i = 0; i < 3; i++) await start("sleep 1000");
-    await expect(start("sleep 1000")).rejects.toThrow('3 background processes are already running (the limit is 3). Stop one with process({ action: "kill", id }) first.');
+    await expect(start("sleep 1000")).rejects.toThrow(
+      '3 background processes are already running (the limit is 3). Stop one with process({ action: "kill", id }) first.',
+    );
   });
 
   it("accepts a numeric id", () => {
@@ -100,15 +114,25 @@ describe("background processes", () => {
   });
 
   it("lists nothing with a hint when none was started", async () => {
-    expect(await processCall({ action: "list" })).toBe("No background processes. Start one with bash({ command, background: true }).");
+    expect(await processCall({ action: "list" })).toBe(
+      "No background processes. Start one with bash({ command, background: true }).",
+    );
   });
 
   it("explains an unknown id, a missing id, missing input, and input to an exited process", async () => {
     const { id } = await start("true");
     await processCall({ action: "wait", id, timeout: 10 });
-    await expect(processCall({ action: "read", id: "9" })).rejects.toThrow('There is no background process "9". Known: 1 (exited with code 0). Use process({ action: "list" }) to see them.');
-    await expect(processCall({ action: "kill" })).rejects.toThrow('The "kill" action needs the id of a background process; process({ action: "list" }) shows them.');
-    await expect(processCall({ action: "write", id })).rejects.toThrow('The "write" action needs input: the text to send (add "\\n" to end a line).');
-    await expect(processCall({ action: "write", id, input: "x" })).rejects.toThrow("Background process 1 has exited with code 0; it cannot take input any more.");
+    await expect(processCall({ action: "read", id: "9" })).rejects.toThrow(
+      'There is no background process "9". Known: 1 (exited with code 0). Use process({ action: "list" }) to see them.',
+    );
+    await expect(processCall({ action: "kill" })).rejects.toThrow(
+      'The "kill" action needs the id of a background process; process({ action: "list" }) shows them.',
+    );
+    await expect(processCall({ action: "write", id })).rejects.toThrow(
+      'The "write" action needs input: the text to send (add "\\n" to end a line).',
+    );
+    await expect(processCall({ action: "write", id, input: "x" })).rejects.toThrow(
+      "Background process 1 has exited with code 0; it cannot take input any more.",
+    );
   });
 });

@@ -51,10 +51,14 @@ describe("bash", () => {
     const r = await run("seq 1 5000");
     const [shown, note] = r.text.split("\n\n");
     expect(shown!.split("\n")).toEqual(Array.from({ length: 2000 }, (_, i) => String(3001 + i)));
-    expect(note).toMatch(/^\[Output truncated: showing lines 3001-5000 of 5000 \(9\.8 KB of 23\.3 KB\)\. Full output: (\S+\.log)\]\n\[Exit code: 0\]$/);
+    expect(note).toMatch(
+      /^\[Output truncated: showing lines 3001-5000 of 5000 \(9\.8 KB of 23\.3 KB\)\. Full output: (\S+\.log)\]\n\[Exit code: 0\]$/,
+    );
     expect(note).toContain(r.details.fullOutputPath!);
     expect(r.details.fullOutputPath!.startsWith(ws.dataDir)).toBe(true);
-    expect(readFileSync(r.details.fullOutputPath!, "utf8")).toBe(Array.from({ length: 5000 }, (_, i) => `${i + 1}\n`).join(""));
+    expect(readFileSync(r.details.fullOutputPath!, "utf8")).toBe(
+      Array.from({ length: 5000 }, (_, i) => `${i + 1}\n`).join(""),
+    );
   });
 
   it("keeps the last 50 KB when lines are long, whole lines only", async () => {

@@ -32,7 +32,17 @@ describe("tool-bash through the host", () => {
     const marker = randomBytes(6).toString("hex");
     const kit = await createTestKit({
       plugins,
-      script: [{ toolCalls: [{ name: "bash", arguments: { command: `export KEEL_TEST_MARKER=${marker}; sleep 1000 & echo ready; wait` } }] }, { text: "unused" }],
+      script: [
+        {
+          toolCalls: [
+            {
+              name: "bash",
+              arguments: { command: `export KEEL_TEST_MARKER=${marker}; sleep 1000 & echo ready; wait` },
+            },
+          ],
+        },
+        { text: "unused" },
+      ],
     });
     try {
       kit.runtime.events.on("tool_execution_update", (update) => {
@@ -54,7 +64,17 @@ describe("tool-bash through the host", () => {
     const kit = await createTestKit({
       plugins,
       script: [
-        { toolCalls: [{ name: "bash", arguments: { command: `export KEEL_TEST_MARKER=${marker}; sleep 1000 & setsid sleep 1000 & wait`, background: true } }] },
+        {
+          toolCalls: [
+            {
+              name: "bash",
+              arguments: {
+                command: `export KEEL_TEST_MARKER=${marker}; sleep 1000 & setsid sleep 1000 & wait`,
+                background: true,
+              },
+            },
+          ],
+        },
         { toolCalls: [{ name: "process", arguments: { action: "list" } }] },
         { text: "started" },
       ],

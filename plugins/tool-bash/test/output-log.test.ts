@@ -11,7 +11,13 @@ const dir = mkdtempSync(join(tmpdir(), "keel-output-log-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const newLog = (options: Partial<ConstructorParameters<typeof OutputLog>[0]> = {}) =>
-  new OutputLog({ path: join(dir, `log-${++n}.log`), tailBytes: 100, holdBytes: 1000, maxFileBytes: 10_000, ...options });
+  new OutputLog({
+    path: join(dir, `log-${++n}.log`),
+    tailBytes: 100,
+    holdBytes: 1000,
+    maxFileBytes: 10_000,
+    ...options,
+  });
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 describe("OutputLog", () => {

@@ -11,7 +11,14 @@ import { BackgroundProcesses } from "../src/background.ts";
 import { bashTool } from "../src/bash-tool.ts";
 import type { BashDetails } from "../src/run-foreground.ts";
 import { BashSettingsSchema } from "../src/settings.ts";
-import { groupMembers, isAlive, localWorkspace, printedPids, processesWithEnv, textOf } from "../../../test/support/processes.ts";
+import {
+  groupMembers,
+  isAlive,
+  localWorkspace,
+  printedPids,
+  processesWithEnv,
+  textOf,
+} from "../../../test/support/processes.ts";
 
 const ws = localWorkspace();
 const settings = BashSettingsSchema.parse({ maxLogBytes: 2 * 1024 * 1024 });
@@ -81,7 +88,9 @@ describe("bash pitfalls: each returns within its timeout + 2 s and leaves no pro
     expect(r.details.timedOut).toBe(true);
     expect(r.details.truncated).toBe(true);
     expect(r.text.startsWith("y\ny\ny\n")).toBe(true);
-    expect(r.text).toMatch(/\[Output truncated: showing lines \d+-\d+ of \d+ \(\d+\.\d KB of [\d.]+ [KMG]?B\)\. Full output: .*\.log\]/);
+    expect(r.text).toMatch(
+      /\[Output truncated: showing lines \d+-\d+ of \d+ \(\d+\.\d KB of [\d.]+ [KMG]?B\)\. Full output: .*\.log\]/,
+    );
     expect(r.text).toMatch(/\[The full-output file holds the first 2097152 bytes; the rest was not kept\.\]/);
     expect(readFileSync(r.details.fullOutputPath!).length).toBe(2 * 1024 * 1024);
     expectNothingLeft(r);
@@ -108,7 +117,9 @@ describe("bash pitfalls: each returns within its timeout + 2 s and leaves no pro
     const [shown] = r.text.split("\n");
     expect(Buffer.byteLength(shown!)).toBe(50 * 1024);
     expect(shown!.endsWith("xEND")).toBe(true);
-    expect(r.text).toContain("[Output truncated: the last line alone is longer than the limit; showing its final 50.0 KB (1.0 MB in all). Full output: ");
+    expect(r.text).toContain(
+      "[Output truncated: the last line alone is longer than the limit; showing its final 50.0 KB (1.0 MB in all). Full output: ",
+    );
     expect(readFileSync(r.details.fullOutputPath!, "utf8")).toBe(`${"x".repeat(1048575)}END\n`);
     expectNothingLeft(r);
   });

@@ -24,7 +24,9 @@ export async function confirmListed(ops: Operations, folder: string, files: read
     }
     return names;
   };
-  const kept = await Promise.all(files.map(async (file) => ((await namesIn(posix.dirname(file))).has(posix.basename(file)) ? file : undefined)));
+  const kept = await Promise.all(
+    files.map(async (file) => ((await namesIn(posix.dirname(file))).has(posix.basename(file)) ? file : undefined)),
+  );
   return kept.filter((file): file is string => file !== undefined);
 }
 
@@ -36,7 +38,9 @@ export async function confirmHits(ops: Operations, folder: string, found: readon
     found.map(async (file) => {
       try {
         const lines = textLines(decodeText(await ops.readFile(posix.join(folder, file.path))));
-        return file.hits.every((hit) => withoutBom(lines[hit.line - 1] ?? "") === withoutBom(hit.text)) ? file : undefined;
+        return file.hits.every((hit) => withoutBom(lines[hit.line - 1] ?? "") === withoutBom(hit.text))
+          ? file
+          : undefined;
       } catch {
         return undefined; // gone or refused since ripgrep read it
       }

@@ -9,7 +9,10 @@ const IMAGE_SIGNATURES: { mimeType: string; test(bytes: Uint8Array): boolean }[]
   { mimeType: "image/png", test: (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
   { mimeType: "image/jpeg", test: (b) => startsWith(b, [0xff, 0xd8, 0xff]) },
   { mimeType: "image/gif", test: (b) => startsWith(b, [0x47, 0x49, 0x46, 0x38]) },
-  { mimeType: "image/webp", test: (b) => startsWith(b, [0x52, 0x49, 0x46, 0x46]) && startsWith(b.subarray(8), [0x57, 0x45, 0x42, 0x50]) },
+  {
+    mimeType: "image/webp",
+    test: (b) => startsWith(b, [0x52, 0x49, 0x46, 0x46]) && startsWith(b.subarray(8), [0x57, 0x45, 0x42, 0x50]),
+  },
 ];
 
 function startsWith(bytes: Uint8Array, prefix: number[]): boolean {

@@ -28,7 +28,8 @@ export const readDeclaration = {
 export const writeDeclaration = {
   name: "write",
   label: "Write",
-  description: "Creates a file, or replaces all of an existing file's content. Creates missing parent folders. To change part of a file, use edit.",
+  description:
+    "Creates a file, or replaces all of an existing file's content. Creates missing parent folders. To change part of a file, use edit.",
   parameters: z.object({
     path: z.string().describe("File to write, relative to the workspace or absolute; missing folders are created"),
     content: z.string().describe("The complete new content of the file"),
@@ -46,7 +47,9 @@ export const editDeclaration = {
     edits: z
       .array(
         z.object({
-          oldText: z.string().describe("Text to replace, copied exactly from the file (whitespace included); must occur exactly once"),
+          oldText: z
+            .string()
+            .describe("Text to replace, copied exactly from the file (whitespace included); must occur exactly once"),
           newText: z.string().describe("Text to put in its place"),
         }),
       )
@@ -60,7 +63,10 @@ export const lsDeclaration = {
   label: "List",
   description: `Lists a folder's entries sorted by name, folders marked with a trailing /, hidden ones included. Shows at most ${LS_DEFAULT_LIMIT} entries unless limit says otherwise.`,
   parameters: z.object({
-    path: z.string().optional().describe("Folder to list, relative to the workspace or absolute; the workspace when omitted"),
+    path: z
+      .string()
+      .optional()
+      .describe("Folder to list, relative to the workspace or absolute; the workspace when omitted"),
     limit: z.number().int().min(1).optional().describe(`Most entries to show (default ${LS_DEFAULT_LIMIT})`),
   }),
   readOnly: true,
@@ -73,8 +79,16 @@ export const findDeclaration = {
     "Finds files by glob pattern, sorted by path, hidden files included, skipping what .gitignore ignores and the .git folder. " +
     `Shows at most ${FIND_DEFAULT_LIMIT} paths.`,
   parameters: z.object({
-    pattern: z.string().min(1).describe("Glob: without / it matches file names at any depth (*.ts); with / it matches paths under the folder (src/**/*.test.ts)"),
-    path: z.string().optional().describe("Folder to search, relative to the workspace or absolute; the workspace when omitted"),
+    pattern: z
+      .string()
+      .min(1)
+      .describe(
+        "Glob: without / it matches file names at any depth (*.ts); with / it matches paths under the folder (src/**/*.test.ts)",
+      ),
+    path: z
+      .string()
+      .optional()
+      .describe("Folder to search, relative to the workspace or absolute; the workspace when omitted"),
     limit: z.number().int().min(1).optional().describe(`Most paths to show (default ${FIND_DEFAULT_LIMIT})`),
   }),
   readOnly: true,
@@ -88,11 +102,20 @@ export const grepDeclaration = {
     `Skips files ignored by .gitignore and binary files. Shows at most ${GREP_DEFAULT_LIMIT} matching lines; lines over ${GREP_MAX_LINE_CHARS} characters are cut.`,
   parameters: z.object({
     pattern: z.string().min(1).describe("Regular expression to search for (or plain text with literal: true)"),
-    path: z.string().optional().describe("Folder or file to search, relative to the workspace or absolute; the workspace when omitted"),
+    path: z
+      .string()
+      .optional()
+      .describe("Folder or file to search, relative to the workspace or absolute; the workspace when omitted"),
     glob: z.string().optional().describe("Only search files matching this glob, e.g. *.ts or src/**/*.test.ts"),
     ignoreCase: z.boolean().optional().describe("Match regardless of case"),
     literal: z.boolean().optional().describe("Treat pattern as plain text, not a regular expression"),
-    context: z.number().int().min(0).max(20).optional().describe("Lines of context to show before and after each match"),
+    context: z
+      .number()
+      .int()
+      .min(0)
+      .max(20)
+      .optional()
+      .describe("Lines of context to show before and after each match"),
     limit: z.number().int().min(1).optional().describe(`Most matching lines to show (default ${GREP_DEFAULT_LIMIT})`),
   }),
   readOnly: true,

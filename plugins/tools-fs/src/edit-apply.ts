@@ -53,7 +53,12 @@ function ambiguousMessage(label: string, path: string, text: string, starts: num
     return `  line ${number}: ${quoteLine(line.trim())}`;
   });
   const more = starts.length > shown.length ? [`  … and ${starts.length - shown.length} more`] : [];
-  return [`${label}.oldText matches ${starts.length} times in ${path}; it must match exactly once:`, ...shown, ...more, "Add surrounding lines to oldText so that it matches one place only."].join("\n");
+  return [
+    `${label}.oldText matches ${starts.length} times in ${path}; it must match exactly once:`,
+    ...shown,
+    ...more,
+    "Add surrounding lines to oldText so that it matches one place only.",
+  ].join("\n");
 }
 
 /**
@@ -73,7 +78,8 @@ export function applyEdits(original: string, edits: readonly TextEdit[], path: s
     const newText = toLf(edit.newText);
     let problem: string | undefined;
     const starts = oldText.length > 0 ? occurrences(text, oldText) : [];
-    if (oldText.length === 0) problem = `${label}.oldText is empty; it must quote text that is in ${path}. To create or replace a whole file, use write.`;
+    if (oldText.length === 0)
+      problem = `${label}.oldText is empty; it must quote text that is in ${path}. To create or replace a whole file, use write.`;
     else if (oldText === newText) problem = `${label} changes nothing: oldText and newText are the same.`;
     else if (starts.length === 0) problem = missMessage(label, path, text, oldText);
     else if (starts.length > 1) problem = ambiguousMessage(label, path, text, starts);
@@ -86,7 +92,9 @@ export function applyEdits(original: string, edits: readonly TextEdit[], path: s
     const [before, after] = [spans[i - 1]!, spans[i]!];
     if (after.start < before.end) {
       const line = lineAt(text, after.start).number;
-      problems.push(`edits[${before.index}] and edits[${after.index}] overlap (both change text at line ${line}); merge them into one edit.`);
+      problems.push(
+        `edits[${before.index}] and edits[${after.index}] overlap (both change text at line ${line}); merge them into one edit.`,
+      );
     }
   }
   if (problems.length > 0) throw new EditError(`No edits were applied to ${path}.\n${problems.join("\n\n")}`);

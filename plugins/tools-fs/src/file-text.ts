@@ -25,7 +25,13 @@ export interface FileText {
 export function fileText(bytes: Uint8Array): FileText {
   if (isValidUtf8(bytes)) {
     const bom = hasBom(bytes) ? BOM : "";
-    return { text: decodeText(bytes), utf8: true, toMatch: (s) => s, readable: (s) => s, encode: (s) => Buffer.from(bom + s, "utf8") };
+    return {
+      text: decodeText(bytes),
+      utf8: true,
+      toMatch: (s) => s,
+      readable: (s) => s,
+      encode: (s) => Buffer.from(bom + s, "utf8"),
+    };
   }
   const asBytes = (s: string) => Buffer.from(s, "latin1");
   return {

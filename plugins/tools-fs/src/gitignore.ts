@@ -7,7 +7,8 @@ import type { Ignore, default as IgnoreFactory } from "ignore";
 
 // Required when the first .gitignore is read, not at startup.
 let ignoreModule: typeof IgnoreFactory | undefined;
-const ignore = (options: Parameters<typeof IgnoreFactory>[0]) => (ignoreModule ??= createRequire(import.meta.url)("ignore") as typeof IgnoreFactory)(options);
+const ignore = (options: Parameters<typeof IgnoreFactory>[0]) =>
+  (ignoreModule ??= createRequire(import.meta.url)("ignore") as typeof IgnoreFactory)(options);
 
 interface Frame {
   /** Folder of the .gitignore, relative to the rules' root ("" for the root). */
@@ -30,7 +31,10 @@ export class GitignoreRules {
 
   /** These rules plus those of a `.gitignore` in folder `base`. */
   with(base: string, content: string): GitignoreRules {
-    return new GitignoreRules([...this.frames, { base: joinPath(this.prefix, base), rules: ignore({ ignorecase: false }).add(content) }], this.prefix);
+    return new GitignoreRules(
+      [...this.frames, { base: joinPath(this.prefix, base), rules: ignore({ ignorecase: false }).add(content) }],
+      this.prefix,
+    );
   }
 
   /** The same rules, asked about paths relative to `folder` (relative to the current start) from now on. */

@@ -8,7 +8,8 @@ import type Picomatch from "picomatch";
 
 // Required on the first search, not at startup.
 let picomatchModule: typeof Picomatch | undefined;
-const picomatch = (...args: Parameters<typeof Picomatch>) => (picomatchModule ??= createRequire(import.meta.url)("picomatch") as typeof Picomatch)(...args);
+const picomatch = (...args: Parameters<typeof Picomatch>) =>
+  (picomatchModule ??= createRequire(import.meta.url)("picomatch") as typeof Picomatch)(...args);
 
 export type PathTest = (relativePath: string) => boolean;
 
@@ -26,7 +27,9 @@ const GLOB_SYNTAX = /[*?[\]{}()!+@\\]/;
 function lastCharacters(name: string): (string | undefined)[] {
   const choice = /\{([^{}]*)\}$/.exec(name);
   if (!choice) return [name.at(-1)];
-  return choice[1]!.split(",").map((alternative) => (alternative === "" ? name.at(choice.index - 1) : alternative.at(-1)));
+  return choice[1]!
+    .split(",")
+    .map((alternative) => (alternative === "" ? name.at(choice.index - 1) : alternative.at(-1)));
 }
 
 /**
@@ -46,7 +49,6 @@ export function ripgrepNameFilter(pattern: string): string[] {
   if (mayEndInDot || name.includes("**") || braceSpansFolders || /[()!\\:]/.test(glob)) return [];
   return ["--type-add", `keelglob:${name}`, "--type", "keelglob"];
 }
-
 
 /**
  * The folders a glob starts with literally (`src/lib` for `src/lib/**\/*.ts`, `` for `*.ts`), which a search

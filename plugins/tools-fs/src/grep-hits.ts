@@ -43,10 +43,13 @@ export function searchLines(lines: string[], regex: RegExp, context: number, max
   for (let i = 0; i < lines.length && matched.length < maxMatches; i++) if (regex.test(lines[i]!)) matched.push(i);
   const wanted = new Map<number, boolean>();
   for (const index of matched) {
-    for (let i = Math.max(0, index - context); i <= Math.min(lines.length - 1, index + context); i++) if (!wanted.has(i)) wanted.set(i, false);
+    for (let i = Math.max(0, index - context); i <= Math.min(lines.length - 1, index + context); i++)
+      if (!wanted.has(i)) wanted.set(i, false);
     wanted.set(index, true);
   }
-  return [...wanted.entries()].sort((a, b) => a[0] - b[0]).map(([i, match]) => ({ line: i + 1, text: lines[i]!, match }));
+  return [...wanted.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([i, match]) => ({ line: i + 1, text: lines[i]!, match }));
 }
 
 function cutLine(text: string): { text: string; cut: boolean } {

@@ -39,14 +39,31 @@ function textOf(value: z.output<typeof RgText>): string {
 }
 
 function matcherFlags(query: GrepQuery): string[] {
-  return [...(query.ignoreCase ? ["--ignore-case"] : []), ...(query.literal ? ["--fixed-strings"] : []), "--crlf", "--regexp", query.pattern];
+  return [
+    ...(query.ignoreCase ? ["--ignore-case"] : []),
+    ...(query.literal ? ["--fixed-strings"] : []),
+    "--crlf",
+    "--regexp",
+    query.pattern,
+  ];
 }
 
-async function explainFailure(ripgrep: Ripgrep, ops: Operations, folder: string, args: string[], signal: AbortSignal): Promise<Error> {
+async function explainFailure(
+  ripgrep: Ripgrep,
+  ops: Operations,
+  folder: string,
+  args: string[],
+  signal: AbortSignal,
+): Promise<Error> {
   const run = await ripgrep.run(ops, folder, args, signal, { stderr: "only" });
   const message = run?.output.toString("utf8").trim() ?? "";
   if (/regex parse error/.test(message)) {
-    const detail = message.split("\n").find((line) => line.startsWith("error:"))?.slice("error:".length).trim() ?? message;
+    const detail =
+      message
+        .split("\n")
+        .find((line) => line.startsWith("error:"))
+        ?.slice("error:".length)
+        .trim() ?? message;
     return new InvalidPatternError(detail);
   }
   return new Error(`grep failed: ${message || "ripgrep exited with an error and said nothing"}`);
@@ -96,7 +113,11 @@ class HitCollector {
     if (!this.keep(path)) return;
     let file = this.files[this.files.length - 1];
     if (file?.path !== path) this.files.push((file = { path, hits: [] }));
-    const hit: Hit = { line: data.line_number ?? 0, text: textOf(data.lines).replace(/\r?\n$/, ""), match: type === "match" };
+    const hit: Hit = {
+      line: data.line_number ?? 0,
+      text: textOf(data.lines).replace(/\r?\n$/, ""),
+      match: type === "match",
+    };
     file.hits.push(hit);
     if (hit.match) this.matches++;
   }
@@ -106,10 +127,24 @@ class HitCollector {
  * Hits for `query`, per file in path order, holding at least `limit + 1` matching lines when that many exist.
  * Resolves undefined when ripgrep cannot run, so the caller falls back. Paths are relative to the folder.
  */
-export async function grepWithRipgrep(ripgrep: Ripgrep, ops: Operations, query: GrepQuery, signal: AbortSignal): Promise<FileHits[] | undefined> {
+export async function grepWithRipgrep(
+  ripgrep: Ripgrep,
+  ops: Operations,
+  query: GrepQuery,
+  signal: AbortSignal,
+): Promise<FileHits[] | undefined> {
   const contextArgs = query.context > 0 ? ["--context", String(query.context)] : [];
   const nameFilter = query.glob ? ripgrepNameFilter(query.glob) : [];
-  const args = ["--json", "--sort", "path", ...COMMON_FLAGS, ...nameFilter, ...contextArgs, ...matcherFlags(query), "."];
+  const args = [
+    "--json",
+    "--sort",
+    "path",
+    ...COMMON_FLAGS,
+    ...nameFilter,
+    ...contextArgs,
+    ...matcherFlags(query),
+    ".",
+  ];
   const prefix = query.glob ? literalFolder(query.glob) : "";
   const start = prefix === "" ? query.folder : posix.join(query.folder, prefix);
   if (prefix !== "" && (await pathKind(ops, start)) !== "directory") return [];

@@ -15,14 +15,12 @@ import type { Ripgrep } from "./ripgrep.ts";
 import { filesUnder } from "./search-files.ts";
 import { GREP_DEFAULT_LIMIT, GREP_MAX_LINE_CHARS, grepDeclaration } from "./declarations.ts";
 
-
 export interface GrepDetails {
   path: string;
   matches: number;
   limitReached: boolean;
   engine: "ripgrep" | "fallback";
 }
-
 
 function compile(query: GrepQuery): RegExp {
   const source = query.literal ? query.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : query.pattern;
@@ -34,7 +32,14 @@ function compile(query: GrepQuery): RegExp {
 }
 
 /** The fallback route: read the listed files in path order until more than `limit` lines matched. */
-async function grepFiles(ops: Operations, folder: string, files: string[], regex: RegExp, query: GrepQuery, signal: AbortSignal): Promise<FileHits[]> {
+async function grepFiles(
+  ops: Operations,
+  folder: string,
+  files: string[],
+  regex: RegExp,
+  query: GrepQuery,
+  signal: AbortSignal,
+): Promise<FileHits[]> {
   const found: FileHits[] = [];
   let matches = 0;
   for (const file of files) {
@@ -89,7 +94,9 @@ export function grepTool(ripgrep: Ripgrep): Tool<typeof grepDeclaration.paramete
         }
       } catch (error) {
         if (!(error instanceof InvalidPatternError)) throw error;
-        throw new Error(`Invalid regular expression ${JSON.stringify(input.pattern)}: ${error.message}. Fix the pattern, or pass literal: true to search for the text as it is.`);
+        throw new Error(
+          `Invalid regular expression ${JSON.stringify(input.pattern)}: ${error.message}. Fix the pattern, or pass literal: true to search for the text as it is.`,
+        );
       }
 
       const named = hits.map((file) => ({ ...file, path: kind === "file" ? shown : joinDisplay(shown, file.path) }));
@@ -101,9 +108,16 @@ export function grepTool(ripgrep: Ripgrep): Tool<typeof grepDeclaration.paramete
       }
       const cut = truncateHead(result.text, { maxLines: Number.MAX_SAFE_INTEGER, maxBytes: DEFAULT_MAX_BYTES });
       const notes: string[] = [];
-      if (result.limitReached) notes.push(`${query.limit} matches limit reached. Use limit=${query.limit * 2} for more, or narrow the pattern, path or glob.`);
-      if (cut.truncated) notes.push(`Output cut at ${formatBytes(DEFAULT_MAX_BYTES)}; narrow the search or use less context.`);
-      if (result.linesCut) notes.push(`Some lines were longer than ${GREP_MAX_LINE_CHARS} characters and were cut; use read to see them whole.`);
+      if (result.limitReached)
+        notes.push(
+          `${query.limit} matches limit reached. Use limit=${query.limit * 2} for more, or narrow the pattern, path or glob.`,
+        );
+      if (cut.truncated)
+        notes.push(`Output cut at ${formatBytes(DEFAULT_MAX_BYTES)}; narrow the search or use less context.`);
+      if (result.linesCut)
+        notes.push(
+          `Some lines were longer than ${GREP_MAX_LINE_CHARS} characters and were cut; use read to see them whole.`,
+        );
       const text = notes.length > 0 ? `${cut.text}\n\n${notes.map((note) => `[${note}]`).join("\n")}` : cut.text;
       return { content: text, details };
     },

@@ -6,7 +6,6 @@ import { DEFAULT_MAX_BYTES, formatBytes, truncateHead } from "@keel/extensions-a
 import { displayPath, pathKind, withFsErrors } from "./paths.ts";
 import { LS_DEFAULT_LIMIT, lsDeclaration } from "./declarations.ts";
 
-
 export interface LsDetails {
   path: string;
   total: number;
@@ -29,7 +28,11 @@ export const lsTool = defineTool({
     const kind = await pathKind(ctx.ops, target);
     if (!kind) throw new Error(`Folder not found: ${path}. Use ls on a parent folder to see what exists.`);
     if (kind === "file") throw new Error(`${path} is a file, not a folder; use read to see its content.`);
-    const entries = await withFsErrors(path, () => ctx.ops.list(target), "Use ls on a parent folder to see what exists.");
+    const entries = await withFsErrors(
+      path,
+      () => ctx.ops.list(target),
+      "Use ls on a parent folder to see what exists.",
+    );
     const names = entries.map((entry) => (entry.kind === "directory" ? `${entry.name}/` : entry.name)).sort(byName);
     if (names.length === 0) return { content: `[${path} is an empty folder]`, details: { path, total: 0, shown: 0 } };
 

@@ -51,7 +51,10 @@ const MIN_SIMILARITY = 0.3;
 export function closestLines(text: string, quote: string, shownLines?: number): NearestLines | undefined {
   const quoteLines = quote.split("\n");
   const anchor = (quoteLines.find((line) => line.trim().length > 0) ?? "").trim().slice(0, COMPARE_CHARS);
-  const anchorIndex = Math.max(0, quoteLines.findIndex((line) => line.trim().length > 0));
+  const anchorIndex = Math.max(
+    0,
+    quoteLines.findIndex((line) => line.trim().length > 0),
+  );
   if (anchor.length < 2) return undefined;
   const anchorPairs = pairs(anchor);
   const lines = text.split("\n");

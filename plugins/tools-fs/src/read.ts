@@ -27,7 +27,9 @@ export interface ReadDetails {
 
 function imageResult(path: string, bytes: Uint8Array, mimeType: string): ToolResult<ReadDetails> {
   if (bytes.length > MAX_IMAGE_BYTES) {
-    throw new Error(`${path} is a ${mimeType} image of ${formatBytes(bytes.length)}; images over ${formatBytes(MAX_IMAGE_BYTES)} cannot be sent to the model. Make a smaller copy and read that.`);
+    throw new Error(
+      `${path} is a ${mimeType} image of ${formatBytes(bytes.length)}; images over ${formatBytes(MAX_IMAGE_BYTES)} cannot be sent to the model. Make a smaller copy and read that.`,
+    );
   }
   return {
     content: [
@@ -62,19 +64,32 @@ function decodeLines(bytes: Uint8Array, starts: number[], from: number, to: numb
   return to >= starts.length && end - begin <= maxBytes && text.endsWith("\n") ? text.slice(0, -1) : text;
 }
 
-export function textResult(path: string, bytes: Uint8Array, offset: number | undefined, limit: number | undefined): { content: string; details: ReadDetails } {
+export function textResult(
+  path: string,
+  bytes: Uint8Array,
+  offset: number | undefined,
+  limit: number | undefined,
+): { content: string; details: ReadDetails } {
   if (bytes.length === 0) return { content: `[${path} is empty]`, details: { path, totalLines: 0, truncated: false } };
   const starts = lineStarts(bytes);
   const total = starts.length;
   const start = (offset ?? 1) - 1;
   if (start >= total) {
-    throw new Error(`offset ${offset} is past the end of ${path}, which has ${total} line${total === 1 ? "" : "s"}. Use an offset from 1 to ${total}.`);
+    throw new Error(
+      `offset ${offset} is past the end of ${path}, which has ${total} line${total === 1 ? "" : "s"}. Use an offset from 1 to ${total}.`,
+    );
   }
   const end = limit === undefined ? total : Math.min(start + limit, total);
   // Decode just past the caps (a line or a few bytes more), so truncateHead still sees that there is more.
   const text = decodeLines(bytes, starts, start, Math.min(end, start + DEFAULT_MAX_LINES + 1), DEFAULT_MAX_BYTES + 8);
   const cut = truncateHead(text, { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES });
-  const details: ReadDetails = { path, totalLines: total, firstLine: start + 1, lastLine: end, truncated: cut.truncated };
+  const details: ReadDetails = {
+    path,
+    totalLines: total,
+    firstLine: start + 1,
+    lastLine: end,
+    truncated: cut.truncated,
+  };
 
   if (cut.lineCut) {
     const lineBytes = (start + 1 < total ? starts[start + 1]! - 1 : bytes.length) - starts[start]!;
@@ -85,9 +100,16 @@ export function textResult(path: string, bytes: Uint8Array, offset: number | und
   if (cut.truncated) {
     const last = start + cut.keptLines;
     const why = cut.truncatedBy === "bytes" ? ` (${formatBytes(DEFAULT_MAX_BYTES)} limit)` : "";
-    return { content: `${cut.text}\n\n[Showing lines ${start + 1}-${last} of ${total}${why}. Use offset=${last + 1} to continue.]`, details: { ...details, lastLine: last } };
+    return {
+      content: `${cut.text}\n\n[Showing lines ${start + 1}-${last} of ${total}${why}. Use offset=${last + 1} to continue.]`,
+      details: { ...details, lastLine: last },
+    };
   }
-  if (end < total) return { content: `${cut.text}\n\n[Showing lines ${start + 1}-${end} of ${total}. Use offset=${end + 1} to continue.]`, details };
+  if (end < total)
+    return {
+      content: `${cut.text}\n\n[Showing lines ${start + 1}-${end} of ${total}. Use offset=${end + 1} to continue.]`,
+      details,
+    };
   return { content: cut.text, details };
 }
 
@@ -99,7 +121,9 @@ export const readTool = defineTool({
     const mimeType = imageMimeType(bytes);
     if (mimeType) return imageResult(path, bytes, mimeType);
     if (looksBinary(bytes)) {
-      throw new Error(`${path} is a binary file (${formatBytes(bytes.length)}); read shows text files and png, jpeg, gif or webp images only.`);
+      throw new Error(
+        `${path} is a binary file (${formatBytes(bytes.length)}); read shows text files and png, jpeg, gif or webp images only.`,
+      );
     }
     const result = textResult(path, bytes, input.offset, input.limit);
     if (isValidUtf8(bytes)) return result;

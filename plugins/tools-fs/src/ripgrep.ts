@@ -10,7 +10,16 @@ import type { Operations, ProcessHandle } from "@keel/extensions-api";
  * `.git` skipped, `.gitignore` honoured even outside a git repository, and no other ignore sources
  * (`.ignore`, `.rgignore`, global excludes, `.git/info/exclude`) or user config that the walker would not see.
  */
-export const COMMON_FLAGS = ["--no-config", "--hidden", "--no-require-git", "--no-ignore-dot", "--no-ignore-global", "--no-ignore-exclude", "--glob", "!.git"];
+export const COMMON_FLAGS = [
+  "--no-config",
+  "--hidden",
+  "--no-require-git",
+  "--no-ignore-dot",
+  "--no-ignore-global",
+  "--no-ignore-exclude",
+  "--glob",
+  "!.git",
+];
 
 /** The shell's codes for "not found" and "not executable". */
 const CANNOT_RUN = new Set([126, 127]);
@@ -51,7 +60,13 @@ export class Ripgrep {
    * Runs ripgrep with `args` in `cwd` (a path the backend confines). Resolves undefined when the binary cannot
    * run, after which `usable` says false.
    */
-  async run(ops: Operations, cwd: string, args: string[], signal: AbortSignal, options: RunOptions = {}): Promise<RipgrepRun | undefined> {
+  async run(
+    ops: Operations,
+    cwd: string,
+    args: string[],
+    signal: AbortSignal,
+    options: RunOptions = {},
+  ): Promise<RipgrepRun | undefined> {
     const binary = await this.path();
     if (!binary) return undefined;
     const redirect = options.stderr === "only" ? "2>&1 >/dev/null" : "2>/dev/null";

@@ -40,7 +40,13 @@ export function splitPaths(output: Buffer): string[] {
  * with literal folders (`src/lib/**\/*.ts`) only walks those, and like a folder named as the path they are
  * searched even when .gitignore ignores them: the model asked for them by name.
  */
-export async function filesUnder(ops: Operations, ripgrep: Ripgrep, folder: string, glob: string | undefined, signal: AbortSignal): Promise<string[]> {
+export async function filesUnder(
+  ops: Operations,
+  ripgrep: Ripgrep,
+  folder: string,
+  glob: string | undefined,
+  signal: AbortSignal,
+): Promise<string[]> {
   const prefix = glob ? literalFolder(glob) : "";
   const start = prefix === "" ? folder : posix.join(folder, prefix);
   if (prefix !== "" && (await pathKind(ops, start)) !== "directory") return [];
@@ -49,7 +55,8 @@ export async function filesUnder(ops: Operations, ripgrep: Ripgrep, folder: stri
     const nameFilter = glob ? ripgrepNameFilter(glob) : [];
     const run = await ripgrep.run(ops, start, ["--files", "--null", ...COMMON_FLAGS, ...nameFilter, "."], signal);
     // Code 2 with a listing means some folders could not be read; the rest is still right.
-    if (run && (run.code !== 2 || run.output.length > 0)) files = await confirmListed(ops, start, splitPaths(run.output));
+    if (run && (run.code !== 2 || run.output.length > 0))
+      files = await confirmListed(ops, start, splitPaths(run.output));
   }
   files ??= await listFiles(ops, start, signal);
   if (prefix !== "") files = files.map((file) => `${prefix}/${file}`);

@@ -1,6 +1,13 @@
 /** The file tools, each imported on its first call. */
 import { lazyTool } from "@keel/extensions-api";
-import { editDeclaration, findDeclaration, grepDeclaration, lsDeclaration, readDeclaration, writeDeclaration } from "./declarations.ts";
+import {
+  editDeclaration,
+  findDeclaration,
+  grepDeclaration,
+  lsDeclaration,
+  readDeclaration,
+  writeDeclaration,
+} from "./declarations.ts";
 import { FileQueue } from "./file-queue.ts";
 import { Ripgrep } from "./ripgrep.ts";
 

@@ -52,13 +52,25 @@ export async function unifiedDiff(path: string, before: string, after: string): 
   let head = 0;
   while (head < shorter && before.charCodeAt(head) === after.charCodeAt(head)) head++;
   let tail = 0;
-  while (tail < shorter - head && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
+  while (
+    tail < shorter - head &&
+    before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)
+  )
+    tail++;
 
   const from = backLines(before, head, CONTEXT_LINES);
   const beforeEnd = forwardLines(before, before.length - tail, CONTEXT_LINES + 1);
   const afterEnd = forwardLines(after, after.length - tail, CONTEXT_LINES + 1);
   const skippedLines = countLines(before, from);
-  const patch = structuredPatch(path, path, before.slice(from, beforeEnd), after.slice(from, afterEnd), undefined, undefined, { context: CONTEXT_LINES });
+  const patch = structuredPatch(
+    path,
+    path,
+    before.slice(from, beforeEnd),
+    after.slice(from, afterEnd),
+    undefined,
+    undefined,
+    { context: CONTEXT_LINES },
+  );
   let added = 0;
   let removed = 0;
   let firstChangedLine = skippedLines + 1;

@@ -51,7 +51,9 @@ async function listOrSkip(ops: Operations, folder: string, isStart: boolean): Pr
  */
 export async function listFiles(ops: Operations, start: string, signal: AbortSignal): Promise<string[]> {
   const files: string[] = [];
-  const pending: { relative: string; rules: GitignoreRules }[] = [{ relative: "", rules: await inheritedRules(ops, start) }];
+  const pending: { relative: string; rules: GitignoreRules }[] = [
+    { relative: "", rules: await inheritedRules(ops, start) },
+  ];
   while (pending.length > 0) {
     if (signal.aborted) throw new Error("The search was aborted.");
     const { relative, rules: outer } = pending.pop()!;

@@ -19,7 +19,6 @@ export interface WriteDetails {
   replacedNotUtf8?: boolean;
 }
 
-
 /** Whether the file at `path` holds text that is not valid UTF-8; false when it cannot be read. */
 async function heldOtherEncoding(ops: Operations, path: string): Promise<boolean> {
   try {
@@ -44,11 +43,18 @@ export function writeTool(queue: FileQueue): Tool<typeof writeDeclaration.parame
         const bytes = new TextEncoder().encode(input.content).length;
         const verb = before ? "Replaced" : "Created";
         const notes: string[] = [];
-        if (wasOtherEncoding) notes.push(`The file it replaced was not valid UTF-8 (Latin-1 or another encoding); it is now UTF-8.`);
+        if (wasOtherEncoding)
+          notes.push(`The file it replaced was not valid UTF-8 (Latin-1 or another encoding); it is now UTF-8.`);
         // Under the u flag a surrogate pair is one code point, so \p{Cs} finds only unpaired ones.
-        if (/\p{Cs}/u.test(input.content)) notes.push("The content held unpaired UTF-16 surrogates, which UTF-8 cannot hold; each was written as U+FFFD.");
+        if (/\p{Cs}/u.test(input.content))
+          notes.push(
+            "The content held unpaired UTF-16 surrogates, which UTF-8 cannot hold; each was written as U+FFFD.",
+          );
         const text = `${verb} ${path} (${formatBytes(bytes)}).${notes.map((note) => ` ${note}`).join("")}`;
-        return { content: text, details: { path, bytes, created: !before, ...(wasOtherEncoding ? { replacedNotUtf8: true } : {}) } };
+        return {
+          content: text,
+          details: { path, bytes, created: !before, ...(wasOtherEncoding ? { replacedNotUtf8: true } : {}) },
+        };
       });
     },
   });

@@ -44,7 +44,13 @@ const memory: Backend = {
   name: "memory",
   setup() {
     const ops = createMemoryOps("/workspace");
-    return { ops, seed: (files) => seed(ops, files), tools: createFileTools({ ripgrep: true }), ctx: toolContext(ops), cleanup() {} };
+    return {
+      ops,
+      seed: (files) => seed(ops, files),
+      tools: createFileTools({ ripgrep: true }),
+      ctx: toolContext(ops),
+      cleanup() {},
+    };
   },
 };
 
@@ -52,7 +58,11 @@ const memory: Backend = {
 export const backends: Backend[] = [{ name: "local disk", setup: () => local(true) }, memory];
 
 /** For find and grep, which also have a ripgrep route on the local disk. */
-export const searchBackends: Backend[] = [{ name: "local disk, ripgrep", setup: () => local(true) }, { name: "local disk, fallback walker", setup: () => local(false) }, memory];
+export const searchBackends: Backend[] = [
+  { name: "local disk, ripgrep", setup: () => local(true) },
+  { name: "local disk, fallback walker", setup: () => local(false) },
+  memory,
+];
 
 /** Creates `files` (path → text or bytes) through the backend's own writes. */
 export async function seed(ops: Operations, files: Record<string, string | Uint8Array>): Promise<void> {

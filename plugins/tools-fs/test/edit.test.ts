@@ -3,7 +3,16 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { callTool, toolContext } from "../../../test/support/workspace.ts";
 import { backends, type Env, readText } from "./backends.ts";
 
-const SOURCE = ["function add(a, b) {", "  return a + b;", "}", "", "function sub(a, b) {", "  return a - b;", "}", ""].join("\n");
+const SOURCE = [
+  "function add(a, b) {",
+  "  return a + b;",
+  "}",
+  "",
+  "function sub(a, b) {",
+  "  return a - b;",
+  "}",
+  "",
+].join("\n");
 
 describe.each(backends)("edit ($name)", (backend) => {
   let env: Env;
@@ -45,7 +54,9 @@ describe.each(backends)("edit ($name)", (backend) => {
       ],
     });
     expect(out).toMatchObject({ isError: false, details: { added: 2, removed: 2, firstChangedLine: 1 } });
-    expect(await readText(env.ops, "math.js")).toBe(SOURCE.replace("function add", "function plus").replace("function sub", "function subtract"));
+    expect(await readText(env.ops, "math.js")).toBe(
+      SOURCE.replace("function add", "function plus").replace("function sub", "function subtract"),
+    );
   });
 
   it("says a missing snippet matched 0 times and shows the nearest lines", async () => {
@@ -66,8 +77,13 @@ describe.each(backends)("edit ($name)", (backend) => {
 
   it("says when a snippet would match but for whitespace", async () => {
     await env.seed({ "math.js": SOURCE });
-    const out = await edit({ path: "math.js", edits: [{ oldText: "function add(a, b) {\nreturn a + b;", newText: "x" }] });
-    expect(out.text).toContain("It would match if whitespace were ignored: copy the exact indentation and line breaks from the file.");
+    const out = await edit({
+      path: "math.js",
+      edits: [{ oldText: "function add(a, b) {\nreturn a + b;", newText: "x" }],
+    });
+    expect(out.text).toContain(
+      "It would match if whitespace were ignored: copy the exact indentation and line breaks from the file.",
+    );
   });
 
   it("refuses a snippet that matches several times, listing where", async () => {
@@ -108,7 +124,9 @@ describe.each(backends)("edit ($name)", (backend) => {
         { oldText: "add(a, b) {\n  return", newText: "y" },
       ],
     });
-    expect(out.text).toBe("No edits were applied to math.js.\nedits[0] and edits[1] overlap (both change text at line 1); merge them into one edit.");
+    expect(out.text).toBe(
+      "No edits were applied to math.js.\nedits[0] and edits[1] overlap (both change text at line 1); merge them into one edit.",
+    );
   });
 
   it("refuses an empty oldText and an edit that changes nothing", async () => {
@@ -128,12 +146,18 @@ describe.each(backends)("edit ($name)", (backend) => {
   });
 
   it("says a missing file was not found and that write creates files", async () => {
-    expect(await edit({ path: "new.js", edits: [{ oldText: "a", newText: "b" }] })).toEqual({ text: "File not found: new.js. To create a file, use write.", isError: true });
+    expect(await edit({ path: "new.js", edits: [{ oldText: "a", newText: "b" }] })).toEqual({
+      text: "File not found: new.js. To create a file, use write.",
+      isError: true,
+    });
   });
 
   it("refuses to edit a binary file", async () => {
     await env.seed({ "blob.bin": new Uint8Array([1, 0, 2]) });
-    expect(await edit({ path: "blob.bin", edits: [{ oldText: "a", newText: "b" }] })).toEqual({ text: "blob.bin is a binary file; edit changes text files only.", isError: true });
+    expect(await edit({ path: "blob.bin", edits: [{ oldText: "a", newText: "b" }] })).toEqual({
+      text: "blob.bin is a binary file; edit changes text files only.",
+      isError: true,
+    });
   });
 
   it("keeps CRLF line endings when the model quotes text with LF", async () => {
@@ -153,17 +177,29 @@ describe.each(backends)("edit ($name)", (backend) => {
     await env.seed({ "latin1.txt": latin1 });
     const out = await edit({ path: "latin1.txt", edits: [{ oldText: "au lait", newText: "noir" }] });
     expect(out.isError).toBe(false);
-    expect(out.text).toContain("[latin1.txt is not valid UTF-8, so it was edited byte for byte: only the bytes of the matched text changed.]");
+    expect(out.text).toContain(
+      "[latin1.txt is not valid UTF-8, so it was edited byte for byte: only the bytes of the matched text changed.]",
+    );
     expect(out.text).toContain("-caf\uFFFD au lait\n+caf\uFFFD noir");
-    expect(Buffer.from(await env.ops.readFile("latin1.txt"))).toEqual(Buffer.from("caf\xe9 noir\nsecond line with na\xefve text\n", "latin1"));
+    expect(Buffer.from(await env.ops.readFile("latin1.txt"))).toEqual(
+      Buffer.from("caf\xe9 noir\nsecond line with na\xefve text\n", "latin1"),
+    );
   });
 
   it("keeps one invalid UTF-8 sequence far from the edit as it was, and writes new text as UTF-8", async () => {
-    const bytes = Buffer.concat([Buffer.from("header \u00e9t\u00e9\n"), Buffer.from([0xc3, 0x28, 0x0a]), Buffer.from("tail: old\n")]);
+    const bytes = Buffer.concat([
+      Buffer.from("header \u00e9t\u00e9\n"),
+      Buffer.from([0xc3, 0x28, 0x0a]),
+      Buffer.from("tail: old\n"),
+    ]);
     await env.seed({ "broken.txt": bytes });
     const out = await edit({ path: "broken.txt", edits: [{ oldText: "old", newText: "neu \u00fc" }] });
     expect(out.isError).toBe(false);
-    const expected = Buffer.concat([Buffer.from("header \u00e9t\u00e9\n"), Buffer.from([0xc3, 0x28, 0x0a]), Buffer.from("tail: neu \u00fc\n")]);
+    const expected = Buffer.concat([
+      Buffer.from("header \u00e9t\u00e9\n"),
+      Buffer.from([0xc3, 0x28, 0x0a]),
+      Buffer.from("tail: neu \u00fc\n"),
+    ]);
     expect(Buffer.from(await env.ops.readFile("broken.txt"))).toEqual(expected);
   });
 
@@ -172,14 +208,18 @@ describe.each(backends)("edit ($name)", (backend) => {
     const out = await edit({ path: "latin1.txt", edits: [{ oldText: "caf\uFFFD", newText: "tea" }] });
     expect(out.isError).toBe(true);
     expect(out.text).toContain("edit.oldText was not found in latin1.txt (0 matches).");
-    expect(out.text).toContain('latin1.txt is not valid UTF-8 (it may be Latin-1 or another encoding, or hold a damaged byte)');
+    expect(out.text).toContain(
+      "latin1.txt is not valid UTF-8 (it may be Latin-1 or another encoding, or hold a damaged byte)",
+    );
     expect(Buffer.from(await env.ops.readFile("latin1.txt"))).toEqual(Buffer.from("caf\xe9 au lait\n", "latin1"));
   });
 
   it("serialises parallel edits to one file so none is lost", async () => {
     const lines = Array.from({ length: 20 }, (_, i) => `value_${i} = ${i}`);
     await env.seed({ "many.txt": `${lines.join("\n")}\n` });
-    const results = await Promise.all(lines.map((line, i) => edit({ path: "many.txt", edits: [{ oldText: line, newText: `value_${i} = changed` }] })));
+    const results = await Promise.all(
+      lines.map((line, i) => edit({ path: "many.txt", edits: [{ oldText: line, newText: `value_${i} = changed` }] })),
+    );
     expect(results.every((result) => !result.isError)).toBe(true);
     expect(await readText(env.ops, "many.txt")).toBe(`${lines.map((_, i) => `value_${i} = changed`).join("\n")}\n`);
   });
@@ -195,7 +235,11 @@ describe.each(backends)("edit ($name)", (backend) => {
         return bytes;
       },
     });
-    const out = await callTool(env.tools.edit, { path: "live.txt", edits: [{ oldText: "body", newText: "BODY" }] }, toolContext(meddling));
+    const out = await callTool(
+      env.tools.edit,
+      { path: "live.txt", edits: [{ oldText: "body", newText: "BODY" }] },
+      toolContext(meddling),
+    );
     expect(out.isError).toBe(false);
     expect(await readText(env.ops, "live.txt")).toBe("header\nBODY\nappended elsewhere\n");
   });
@@ -210,9 +254,15 @@ describe.each(backends)("edit ($name)", (backend) => {
         return bytes;
       },
     });
-    const out = await callTool(env.tools.edit, { path: "live.txt", edits: [{ oldText: "body", newText: "BODY" }] }, toolContext(meddling));
+    const out = await callTool(
+      env.tools.edit,
+      { path: "live.txt", edits: [{ oldText: "body", newText: "BODY" }] },
+      toolContext(meddling),
+    );
     expect(out.isError).toBe(true);
-    expect(out.text.startsWith("live.txt changed while it was being edited, and the edits no longer fit the new text.")).toBe(true);
+    expect(
+      out.text.startsWith("live.txt changed while it was being edited, and the edits no longer fit the new text."),
+    ).toBe(true);
     expect(await readText(env.ops, "live.txt")).toBe("rewritten\n");
   });
 });

@@ -24,7 +24,10 @@ describe.each(searchBackends)("find ($name)", (backend) => {
   const find = (input: unknown) => callTool(env.tools.find, input, env.ctx);
 
   it("matches a name pattern at any depth, sorted by path, skipping .git", async () => {
-    expect(await find({ pattern: "*.ts" })).toMatchObject({ text: "src/index.ts\nsrc/util/strings.test.ts\nsrc/util/strings.ts", isError: false });
+    expect(await find({ pattern: "*.ts" })).toMatchObject({
+      text: "src/index.ts\nsrc/util/strings.test.ts\nsrc/util/strings.ts",
+      isError: false,
+    });
   });
 
   it("matches a pattern with a slash against the path under the folder", async () => {
@@ -54,7 +57,9 @@ describe.each(searchBackends)("find ($name)", (backend) => {
   });
 
   it("searches a subfolder and shows paths relative to the workspace", async () => {
-    expect((await find({ pattern: "*.ts", path: "src/util" })).text).toBe("src/util/strings.test.ts\nsrc/util/strings.ts");
+    expect((await find({ pattern: "*.ts", path: "src/util" })).text).toBe(
+      "src/util/strings.test.ts\nsrc/util/strings.ts",
+    );
   });
 
   it("skips what .gitignore files ignore, root and nested, with ! re-including", async () => {
@@ -88,7 +93,10 @@ describe.each(searchBackends)("find ($name)", (backend) => {
     const out = await find({ pattern: "*.txt" });
     const lines = out.text.split("\n");
     expect(lines[999]).toBe("many/f0999.txt");
-    expect(lines.slice(1000)).toEqual(["", "[Showing the first 1000 of 1100 files. Use limit=1100 for all, or a narrower pattern or path.]"]);
+    expect(lines.slice(1000)).toEqual([
+      "",
+      "[Showing the first 1000 of 1100 files. Use limit=1100 for all, or a narrower pattern or path.]",
+    ]);
   });
 
   it("lists files whose names end in a dot (`...`, `notes.`), whatever the pattern", async () => {
@@ -104,10 +112,16 @@ describe.each(searchBackends)("find ($name)", (backend) => {
   });
 
   it("refuses a file as the folder to search", async () => {
-    expect(await find({ pattern: "*", path: "README.md" })).toEqual({ text: "README.md is a file; find searches folders. Give the folder that contains it.", isError: true });
+    expect(await find({ pattern: "*", path: "README.md" })).toEqual({
+      text: "README.md is a file; find searches folders. Give the folder that contains it.",
+      isError: true,
+    });
   });
 
   it("says a missing folder was not found", async () => {
-    expect(await find({ pattern: "*", path: "nope" })).toEqual({ text: "Path not found: nope. Check it with ls.", isError: true });
+    expect(await find({ pattern: "*", path: "nope" })).toEqual({
+      text: "Path not found: nope. Check it with ls.",
+      isError: true,
+    });
   });
 });

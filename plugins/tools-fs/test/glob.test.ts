@@ -32,6 +32,13 @@ describe("globs for find and grep", () => {
   });
 
   it("orders paths as ripgrep's --sort path does: a folder's contents before longer names", () => {
-    expect(["a.txt", "a/z.txt", "a-b", "a", "B", "a/b/c"].sort(byPath)).toEqual(["B", "a", "a/b/c", "a/z.txt", "a-b", "a.txt"]);
+    expect(["a.txt", "a/z.txt", "a-b", "a", "B", "a/b/c"].sort(byPath)).toEqual([
+      "B",
+      "a",
+      "a/b/c",
+      "a/z.txt",
+      "a-b",
+      "a.txt",
+    ]);
   });
 });

@@ -22,13 +22,23 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
   it("shows matching lines as path:line: text, in path order, skipping .git", async () => {
     expect(await grep({ pattern: "alpha" })).toMatchObject({
       isError: false,
-      text: ["lib/c.js:3: three alpha", "lib/c.js:7: seven alpha", "src/a.ts:2: export function alpha() {", "src/b.ts:1: const beta = 'alpha-ish';"].join("\n"),
+      text: [
+        "lib/c.js:3: three alpha",
+        "lib/c.js:7: seven alpha",
+        "src/a.ts:2: export function alpha() {",
+        "src/b.ts:1: const beta = 'alpha-ish';",
+      ].join("\n"),
     });
   });
 
   it("matches regardless of case when asked", async () => {
     expect((await grep({ pattern: "alpha", ignoreCase: true, path: "src" })).text).toBe(
-      ["src/a.ts:2: export function alpha() {", "src/a.ts:3:   return ALPHA;", "src/b.ts:1: const beta = 'alpha-ish';", "src/notes.md:1: Alpha notes"].join("\n"),
+      [
+        "src/a.ts:2: export function alpha() {",
+        "src/a.ts:3:   return ALPHA;",
+        "src/b.ts:1: const beta = 'alpha-ish';",
+        "src/notes.md:1: Alpha notes",
+      ].join("\n"),
     );
   });
 
@@ -41,32 +51,64 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
 
   it("shows context lines marked with - and separates stretches with --", async () => {
     expect((await grep({ pattern: "alpha", path: "lib", context: 1 })).text).toBe(
-      ["lib/c.js-2- two", "lib/c.js:3: three alpha", "lib/c.js-4- four", "--", "lib/c.js-6- six", "lib/c.js:7: seven alpha", "lib/c.js-8- eight"].join("\n"),
+      [
+        "lib/c.js-2- two",
+        "lib/c.js:3: three alpha",
+        "lib/c.js-4- four",
+        "--",
+        "lib/c.js-6- six",
+        "lib/c.js:7: seven alpha",
+        "lib/c.js-8- eight",
+      ].join("\n"),
     );
   });
 
   it("searches only files matching a glob", async () => {
-    expect((await grep({ pattern: "alpha", glob: "*.js" })).text).toBe("lib/c.js:3: three alpha\nlib/c.js:7: seven alpha");
+    expect((await grep({ pattern: "alpha", glob: "*.js" })).text).toBe(
+      "lib/c.js:3: three alpha\nlib/c.js:7: seven alpha",
+    );
     expect((await grep({ pattern: "alpha", glob: "src/**/*.ts", ignoreCase: true })).text).toBe(
-      ["src/a.ts:2: export function alpha() {", "src/a.ts:3:   return ALPHA;", "src/b.ts:1: const beta = 'alpha-ish';"].join("\n"),
+      [
+        "src/a.ts:2: export function alpha() {",
+        "src/a.ts:3:   return ALPHA;",
+        "src/b.ts:1: const beta = 'alpha-ish';",
+      ].join("\n"),
     );
   });
 
   it("searches only under the folders a glob names literally", async () => {
     expect((await grep({ pattern: "alpha", glob: "lib/*.js", context: 1 })).text).toBe(
-      ["lib/c.js-2- two", "lib/c.js:3: three alpha", "lib/c.js-4- four", "--", "lib/c.js-6- six", "lib/c.js:7: seven alpha", "lib/c.js-8- eight"].join("\n"),
+      [
+        "lib/c.js-2- two",
+        "lib/c.js:3: three alpha",
+        "lib/c.js-4- four",
+        "--",
+        "lib/c.js-6- six",
+        "lib/c.js:7: seven alpha",
+        "lib/c.js-8- eight",
+      ].join("\n"),
     );
-    expect((await grep({ pattern: "alpha", glob: "missing/*.js" })).text).toBe('No matches for "alpha" in . (files matching missing/*.js).');
+    expect((await grep({ pattern: "alpha", glob: "missing/*.js" })).text).toBe(
+      'No matches for "alpha" in . (files matching missing/*.js).',
+    );
   });
 
   it("searches files whose names end in a dot, with and without a glob", async () => {
     await env.seed({ "odd/...": "alpha dots\n", "odd/notes.": "alpha note\n" });
-    expect((await grep({ pattern: "alpha", path: "odd" })).text).toBe("odd/...:1: alpha dots\nodd/notes.:1: alpha note");
-    expect((await grep({ pattern: "alpha", path: "odd", glob: "*" })).text).toBe("odd/...:1: alpha dots\nodd/notes.:1: alpha note");
+    expect((await grep({ pattern: "alpha", path: "odd" })).text).toBe(
+      "odd/...:1: alpha dots\nodd/notes.:1: alpha note",
+    );
+    expect((await grep({ pattern: "alpha", path: "odd", glob: "*" })).text).toBe(
+      "odd/...:1: alpha dots\nodd/notes.:1: alpha note",
+    );
   });
 
   it("skips files .gitignore ignores and binary files", async () => {
-    await env.seed({ ".gitignore": "build/\n", "build/out.js": "alpha\n", "bin/blob": new Uint8Array([...new TextEncoder().encode("alpha"), 0, 1]) });
+    await env.seed({
+      ".gitignore": "build/\n",
+      "build/out.js": "alpha\n",
+      "bin/blob": new Uint8Array([...new TextEncoder().encode("alpha"), 0, 1]),
+    });
     expect((await grep({ pattern: "alpha", path: "." })).text.split("\n")).toHaveLength(4);
   });
 
@@ -75,7 +117,10 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
     const out = await grep({ pattern: "^hit", path: "big.txt" });
     const lines = out.text.split("\n");
     expect(lines[99]).toBe("big.txt:100: hit 100");
-    expect(lines.slice(100)).toEqual(["", "[100 matches limit reached. Use limit=200 for more, or narrow the pattern, path or glob.]"]);
+    expect(lines.slice(100)).toEqual([
+      "",
+      "[100 matches limit reached. Use limit=200 for more, or narrow the pattern, path or glob.]",
+    ]);
     expect(out.details).toMatchObject({ matches: 100, limitReached: true });
   });
 
@@ -111,7 +156,10 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
   });
 
   it("says when nothing matches (not an error)", async () => {
-    expect(await grep({ pattern: "zeta", glob: "*.ts" })).toMatchObject({ text: 'No matches for "zeta" in . (files matching *.ts).', isError: false });
+    expect(await grep({ pattern: "zeta", glob: "*.ts" })).toMatchObject({
+      text: 'No matches for "zeta" in . (files matching *.ts).',
+      isError: false,
+    });
   });
 
   it("explains an invalid regular expression and offers literal search", async () => {
@@ -122,6 +170,9 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
   });
 
   it("says a missing path was not found", async () => {
-    expect(await grep({ pattern: "x", path: "nope" })).toEqual({ text: "Path not found: nope. Check it with ls.", isError: true });
+    expect(await grep({ pattern: "x", path: "nope" })).toEqual({
+      text: "Path not found: nope. Check it with ls.",
+      isError: true,
+    });
   });
 });

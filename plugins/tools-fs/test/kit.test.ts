@@ -13,10 +13,24 @@ describe("tools-fs through the host", () => {
   it("reads, edits, finds and greps on the local backend in one scripted run", async () => {
     const kit = await createTestKit({
       plugins: [resolve("plugins/ops-local"), resolve("plugins/tools-fs")],
-      files: { "src/math.js": "export const add = (a, b) => a - b;\n", ".gitignore": "dist/\n", "dist/math.js": "a - b\n" },
+      files: {
+        "src/math.js": "export const add = (a, b) => a - b;\n",
+        ".gitignore": "dist/\n",
+        "dist/math.js": "a - b\n",
+      },
       script: [
-        { toolCalls: [{ name: "read", arguments: { path: "src/math.js" } }, { name: "find", arguments: { pattern: "*.js" } }, { name: "grep", arguments: { pattern: "a - b" } }] },
-        { toolCalls: [{ name: "edit", arguments: { path: "src/math.js", edits: [{ oldText: "a - b", newText: "a + b" }] } }] },
+        {
+          toolCalls: [
+            { name: "read", arguments: { path: "src/math.js" } },
+            { name: "find", arguments: { pattern: "*.js" } },
+            { name: "grep", arguments: { pattern: "a - b" } },
+          ],
+        },
+        {
+          toolCalls: [
+            { name: "edit", arguments: { path: "src/math.js", edits: [{ oldText: "a - b", newText: "a + b" }] } },
+          ],
+        },
         { text: "fixed" },
       ],
     });
@@ -32,8 +46,15 @@ describe("tools-fs through the host", () => {
       expect(readFileSync(join(kit.cwd, "src/math.js"), "utf8")).toBe("export const add = (a, b) => a + b;\n");
       expect(kit.problems()).toEqual([]);
       // read, find and grep are read-only, so the loop ran them together: all three started before any ended.
-      const executions = kit.eventNames().filter((name) => name === "tool_execution_start" || name === "tool_execution_end");
-      expect(executions.slice(0, 4)).toEqual(["tool_execution_start", "tool_execution_start", "tool_execution_start", "tool_execution_end"]);
+      const executions = kit
+        .eventNames()
+        .filter((name) => name === "tool_execution_start" || name === "tool_execution_end");
+      expect(executions.slice(0, 4)).toEqual([
+        "tool_execution_start",
+        "tool_execution_start",
+        "tool_execution_start",
+        "tool_execution_end",
+      ]);
     } finally {
       await kit.dispose();
     }
@@ -61,9 +82,19 @@ describe("tools-fs through the host", () => {
       plugins: [resolve("plugins/ops-memory"), resolve("plugins/tools-fs")],
       settings: { ops: "memory", "ops-memory": { files: { "notes/todo.md": "- write tests\n" } } },
       script: [
-        { toolCalls: [{ name: "ls", arguments: { path: "notes" } }, { name: "grep", arguments: { pattern: "tests" } }] },
+        {
+          toolCalls: [
+            { name: "ls", arguments: { path: "notes" } },
+            { name: "grep", arguments: { pattern: "tests" } },
+          ],
+        },
         { toolCalls: [{ name: "write", arguments: { path: "notes/done.md", content: "- nothing yet\n" } }] },
-        { toolCalls: [{ name: "read", arguments: { path: "notes/done.md" } }, { name: "read", arguments: { path: "../escape" } }] },
+        {
+          toolCalls: [
+            { name: "read", arguments: { path: "notes/done.md" } },
+            { name: "read", arguments: { path: "../escape" } },
+          ],
+        },
         { text: "ok" },
       ],
     });

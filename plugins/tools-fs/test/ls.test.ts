@@ -27,13 +27,18 @@ describe.each(backends)("ls ($name)", (backend) => {
     const out = await ls({});
     const lines = out.text.split("\n");
     expect(lines[499]).toBe("f499.txt");
-    expect(lines.slice(500)).toEqual(["", "[Showing 500 of 600 entries. Use limit=600 to see all, or find to search by name.]"]);
+    expect(lines.slice(500)).toEqual([
+      "",
+      "[Showing 500 of 600 entries. Use limit=600 to see all, or find to search by name.]",
+    ]);
     expect(out.details).toEqual({ path: ".", total: 600, shown: 500 });
   });
 
   it("honours a smaller limit", async () => {
-    await env.seed({ "a": "", "b": "", "c": "" });
-    expect((await ls({ limit: 2 })).text).toBe("a\nb\n\n[Showing 2 of 3 entries. Use limit=3 to see all, or find to search by name.]");
+    await env.seed({ a: "", b: "", c: "" });
+    expect((await ls({ limit: 2 })).text).toBe(
+      "a\nb\n\n[Showing 2 of 3 entries. Use limit=3 to see all, or find to search by name.]",
+    );
   });
 
   it("says an empty folder is empty", async () => {
@@ -43,15 +48,24 @@ describe.each(backends)("ls ($name)", (backend) => {
 
   it("says a file is not a folder", async () => {
     await env.seed({ "a.txt": "x" });
-    expect(await ls({ path: "a.txt" })).toEqual({ text: "a.txt is a file, not a folder; use read to see its content.", isError: true });
+    expect(await ls({ path: "a.txt" })).toEqual({
+      text: "a.txt is a file, not a folder; use read to see its content.",
+      isError: true,
+    });
   });
 
   it("says a missing folder was not found", async () => {
-    expect(await ls({ path: "nope" })).toEqual({ text: "Folder not found: nope. Use ls on a parent folder to see what exists.", isError: true });
+    expect(await ls({ path: "nope" })).toEqual({
+      text: "Folder not found: nope. Use ls on a parent folder to see what exists.",
+      isError: true,
+    });
   });
 
   it("refuses a folder outside the workspace", async () => {
     const out = await ls({ path: "/" });
-    expect(out).toEqual({ text: `Path refused: "/": it lies outside the workspace ${env.ops.cwd}; use a path inside the workspace`, isError: true });
+    expect(out).toEqual({
+      text: `Path refused: "/": it lies outside the workspace ${env.ops.cwd}; use a path inside the workspace`,
+      isError: true,
+    });
   });
 });

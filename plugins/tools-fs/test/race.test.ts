@@ -39,7 +39,13 @@ function makeWorld(): World {
   for (const [name, text] of Object.entries(INSIDE)) writeFileSync(join(ws, "swapdir", name), text);
   for (const [name, text] of Object.entries(OUTSIDE)) writeFileSync(join(outside, name), text);
   const ops = createLocalOps({ cwd: ws });
-  return { ws, outside, tools: (ripgrep) => createFileTools({ ripgrep }), ctx: toolContext(ops), remove: folder.remove };
+  return {
+    ws,
+    outside,
+    tools: (ripgrep) => createFileTools({ ripgrep }),
+    ctx: toolContext(ops),
+    remove: folder.remove,
+  };
 }
 
 type Outcome = { text: string; isError: boolean };
@@ -57,9 +63,18 @@ async function race(call: (i: number) => Promise<Outcome>): Promise<Outcome[]> {
 /** The checks of every race: nothing from outside showed, and the race was real. */
 function expectNoEscape(outcomes: Outcome[]): void {
   const escapes = outcomes.filter((o) => LEAK.test(o.text));
-  expect(escapes.map((o) => o.text).slice(0, 3), `${escapes.length} of ${outcomes.length} calls showed outside content`).toEqual([]);
-  expect(outcomes.some((o) => !o.isError), "some call worked").toBe(true);
-  expect(outcomes.some((o) => o.isError), "some call was refused, so the swap raced the calls").toBe(true);
+  expect(
+    escapes.map((o) => o.text).slice(0, 3),
+    `${escapes.length} of ${outcomes.length} calls showed outside content`,
+  ).toEqual([]);
+  expect(
+    outcomes.some((o) => !o.isError),
+    "some call worked",
+  ).toBe(true);
+  expect(
+    outcomes.some((o) => o.isError),
+    "some call was refused, so the swap raced the calls",
+  ).toBe(true);
 }
 
 describe("file tools while a folder is swapped for a symlink to outside", () => {
@@ -119,16 +134,24 @@ describe("file tools while a folder is swapped for a symlink to outside", () => 
 
   it("write into the folder never creates a file outside, and every file it reports is inside", async () => {
     const { write } = world.tools(true);
-    const outcomes = await race((i) => callTool(write, { path: `swapdir/w${i}.txt`, content: `written ${i}\n` }, world.ctx));
+    const outcomes = await race((i) =>
+      callTool(write, { path: `swapdir/w${i}.txt`, content: `written ${i}\n` }, world.ctx),
+    );
     await swapper.stop();
     expect(readdirSync(world.outside).sort()).toEqual(Object.keys(OUTSIDE).sort());
-    for (const [name, text] of Object.entries(OUTSIDE)) expect(readFileSync(join(world.outside, name), "utf8")).toBe(text);
+    for (const [name, text] of Object.entries(OUTSIDE))
+      expect(readFileSync(join(world.outside, name), "utf8")).toBe(text);
     const reported = outcomes.filter((o) => !o.isError).map((o) => /^Created swapdir\/(w\d+\.txt)/.exec(o.text)?.[1]);
     expect(reported.every((name) => name !== undefined)).toBe(true);
     // Every file reported is in the real folder, or in one a write made while the path was missing for a moment.
-    const inside = [join(world.ws, "swapdir"), ...swapper.madeFolders()].flatMap((folder) => readdirSync(folder)).sort();
+    const inside = [join(world.ws, "swapdir"), ...swapper.madeFolders()]
+      .flatMap((folder) => readdirSync(folder))
+      .sort();
     expect(inside).toEqual([...Object.keys(INSIDE), ...reported.map((name) => name!)].sort());
-    expect(outcomes.some((o) => o.isError), "some write was refused, so the swap raced the writes").toBe(true);
+    expect(
+      outcomes.some((o) => o.isError),
+      "some write was refused, so the swap raced the writes",
+    ).toBe(true);
     expect(reported.length).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -13,11 +13,16 @@ async function submit(runtime: Runtime, text: string): Promise<void> {
   if (text.startsWith("/")) {
     if (await runtime.runCommand(text)) return;
     const known = runtime.listCommands().map((c) => c.name);
-    process.stderr.write(`Unknown command ${text.split(/\s/)[0]}. ${known.length ? `Commands: ${known.join(", ")}, /exit.` : "Only /exit is available."}\n`);
+    process.stderr.write(
+      `Unknown command ${text.split(/\s/)[0]}. ${known.length ? `Commands: ${known.join(", ")}, /exit.` : "Only /exit is available."}\n`,
+    );
     return;
   }
   const result = await runtime.prompt(text);
-  if (result.reason !== "stop") process.stderr.write(`(the run ended: ${result.reason}${result.errorMessage ? ` — ${result.errorMessage}` : ""})\n`);
+  if (result.reason !== "stop")
+    process.stderr.write(
+      `(the run ended: ${result.reason}${result.errorMessage ? ` — ${result.errorMessage}` : ""})\n`,
+    );
 }
 
 const isExit = (text: string) => text === "/exit" || text === "/quit";
@@ -29,8 +34,19 @@ export function chatMode(input: LineInput, session: { active: boolean }): Mode {
     description: "a line-by-line chat: type a message or a /command; typing while it works steers it; /exit ends",
     async run(runtime, { prompt }) {
       showProgress(runtime);
-      runtime.events.on("message_update", ({ delta }) => void (delta.type === "text_delta" && process.stdout.write(delta.delta)));
-      runtime.events.on("message_end", ({ message }) => void (message.role === "assistant" && message.content.some((b) => b.type === "text") && process.stdout.write("\n")));
+      runtime.events.on(
+        "message_update",
+        ({ delta }) => void (delta.type === "text_delta" && process.stdout.write(delta.delta)),
+      );
+      runtime.events.on(
+        "message_end",
+        ({ message }) =>
+          void (
+            message.role === "assistant" &&
+            message.content.some((b) => b.type === "text") &&
+            process.stdout.write("\n")
+          ),
+      );
       runtime.events.on("notice", (n) => void process.stderr.write(`${n.message}\n`));
       const terminal = process.stdin.isTTY === true;
       // One read of the chat's next line at a time: a read started during a run may finish after it.

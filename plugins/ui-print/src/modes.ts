@@ -18,7 +18,9 @@ function jsonLine(type: string, payload: object): object {
 }
 
 function needPrompt(mode: string): number {
-  process.stderr.write(`keel: the ${mode} mode needs a prompt: keel -p "<prompt>"${mode === "json" ? " --mode json" : ""}\n`);
+  process.stderr.write(
+    `keel: the ${mode} mode needs a prompt: keel -p "<prompt>"${mode === "json" ? " --mode json" : ""}\n`,
+  );
   return 2;
 }
 
@@ -30,13 +32,25 @@ export function textMode(progress: boolean): Mode {
     async run(runtime, { prompt }) {
       if (!prompt) return needPrompt("text");
       if (progress) showProgress(runtime);
-      runtime.events.on("notice", (n) => void process.stderr.write(`${n.level === "info" ? "" : `${n.level}: `}${n.message}\n`));
-      runtime.events.on("retry_start", (r) => void process.stderr.write(`keel: ${r.provider} ${r.reason}; retry ${r.attempt}/${r.maxAttempts} in ${Math.round(r.delayMs / 100) / 10} s\n`));
+      runtime.events.on(
+        "notice",
+        (n) => void process.stderr.write(`${n.level === "info" ? "" : `${n.level}: `}${n.message}\n`),
+      );
+      runtime.events.on(
+        "retry_start",
+        (r) =>
+          void process.stderr.write(
+            `keel: ${r.provider} ${r.reason}; retry ${r.attempt}/${r.maxAttempts} in ${Math.round(r.delayMs / 100) / 10} s\n`,
+          ),
+      );
       const result = await runPrompt(runtime, prompt);
       if (result === "command") return 0;
-      if (result.finalText) process.stdout.write(result.finalText.endsWith("\n") ? result.finalText : `${result.finalText}\n`);
+      if (result.finalText)
+        process.stdout.write(result.finalText.endsWith("\n") ? result.finalText : `${result.finalText}\n`);
       if (result.reason === "stop") return 0;
-      process.stderr.write(`keel: the run ended (${result.reason})${result.errorMessage ? `: ${result.errorMessage}` : ""}\n`);
+      process.stderr.write(
+        `keel: the run ended (${result.reason})${result.errorMessage ? `: ${result.errorMessage}` : ""}\n`,
+      );
       return 1;
     },
   };

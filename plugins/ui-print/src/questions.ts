@@ -10,7 +10,11 @@ import type { LineInput } from "./line-input.ts";
 const write = (text: string) => void process.stderr.write(text);
 
 /** Reads lines until `parse` accepts one; undefined at the end of input. */
-async function answerWith<T>(input: LineInput, retry: string, parse: (line: string) => T | undefined): Promise<T | undefined> {
+async function answerWith<T>(
+  input: LineInput,
+  retry: string,
+  parse: (line: string) => T | undefined,
+): Promise<T | undefined> {
   for (;;) {
     const line = await input.answer();
     if (line === undefined) return undefined;
@@ -34,7 +38,9 @@ export async function askOnTerminal(input: LineInput, request: UiRequest): Promi
       return confirmed === undefined ? undefined : { kind: "confirm", confirmed };
     }
     case "select": {
-      write(`${request.title}\n${request.options.map((o, i) => `  ${i + 1}. ${o}`).join("\n")}\nChoose 1-${request.options.length}: `);
+      write(
+        `${request.title}\n${request.options.map((o, i) => `  ${i + 1}. ${o}`).join("\n")}\nChoose 1-${request.options.length}: `,
+      );
       const pick = (line: string) => request.options[Number(line) - 1] ?? request.options.find((o) => o === line);
       const value = await answerWith(input, `Type a number from 1 to ${request.options.length}: `, pick);
       return value === undefined ? undefined : { kind: "select", value };
@@ -62,11 +68,17 @@ async function askTrust(input: LineInput, request: ProjectTrustRequest): Promise
  * settings are merged), and only when nothing decided already — a policy plugin at an earlier stage, `--trust`
  * or a remembered answer.
  */
-export function trustQuestion(input: LineInput): (request: ProjectTrustRequest) => Promise<ProjectTrustAnswer | undefined> | undefined {
-  return (request) => (request.interactive && !request.granted && request.remembered === undefined ? askTrust(input, request) : undefined);
+export function trustQuestion(
+  input: LineInput,
+): (request: ProjectTrustRequest) => Promise<ProjectTrustAnswer | undefined> | undefined {
+  return (request) =>
+    request.interactive && !request.granted && request.remembered === undefined ? askTrust(input, request) : undefined;
 }
 
 /** The `ui_request` handler: only the chat has someone to ask; in -p and JSON runs the asking plugin takes its safe default. */
-export function chatQuestions(input: LineInput, chat: { active: boolean }): (request: UiRequest) => Promise<UiResponse | undefined> | undefined {
+export function chatQuestions(
+  input: LineInput,
+  chat: { active: boolean },
+): (request: UiRequest) => Promise<UiResponse | undefined> | undefined {
   return (request) => (chat.active ? askOnTerminal(input, request) : undefined);
 }

@@ -19,7 +19,8 @@ export interface HostSpec {
 export function unpairedCalls(messages: readonly Message[]): string[] {
   const problems: string[] = [];
   const results = new Map<string, number>();
-  for (const m of messages) if (m.role === "toolResult") results.set(m.toolCallId, (results.get(m.toolCallId) ?? 0) + 1);
+  for (const m of messages)
+    if (m.role === "toolResult") results.set(m.toolCallId, (results.get(m.toolCallId) ?? 0) + 1);
   const calls = new Set<string>();
   for (const m of messages) {
     if (m.role !== "assistant") continue;
@@ -36,8 +37,19 @@ const weatherPlugin = {
   name: "weather-fixture",
   plugin: definePlugin({
     activate(api) {
-      api.registerTool(defineTool({ name: "get_weather", description: "The weather in a city.", parameters: z.object({ city: z.string() }), readOnly: true, execute: async ({ city }) => ({ content: `Sunny in ${city}, 21 °C` }) }));
-      api.hooks.tap("provider_request", (value) => ({ ...value, headers: { ...value.headers, "x-keel-hook": "seen" } }));
+      api.registerTool(
+        defineTool({
+          name: "get_weather",
+          description: "The weather in a city.",
+          parameters: z.object({ city: z.string() }),
+          readOnly: true,
+          execute: async ({ city }) => ({ content: `Sunny in ${city}, 21 °C` }),
+        }),
+      );
+      api.hooks.tap("provider_request", (value) => ({
+        ...value,
+        headers: { ...value.headers, "x-keel-hook": "seen" },
+      }));
     },
   }),
   manifest: { activation: ["onStartup" as const] },
@@ -62,13 +74,21 @@ export function providerThroughHost(spec: HostSpec): void {
       createTestKit({
         plugins: [resolve(import.meta.dirname, "../../../plugins", spec.plugin)],
         inline: [weatherPlugin],
-        settings: { provider: spec.format, model: spec.modelId, providers: { [spec.format]: { baseUrl: `${llm.url}/v1`, apiKey: "sk-from-settings" } }, ...extra },
+        settings: {
+          provider: spec.format,
+          model: spec.modelId,
+          providers: { [spec.format]: { baseUrl: `${llm.url}/v1`, apiKey: "sk-from-settings" } },
+          ...extra,
+        },
       });
 
     it("runs a tool call and answers, with the hook's header on every request", async () => {
       kit = await start();
       const first = llm.requests.length;
-      llm.push({ reply: { toolCalls: [{ id: "call_w1", name: "get_weather", arguments: { city: "Oslo" } }] } }, { reply: { text: "It is sunny in Oslo." } });
+      llm.push(
+        { reply: { toolCalls: [{ id: "call_w1", name: "get_weather", arguments: { city: "Oslo" } }] } },
+        { reply: { text: "It is sunny in Oslo." } },
+      );
       const result = await kit.run("Weather in Oslo?");
       expect(result.reason, result.errorMessage).toBe("stop");
       expect(result.finalText).toBe("It is sunny in Oslo.");
@@ -84,12 +104,20 @@ export function providerThroughHost(spec: HostSpec): void {
       llm.push({ status: 429, headers: { "retry-after-ms": "5" } }, { reply: { text: "after the wait" } });
       const result = await kit.run("hi");
       expect(result.finalText).toBe("after the wait");
-      expect(kit.eventsOf("retry_start")).toEqual([expect.objectContaining({ attempt: 2, delayMs: 5, provider: spec.format, model: spec.modelId })]);
+      expect(kit.eventsOf("retry_start")).toEqual([
+        expect.objectContaining({ attempt: 2, delayMs: 5, provider: spec.format, model: spec.modelId }),
+      ]);
     });
 
     it("keeps the history valid when the connection breaks after a tool round", async () => {
       kit = await start();
-      llm.push({ reply: { toolCalls: [{ id: "call_w2", name: "get_weather", arguments: { city: "Lima" } }] } }, { reply: { text: "Lima is sunny and the rest of this answer is lost", chunk: 4 }, fault: { kind: "reset", afterEvents: -3 } });
+      llm.push(
+        { reply: { toolCalls: [{ id: "call_w2", name: "get_weather", arguments: { city: "Lima" } }] } },
+        {
+          reply: { text: "Lima is sunny and the rest of this answer is lost", chunk: 4 },
+          fault: { kind: "reset", afterEvents: -3 },
+        },
+      );
       const result = await kit.run("Weather in Lima?");
       expect(result.reason).toBe("error");
       expect(result.errorMessage).toMatch(/broke mid-stream/);

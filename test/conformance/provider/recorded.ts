@@ -33,9 +33,15 @@ export function replayFetch(chunks: Uint8Array[]): typeof fetch {
     );
 }
 
-export function recordedStreamSuite(format: WireFormatName, create: (deps: HttpProviderDeps) => Provider, modelId: string): void {
+export function recordedStreamSuite(
+  format: WireFormatName,
+  create: (deps: HttpProviderDeps) => Provider,
+  modelId: string,
+): void {
   const dir = join(STREAMS_DIR, format);
-  const names = readdirSync(dir).filter((f) => f.endsWith(".sse")).map((f) => f.slice(0, -4));
+  const names = readdirSync(dir)
+    .filter((f) => f.endsWith(".sse"))
+    .map((f) => f.slice(0, -4));
 
   async function play(chunks: Uint8Array[]) {
     const provider = create({ fetch: replayFetch(chunks), clock: fakeClock() });

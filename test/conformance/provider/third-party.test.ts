@@ -15,7 +15,13 @@ function outsideTheRepo(example: string): string {
   return dir;
 }
 
-providerConformance({ plugin: outsideTheRepo("compatible-provider"), provider: "acme", model: "acme-r1", format: "openai", keyEnv: "ACME_API_KEY" });
+providerConformance({
+  plugin: outsideTheRepo("compatible-provider"),
+  provider: "acme",
+  model: "acme-r1",
+  format: "openai",
+  keyEnv: "ACME_API_KEY",
+});
 providerConformance({
   plugin: outsideTheRepo("declared-provider"),
   provider: "bluefin",

@@ -26,10 +26,26 @@ const Event = z.object({
   index: z.number().int().optional(),
   message: z.object({ usage: Usage.nullish() }).optional(),
   content_block: z
-    .object({ type: z.string(), text: z.string().optional(), id: z.string().optional(), name: z.string().optional(), input: z.unknown().optional(), signature: z.string().optional(), data: z.string().optional() })
+    .object({
+      type: z.string(),
+      text: z.string().optional(),
+      id: z.string().optional(),
+      name: z.string().optional(),
+      input: z.unknown().optional(),
+      signature: z.string().optional(),
+      data: z.string().optional(),
+    })
     .optional(),
   delta: z
-    .object({ type: z.string().optional(), text: z.string().optional(), thinking: z.string().optional(), signature: z.string().optional(), partial_json: z.string().optional(), stop_reason: z.string().nullish(), stop_details: z.object({ explanation: z.string().nullish() }).nullish() })
+    .object({
+      type: z.string().optional(),
+      text: z.string().optional(),
+      thinking: z.string().optional(),
+      signature: z.string().optional(),
+      partial_json: z.string().optional(),
+      stop_reason: z.string().nullish(),
+      stop_details: z.object({ explanation: z.string().nullish() }).nullish(),
+    })
     .optional(),
   usage: Usage.nullish(),
   error: z.object({ type: z.string().optional(), message: z.string().optional() }).optional(),
@@ -37,7 +53,11 @@ const Event = z.object({
 
 type Open = { block: number; kind: "text" | "thinking" | "call"; input?: unknown; hasArgs?: boolean };
 
-export function createAnthropicDecoder(b: AssistantMessageBuilder, request: ProviderRequest, label: string): StreamDecoder {
+export function createAnthropicDecoder(
+  b: AssistantMessageBuilder,
+  request: ProviderRequest,
+  label: string,
+): StreamDecoder {
   const blocks = new Map<number, Open>();
   /** Blocks keel does not show (server tool use, web search results); their deltas are skipped. */
   const ignored = new Set<number>();
@@ -53,17 +73,22 @@ export function createAnthropicDecoder(b: AssistantMessageBuilder, request: Prov
     if (u.output_tokens != null) set.output = u.output_tokens;
     if (u.cache_read_input_tokens != null) set.cacheRead = u.cache_read_input_tokens;
     if (u.cache_creation_input_tokens != null) set.cacheWrite = u.cache_creation_input_tokens;
-    if (u.cache_creation?.ephemeral_1h_input_tokens != null) set.cacheWrite1h = u.cache_creation.ephemeral_1h_input_tokens;
+    if (u.cache_creation?.ephemeral_1h_input_tokens != null)
+      set.cacheWrite1h = u.cache_creation.ephemeral_1h_input_tokens;
     if (u.output_tokens_details?.thinking_tokens != null) set.reasoning = u.output_tokens_details.thinking_tokens;
     b.setUsage(set);
   };
   const get = (index: number | undefined, type: string): Open => {
     const open = index === undefined ? undefined : blocks.get(index);
-    if (!open) throw new ProviderError(`${label} sent ${type} for content block ${index}, which was never started`, { kind: "stream" });
+    if (!open)
+      throw new ProviderError(`${label} sent ${type} for content block ${index}, which was never started`, {
+        kind: "stream",
+      });
     return open;
   };
   const close = (wire: number, open: Open) => {
-    if (open.kind === "call" && !open.hasArgs) out.push(b.appendToolArguments(open.block, JSON.stringify(open.input ?? {})));
+    if (open.kind === "call" && !open.hasArgs)
+      out.push(b.appendToolArguments(open.block, JSON.stringify(open.input ?? {})));
     out.push(b.endBlock(open.block));
     blocks.delete(wire);
   };
@@ -85,19 +110,26 @@ export function createAnthropicDecoder(b: AssistantMessageBuilder, request: Prov
       out.push(started);
       const input = cb.input && typeof cb.input === "object" && Object.keys(cb.input).length > 0 ? cb.input : undefined;
       blocks.set(index, { block: started.index, kind: "call", input });
-    }
-    else ignored.add(index);
+    } else ignored.add(index);
   }
   function delta(index: number | undefined, d: NonNullable<z.output<typeof Event>["delta"]>) {
     if (index !== undefined && ignored.has(index)) return;
     if (index === undefined || !blocks.has(index)) {
-      if (d.type === "text_delta" || d.type === "thinking_delta" || d.type === "input_json_delta" || d.type === "signature_delta") get(index, d.type);
+      if (
+        d.type === "text_delta" ||
+        d.type === "thinking_delta" ||
+        d.type === "input_json_delta" ||
+        d.type === "signature_delta"
+      )
+        get(index, d.type);
       return;
     }
     const open = blocks.get(index)!;
     if (d.type === "text_delta" && open.kind === "text") out.push(b.appendText(open.block, d.text ?? ""));
-    else if (d.type === "thinking_delta" && open.kind === "thinking") out.push(b.appendThinking(open.block, d.thinking ?? ""));
-    else if (d.type === "signature_delta" && open.kind === "thinking") b.setThinkingSignature(open.block, d.signature ?? "");
+    else if (d.type === "thinking_delta" && open.kind === "thinking")
+      out.push(b.appendThinking(open.block, d.thinking ?? ""));
+    else if (d.type === "signature_delta" && open.kind === "thinking")
+      b.setThinkingSignature(open.block, d.signature ?? "");
     else if (d.type === "input_json_delta" && open.kind === "call" && d.partial_json) {
       open.hasArgs = true;
       out.push(b.appendToolArguments(open.block, d.partial_json));
@@ -115,7 +147,10 @@ export function createAnthropicDecoder(b: AssistantMessageBuilder, request: Prov
       case "pause_turn":
         return b.finish("pause_turn", request.model);
       case "refusal":
-        throw new ProviderError(`${label} declined to answer (stop_reason "refusal")${explanation ? `: ${explanation}` : "."}`, { kind: "stream" });
+        throw new ProviderError(
+          `${label} declined to answer (stop_reason "refusal")${explanation ? `: ${explanation}` : "."}`,
+          { kind: "stream" },
+        );
       default:
         return b.finish(b.message.content.some((c) => c.type === "toolCall") ? "tool_use" : "stop", request.model);
     }
@@ -131,7 +166,11 @@ export function createAnthropicDecoder(b: AssistantMessageBuilder, request: Prov
           usage(e.message?.usage);
           break;
         case "content_block_start":
-          if (e.index === undefined || !e.content_block) throw new ProviderError(`${label} sent content_block_start without index or content_block: ${event.data.slice(0, 200)}`, { kind: "stream" });
+          if (e.index === undefined || !e.content_block)
+            throw new ProviderError(
+              `${label} sent content_block_start without index or content_block: ${event.data.slice(0, 200)}`,
+              { kind: "stream" },
+            );
           start(e.index, e.content_block);
           break;
         case "content_block_delta":
@@ -155,7 +194,10 @@ export function createAnthropicDecoder(b: AssistantMessageBuilder, request: Prov
           const overflow = overflowDetail(message);
           if (overflow) throw overflowError(`${label}: ${overflow}`);
           const type = e.error?.type ?? "error";
-          throw new ProviderError(`${label} reported an error in the stream (${type}): ${message}`, { kind: "stream", retryable: type === "overloaded_error" || type === "api_error" || type === "rate_limit_error" });
+          throw new ProviderError(`${label} reported an error in the stream (${type}): ${message}`, {
+            kind: "stream",
+            retryable: type === "overloaded_error" || type === "api_error" || type === "rate_limit_error",
+          });
         }
         default:
           // ping and event types added later carry nothing to show

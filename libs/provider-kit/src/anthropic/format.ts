@@ -12,7 +12,10 @@ export const anthropicFormat: WireFormat = {
   // As the official SDK and Claude Code read ANTHROPIC_BASE_URL: the base is the host (`/v1` is added);
   // a base that already ends in `/v1`, as keel's settings have always written it, works too.
   url: (baseUrl) => `${baseUrl}${/\/v1$/.test(baseUrl) ? "" : "/v1"}/messages`,
-  headers: (key): Record<string, string> => ({ "anthropic-version": ANTHROPIC_VERSION, ...(key ? { "x-api-key": key } : {}) }),
+  headers: (key): Record<string, string> => ({
+    "anthropic-version": ANTHROPIC_VERSION,
+    ...(key ? { "x-api-key": key } : {}),
+  }),
   buildPayload: anthropicPayload,
   createDecoder: createAnthropicDecoder,
   overflow(status, detail, label) {

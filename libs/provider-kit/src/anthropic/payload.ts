@@ -3,7 +3,13 @@
  * tool-call arguments (kept as raw text in keel) are parsed back into objects, thinking blocks go back with
  * their signatures, and cache breakpoints mark the tools, the system prompt and the last two user turns.
  */
-import { type ImageContent, type Message, type ModelInfo, type ProviderRequest, type TextContent } from "@keel/extensions-api";
+import {
+  type ImageContent,
+  type Message,
+  type ModelInfo,
+  type ProviderRequest,
+  type TextContent,
+} from "@keel/extensions-api";
 import { argumentsObject } from "../json.ts";
 
 type Block = Record<string, unknown> & { type: string };
@@ -39,13 +45,20 @@ export function anthropicMessages(messages: Message[], model: ModelInfo): WireMe
       const sameProvider = m.provider === model.provider;
       const content = m.content.flatMap((b): Block[] => {
         if (b.type === "text") return b.text ? [{ type: "text", text: b.text }] : [];
-        if (b.type === "toolCall") return [{ type: "tool_use", id: b.id, name: b.name, input: argumentsObject(b.arguments) }];
+        if (b.type === "toolCall")
+          return [{ type: "tool_use", id: b.id, name: b.name, input: argumentsObject(b.arguments) }];
         if (!sameProvider || !b.signature) return [];
-        return b.redacted ? [{ type: "redacted_thinking", data: b.signature }] : [{ type: "thinking", thinking: b.thinking, signature: b.signature }];
+        return b.redacted
+          ? [{ type: "redacted_thinking", data: b.signature }]
+          : [{ type: "thinking", thinking: b.thinking, signature: b.signature }];
       });
       if (content.length > 0) out.push({ role: "assistant", content });
     } else {
-      const result: Block = { type: "tool_result", tool_use_id: m.toolCallId, content: m.content.length > 0 ? userBlocks(m.content, model) : [{ type: "text", text: "(no output)" }] };
+      const result: Block = {
+        type: "tool_result",
+        tool_use_id: m.toolCallId,
+        content: m.content.length > 0 ? userBlocks(m.content, model) : [{ type: "text", text: "(no output)" }],
+      };
       if (m.isError) result.is_error = true;
       const last = out.at(-1);
       if (last?.role === "user" && last.content.every((b) => b.type === "tool_result")) last.content.push(result);
@@ -74,9 +87,15 @@ export function anthropicPayload(request: ProviderRequest): Record<string, unkno
   if (cache) markCache(messages);
   let maxTokens = request.maxTokens ?? model.maxOutput;
   const body: Record<string, unknown> = { model: model.id, messages, stream: true };
-  if (request.systemPrompt) body.system = [{ type: "text", text: request.systemPrompt, ...(cache ? { cache_control: EPHEMERAL } : {}) }];
+  if (request.systemPrompt)
+    body.system = [{ type: "text", text: request.systemPrompt, ...(cache ? { cache_control: EPHEMERAL } : {}) }];
   if (request.tools.length > 0) {
-    body.tools = request.tools.map((t, i) => ({ name: t.name, description: t.description, input_schema: t.parameters, ...(cache && i === request.tools.length - 1 ? { cache_control: EPHEMERAL } : {}) }));
+    body.tools = request.tools.map((t, i) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.parameters,
+      ...(cache && i === request.tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
+    }));
   }
   if (request.reasoning && model.reasoning && model.compat?.adaptiveThinking === true) {
     // Models with adaptive thinking decide the budget themselves; the level becomes the effort.

@@ -1,5 +1,14 @@
 /** Helpers for driving a Provider directly in tests: collect a stream, a fake clock, a standard request. */
-import type { AssistantMessage, Message, ModelInfo, Provider, ProviderRequest, RetryInfo, StreamEvent, ToolSpec } from "@keel/extensions-api";
+import type {
+  AssistantMessage,
+  Message,
+  ModelInfo,
+  Provider,
+  ProviderRequest,
+  RetryInfo,
+  StreamEvent,
+  ToolSpec,
+} from "@keel/extensions-api";
 import type { Clock } from "../retry.ts";
 
 export interface Collected {
@@ -23,12 +32,27 @@ export const WEATHER_TOOL: ToolSpec = {
   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
 };
 
-export function request(model: ModelInfo, messages: Message[] = [{ role: "user", content: "Hello", timestamp: 1 }], extra: Partial<ProviderRequest> = {}): ProviderRequest {
+export function request(
+  model: ModelInfo,
+  messages: Message[] = [{ role: "user", content: "Hello", timestamp: 1 }],
+  extra: Partial<ProviderRequest> = {},
+): ProviderRequest {
   return { model, systemPrompt: "You are a test.", messages, tools: [WEATHER_TOOL], ...extra };
 }
 
 /** Runs one stream to its end; fails the test if the provider throws or breaks the event contract. */
-export async function collect(provider: Provider, req: ProviderRequest, options: { signal?: AbortSignal; onEvent?: (e: StreamEvent) => void; onPayload?: (p: unknown, h: Record<string, string>) => Promise<{ payload: unknown; headers: Record<string, string> }> } = {}): Promise<Collected> {
+export async function collect(
+  provider: Provider,
+  req: ProviderRequest,
+  options: {
+    signal?: AbortSignal;
+    onEvent?: (e: StreamEvent) => void;
+    onPayload?: (
+      p: unknown,
+      h: Record<string, string>,
+    ) => Promise<{ payload: unknown; headers: Record<string, string> }>;
+  } = {},
+): Promise<Collected> {
   const events: StreamEvent[] = [];
   const retries: RetryInfo[] = [];
   let payloadCalls = 0;
@@ -36,13 +60,19 @@ export async function collect(provider: Provider, req: ProviderRequest, options:
     payloadCalls++;
     return options.onPayload ? options.onPayload(payload, headers) : { payload, headers };
   };
-  for await (const event of provider.stream(req, { signal: options.signal ?? new AbortController().signal, onPayload, onRetry: (info) => retries.push(info) })) {
+  for await (const event of provider.stream(req, {
+    signal: options.signal ?? new AbortController().signal,
+    onPayload,
+    onRetry: (info) => retries.push(info),
+  })) {
     events.push(event);
     options.onEvent?.(event);
   }
   const last = events.at(-1);
-  if (!last || (last.type !== "done" && last.type !== "error")) throw new Error(`stream ended without done/error: ${events.map((e) => e.type).join(",")}`);
-  if (events.filter((e) => e.type === "done" || e.type === "error").length !== 1) throw new Error("more than one final event");
+  if (!last || (last.type !== "done" && last.type !== "error"))
+    throw new Error(`stream ended without done/error: ${events.map((e) => e.type).join(",")}`);
+  if (events.filter((e) => e.type === "done" || e.type === "error").length !== 1)
+    throw new Error("more than one final event");
   if (events[0]?.type !== "start") throw new Error(`first event was ${events[0]?.type}`);
   return { events, message: last.message, types: events.map((e) => e.type), retries, payloadCalls };
 }
@@ -51,7 +81,15 @@ export async function collect(provider: Provider, req: ProviderRequest, options:
 export function shape(events: StreamEvent[]): unknown[] {
   return events.map((e) => {
     const { partial: _p, message, ...rest } = e as StreamEvent & { partial?: unknown; message?: AssistantMessage };
-    return message ? { ...rest, content: message.content, stopReason: message.stopReason, errorMessage: message.errorMessage, usage: message.usage } : rest;
+    return message
+      ? {
+          ...rest,
+          content: message.content,
+          stopReason: message.stopReason,
+          errorMessage: message.errorMessage,
+          usage: message.usage,
+        }
+      : rest;
   });
 }
 

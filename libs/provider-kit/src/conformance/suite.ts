@@ -34,15 +34,23 @@ export interface ConformanceSpec {
 }
 
 export function providerConformance(spec: ConformanceSpec): void {
-  const settingsFor = spec.settings ?? ((baseUrl: string) => ({ providers: { [spec.provider]: { baseUrl: `${baseUrl}/v1` } } }));
+  const settingsFor =
+    spec.settings ?? ((baseUrl: string) => ({ providers: { [spec.provider]: { baseUrl: `${baseUrl}/v1` } } }));
   const keyed = { [spec.keyEnv]: "sk-conformance" };
 
   /** A fresh provider from the plugin, pointed at `url`, with `clock` and `env` for every request it makes. */
-  async function create(url: string, clock: Clock, env: NodeJS.ProcessEnv = keyed): Promise<{ provider: Provider; model: ModelInfo }> {
+  async function create(
+    url: string,
+    clock: Clock,
+    env: NodeJS.ProcessEnv = keyed,
+  ): Promise<{ provider: Provider; model: ModelInfo }> {
     installTestDeps({ clock, env });
     const providers = await activateProviderPlugin(spec.plugin, settingsFor(url));
     const provider = providers.get(spec.provider);
-    expect(provider, `the plugin registers provider ${spec.provider} (it registered: ${[...providers.keys()].join(", ") || "none"})`).toBeDefined();
+    expect(
+      provider,
+      `the plugin registers provider ${spec.provider} (it registered: ${[...providers.keys()].join(", ") || "none"})`,
+    ).toBeDefined();
     const model = provider!.models().find((m) => m.id === spec.model) as ModelInfo;
     expect(model, `model ${spec.model} is in the table`).toBeDefined();
     return { provider: provider!, model };
@@ -92,7 +100,9 @@ export function providerConformance(spec: ConformanceSpec): void {
     });
 
     it("assembles one tool call from pieces", async () => {
-      const run = await play([{ reply: { toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Paris" } }], chunk: 3 } }]);
+      const run = await play([
+        { reply: { toolCalls: [{ id: "call_1", name: "get_weather", arguments: { city: "Paris" } }], chunk: 3 } },
+      ]);
       expect(run.message.stopReason).toBe("tool_use");
       const [call] = toolCallsOf(run.message);
       expect(call).toMatchObject({ id: "call_1", name: "get_weather" });
@@ -102,7 +112,14 @@ export function providerConformance(spec: ConformanceSpec): void {
 
     it("assembles several parallel tool calls in order", async () => {
       const cities = ["Paris", "Tokyo", "Lima"];
-      const run = await play([{ reply: { text: "Checking.", toolCalls: cities.map((city, i) => ({ id: `call_${i}`, name: "get_weather", arguments: { city } })) } }]);
+      const run = await play([
+        {
+          reply: {
+            text: "Checking.",
+            toolCalls: cities.map((city, i) => ({ id: `call_${i}`, name: "get_weather", arguments: { city } })),
+          },
+        },
+      ]);
       const calls = toolCallsOf(run.message);
       expect(calls.map((c) => c.id)).toEqual(["call_0", "call_1", "call_2"]);
       expect(calls.map((c) => JSON.parse(c.arguments).city)).toEqual(cities);
@@ -119,7 +136,15 @@ export function providerConformance(spec: ConformanceSpec): void {
     it("ends with aborted and keeps the partial text when the signal fires mid-stream", async () => {
       const controller = new AbortController();
       const closedBefore = llm.clientClosed;
-      const run = await play([{ reply: { text: "This reply never finishes because the server hangs." }, fault: { kind: "hang", afterEvents: -4 } }], { signal: controller.signal, abortAfterText: controller });
+      const run = await play(
+        [
+          {
+            reply: { text: "This reply never finishes because the server hangs." },
+            fault: { kind: "hang", afterEvents: -4 },
+          },
+        ],
+        { signal: controller.signal, abortAfterText: controller },
+      );
       expect(run.message.stopReason).toBe("aborted");
       expect(textOf(run.message).length).toBeGreaterThan(0);
       await expect.poll(() => llm.clientClosed).toBe(closedBefore + 1);
@@ -136,9 +161,18 @@ export function providerConformance(spec: ConformanceSpec): void {
     });
 
     it("retries a 429 after the retry-after seconds and succeeds", async () => {
-      const run = await play([{ status: 429, headers: { "retry-after": "2" }, body: { error: { message: "Rate limited", type: "rate_limit_error" } } }, { reply: { text: "ok" } }]);
+      const run = await play([
+        {
+          status: 429,
+          headers: { "retry-after": "2" },
+          body: { error: { message: "Rate limited", type: "rate_limit_error" } },
+        },
+        { reply: { text: "ok" } },
+      ]);
       expect(run.waits).toEqual([2000]);
-      expect(run.retries).toEqual([{ attempt: 2, maxAttempts: 4, delayMs: 2000, reason: expect.stringContaining("429") }]);
+      expect(run.retries).toEqual([
+        { attempt: 2, maxAttempts: 4, delayMs: 2000, reason: expect.stringContaining("429") },
+      ]);
       expect(textOf(run.message)).toBe("ok");
     });
 
@@ -153,7 +187,11 @@ export function providerConformance(spec: ConformanceSpec): void {
     });
 
     it("retries 500 and 529 with exponential backoff", async () => {
-      const run = await play([{ status: 500 }, { status: 529, body: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } }, { reply: { text: "ok" } }]);
+      const run = await play([
+        { status: 500 },
+        { status: 529, body: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } },
+        { reply: { text: "ok" } },
+      ]);
       // base 1000 ms doubled per retry, minus 25 % × random (0.5 in the fake clock)
       expect(run.waits).toEqual([875, 1750]);
       expect(run.message.stopReason).toBe("stop");
@@ -180,7 +218,9 @@ export function providerConformance(spec: ConformanceSpec): void {
     });
 
     it("does not retry a 401 and names the key variable", async () => {
-      const run = await play([{ status: 401, body: { error: { message: "invalid x-api-key", type: "authentication_error" } } }]);
+      const run = await play([
+        { status: 401, body: { error: { message: "invalid x-api-key", type: "authentication_error" } } },
+      ]);
       expect(run.requests).toHaveLength(1);
       expect(run.message.errorMessage).toContain("HTTP 401: invalid x-api-key");
       expect(run.message.errorMessage).toContain(spec.keyEnv);
@@ -197,9 +237,25 @@ export function providerConformance(spec: ConformanceSpec): void {
 
     it("recognises a context overflow as a typed error", async () => {
       const body = {
-        openai: { error: { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.", type: "invalid_request_error", code: "context_length_exceeded" } },
-        "openai-responses": { error: { message: "Your input exceeds the context window of this model. Please adjust your input and try again.", type: "invalid_request_error", code: "context_length_exceeded" } },
-        anthropic: { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 208310 tokens > 200000 maximum" } },
+        openai: {
+          error: {
+            message:
+              "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.",
+            type: "invalid_request_error",
+            code: "context_length_exceeded",
+          },
+        },
+        "openai-responses": {
+          error: {
+            message: "Your input exceeds the context window of this model. Please adjust your input and try again.",
+            type: "invalid_request_error",
+            code: "context_length_exceeded",
+          },
+        },
+        anthropic: {
+          type: "error",
+          error: { type: "invalid_request_error", message: "prompt is too long: 208310 tokens > 200000 maximum" },
+        },
       }[spec.format];
       const run = await play([{ status: 400, body }]);
       expect(run.message).toMatchObject({ stopReason: "error", errorKind: "context_overflow" });
@@ -213,20 +269,30 @@ export function providerConformance(spec: ConformanceSpec): void {
         "openai-responses": ["Your input exceeds the context window of this model.", "context_length_exceeded"],
         anthropic: ["prompt is too long: 208310 tokens > 200000 maximum", "invalid_request_error"],
       }[spec.format];
-      const run = await play([{ reply: { text: "never shown" }, fault: { kind: "error_event", afterEvents: 0, message, errorType } }]);
+      const run = await play([
+        { reply: { text: "never shown" }, fault: { kind: "error_event", afterEvents: 0, message, errorType } },
+      ]);
       expect(run.message).toMatchObject({ stopReason: "error", errorKind: "context_overflow" });
       expect(run.message.errorMessage).toContain(message);
     });
 
     it("retries a connection reset that came before any content", async () => {
-      const run = await play([{ reply: { text: "lost" }, fault: { kind: "reset", afterEvents: 1 } }, { reply: { text: "second try" } }]);
+      const run = await play([
+        { reply: { text: "lost" }, fault: { kind: "reset", afterEvents: 1 } },
+        { reply: { text: "second try" } },
+      ]);
       expect(run.requests).toHaveLength(2);
       expect(run.retries[0]!.reason).toMatch(/broke mid-stream/);
       expect(textOf(run.message)).toBe("second try");
     });
 
     it("keeps the partial text and does not retry a reset after content reached the user", async () => {
-      const run = await play([{ reply: { text: "a reply that is cut off halfway through", chunk: 4 }, fault: { kind: "reset", afterEvents: 6 } }]);
+      const run = await play([
+        {
+          reply: { text: "a reply that is cut off halfway through", chunk: 4 },
+          fault: { kind: "reset", afterEvents: 6 },
+        },
+      ]);
       expect(run.requests).toHaveLength(1);
       expect(run.message.stopReason).toBe("error");
       expect(textOf(run.message).length).toBeGreaterThan(0);
@@ -265,7 +331,17 @@ export function providerConformance(spec: ConformanceSpec): void {
 
     it("ends with the server's message on an in-stream error event", async () => {
       // After some text was shown, so the (retryable) error ends the reply instead of being retried.
-      const run = await play([{ reply: { text: "starting to answer", chunk: 4 }, fault: { kind: "error_event", afterEvents: 6, message: "Internal failure while generating", errorType: "api_error" } }]);
+      const run = await play([
+        {
+          reply: { text: "starting to answer", chunk: 4 },
+          fault: {
+            kind: "error_event",
+            afterEvents: 6,
+            message: "Internal failure while generating",
+            errorType: "api_error",
+          },
+        },
+      ]);
       expect(run.message.stopReason).toBe("error");
       expect(textOf(run.message).length).toBeGreaterThan(0);
       expect(run.message.errorMessage).toContain("Internal failure while generating");
@@ -286,7 +362,12 @@ export function providerConformance(spec: ConformanceSpec): void {
     it("sends what onPayload returns", async () => {
       llm.push({ reply: { text: "ok" } });
       const { provider, model } = await create(llm.url, fakeClock());
-      await collect(provider, request(model), { onPayload: async (payload, headers) => ({ payload: { ...(payload as object), temperature: 0.123 }, headers: { ...headers, "x-extra": "1" } }) });
+      await collect(provider, request(model), {
+        onPayload: async (payload, headers) => ({
+          payload: { ...(payload as object), temperature: 0.123 },
+          headers: { ...headers, "x-extra": "1" },
+        }),
+      });
       const seen = llm.requests.at(-1)!;
       expect(seen.body.temperature).toBe(0.123);
       expect(seen.headers["x-extra"]).toBe("1");

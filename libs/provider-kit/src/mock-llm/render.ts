@@ -46,6 +46,9 @@ export function applyFault(rendered: Rendered, fault: MockFault | undefined): Pl
       return { body: events.join(""), then: "end" };
     }
     case "error_event":
-      return { body: events.slice(0, fault.afterEvents).join("") + rendered.errorEvent(fault.message, fault.errorType), then: "end" };
+      return {
+        body: events.slice(0, fault.afterEvents).join("") + rendered.errorEvent(fault.message, fault.errorType),
+        then: "end",
+      };
   }
 }

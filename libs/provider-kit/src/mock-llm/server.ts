@@ -34,7 +34,11 @@ export function formatOf(path: string): WireFormatName | "unknown" {
   return "unknown";
 }
 
-const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" };
+const SSE_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache",
+  connection: "keep-alive",
+};
 
 export async function startMockLlm(script: MockTurn[] = []): Promise<MockLlm> {
   const turns = [...script];
@@ -56,9 +60,19 @@ export async function startMockLlm(script: MockTurn[] = []): Promise<MockLlm> {
     requests.push({ format, path, headers: req.headers, body, at: Date.now() - started });
     const n = requests.length;
     const turn = turns.shift();
-    if (req.method !== "POST" || format === "unknown") return json(res, 404, { error: { message: `mock-llm: no route for ${req.method} ${path}`, type: "not_found" } });
-    if (!turn) return json(res, 400, { error: { message: `mock-llm: the script has no turn left for request #${n}`, type: "invalid_request_error" } });
-    if ("status" in turn) return json(res, turn.status, turn.body ?? { error: { message: `mock-llm status ${turn.status}`, type: "mock_error" } }, turn.headers);
+    if (req.method !== "POST" || format === "unknown")
+      return json(res, 404, { error: { message: `mock-llm: no route for ${req.method} ${path}`, type: "not_found" } });
+    if (!turn)
+      return json(res, 400, {
+        error: { message: `mock-llm: the script has no turn left for request #${n}`, type: "invalid_request_error" },
+      });
+    if ("status" in turn)
+      return json(
+        res,
+        turn.status,
+        turn.body ?? { error: { message: `mock-llm status ${turn.status}`, type: "mock_error" } },
+        turn.headers,
+      );
 
     let plan: Plan;
     if ("raw" in turn) plan = { body: turn.raw, then: "end" };
@@ -108,7 +122,12 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function json(res: ServerResponse, status: number, body: string | Record<string, unknown>, headers: Record<string, string> = {}) {
+function json(
+  res: ServerResponse,
+  status: number,
+  body: string | Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   res.writeHead(status, { "content-type": typeof body === "string" ? "text/plain" : "application/json", ...headers });
   res.end(typeof body === "string" ? body : JSON.stringify(body));
 }

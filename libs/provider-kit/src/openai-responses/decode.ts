@@ -11,7 +11,13 @@ import { ProviderError, overflowError } from "../errors.ts";
 import { parseEvent } from "../json.ts";
 import { type SseEvent } from "../sse.ts";
 
-const Item = z.object({ type: z.string(), call_id: z.string().optional(), name: z.string().optional(), arguments: z.string().optional(), encrypted_content: z.string().nullish() });
+const Item = z.object({
+  type: z.string(),
+  call_id: z.string().optional(),
+  name: z.string().optional(),
+  arguments: z.string().optional(),
+  encrypted_content: z.string().nullish(),
+});
 const ErrorBody = z.object({ code: z.string().nullish(), message: z.string().nullish() });
 const Response = z.object({
   status: z.string().optional(),
@@ -44,7 +50,11 @@ type Open = { block: number; kind: "text" | "thinking" | "call"; hasArgs?: boole
 
 const OVERFLOW = /context_length_exceeded|context window|maximum context length/i;
 
-export function createResponsesDecoder(b: AssistantMessageBuilder, request: ProviderRequest, label: string): StreamDecoder {
+export function createResponsesDecoder(
+  b: AssistantMessageBuilder,
+  request: ProviderRequest,
+  label: string,
+): StreamDecoder {
   const items = new Map<number, Open>();
   let out: StreamEvent[] = [];
 
@@ -68,14 +78,22 @@ export function createResponsesDecoder(b: AssistantMessageBuilder, request: Prov
     const message = error?.message ?? fallback;
     const code = error?.code ?? "error";
     if (OVERFLOW.test(code) || OVERFLOW.test(message)) return overflowError(`${label}: ${message}`);
-    return new ProviderError(`${label} reported an error in the stream (${code}): ${message}`, { kind: "stream", retryable: code === "server_error" || code === "rate_limit_exceeded" });
+    return new ProviderError(`${label} reported an error in the stream (${code}): ${message}`, {
+      kind: "stream",
+      retryable: code === "server_error" || code === "rate_limit_exceeded",
+    });
   };
   const usage = (response: z.output<typeof Response> | undefined) => {
     const u = response?.usage;
     if (!u) return;
     const cached = u.input_tokens_details?.cached_tokens ?? 0;
     const reasoning = u.output_tokens_details?.reasoning_tokens;
-    b.setUsage({ input: (u.input_tokens ?? 0) - cached, output: u.output_tokens ?? 0, cacheRead: cached, ...(reasoning != null ? { reasoning } : {}) });
+    b.setUsage({
+      input: (u.input_tokens ?? 0) - cached,
+      output: u.output_tokens ?? 0,
+      cacheRead: cached,
+      ...(reasoning != null ? { reasoning } : {}),
+    });
   };
   const closeAll = () => {
     for (const index of [...items.keys()].sort((x, y) => x - y)) close(index);
@@ -107,7 +125,8 @@ export function createResponsesDecoder(b: AssistantMessageBuilder, request: Prov
         case "response.reasoning_summary_part.added": {
           const open = ensure(index, "thinking");
           const block = b.message.content[open.block];
-          if ((e.summary_index ?? 0) > 0 && block?.type === "thinking" && block.thinking) out.push(b.appendThinking(open.block, "\n\n"));
+          if ((e.summary_index ?? 0) > 0 && block?.type === "thinking" && block.thinking)
+            out.push(b.appendThinking(open.block, "\n\n"));
           break;
         }
         case "response.reasoning_summary_text.delta":
@@ -116,7 +135,11 @@ export function createResponsesDecoder(b: AssistantMessageBuilder, request: Prov
           break;
         case "response.function_call_arguments.delta": {
           const open = index === undefined ? undefined : items.get(index);
-          if (!open || open.kind !== "call") throw new ProviderError(`${label} sent function call arguments for output ${index}, which is not a function call`, { kind: "stream" });
+          if (!open || open.kind !== "call")
+            throw new ProviderError(
+              `${label} sent function call arguments for output ${index}, which is not a function call`,
+              { kind: "stream" },
+            );
           if (e.delta) {
             open.hasArgs = true;
             out.push(b.appendToolArguments(open.block, e.delta));
@@ -134,8 +157,10 @@ export function createResponsesDecoder(b: AssistantMessageBuilder, request: Prov
         case "response.output_item.done": {
           if (index === undefined) break;
           const open = items.get(index);
-          if (open?.kind === "thinking" && e.item?.encrypted_content) b.setThinkingSignature(open.block, e.item.encrypted_content);
-          if (open?.kind === "call" && !open.hasArgs) out.push(b.appendToolArguments(open.block, e.item?.arguments || "{}"));
+          if (open?.kind === "thinking" && e.item?.encrypted_content)
+            b.setThinkingSignature(open.block, e.item.encrypted_content);
+          if (open?.kind === "call" && !open.hasArgs)
+            out.push(b.appendToolArguments(open.block, e.item?.arguments || "{}"));
           close(index);
           break;
         }
@@ -148,7 +173,8 @@ export function createResponsesDecoder(b: AssistantMessageBuilder, request: Prov
           closeAll();
           usage(e.response);
           const reason = e.response?.incomplete_details?.reason ?? "unknown";
-          if (reason !== "max_output_tokens") throw new ProviderError(`${label} stopped the reply early (incomplete: ${reason}).`, { kind: "stream" });
+          if (reason !== "max_output_tokens")
+            throw new ProviderError(`${label} stopped the reply early (incomplete: ${reason}).`, { kind: "stream" });
           out.push(b.finish("length", request.model));
           break;
         }

@@ -12,6 +12,8 @@ export const responsesFormat: WireFormat = {
   buildPayload: responsesPayload,
   createDecoder: createResponsesDecoder,
   overflow(status, detail, label) {
-    return status >= 400 && status < 500 && OVERFLOW.test(detail) ? overflowError(`${label}: ${detail}`, status) : undefined;
+    return status >= 400 && status < 500 && OVERFLOW.test(detail)
+      ? overflowError(`${label}: ${detail}`, status)
+      : undefined;
   },
 };

@@ -11,7 +11,11 @@ type Item = Record<string, unknown>;
 function inputContent(content: (TextContent | ImageContent)[], model: ModelInfo): Item[] {
   const images = model.input?.includes("image") ?? false;
   return content.map((c) =>
-    c.type === "text" ? { type: "input_text", text: c.text } : images ? { type: "input_image", image_url: `data:${c.mimeType};base64,${c.data}`, detail: "auto" } : { type: "input_text", text: `(an image was left out: model ${model.id} does not accept images)` },
+    c.type === "text"
+      ? { type: "input_text", text: c.text }
+      : images
+        ? { type: "input_image", image_url: `data:${c.mimeType};base64,${c.data}`, detail: "auto" }
+        : { type: "input_text", text: `(an image was left out: model ${model.id} does not accept images)` },
   );
 }
 
@@ -20,7 +24,13 @@ export function responsesInput(messages: Message[], model: ModelInfo): Item[] {
   let pendingImages: ImageContent[] = [];
   const flushImages = () => {
     if (pendingImages.length === 0) return;
-    out.push({ role: "user", content: [{ type: "input_text", text: "Images returned by the tool calls above:" }, ...inputContent(pendingImages, model)] });
+    out.push({
+      role: "user",
+      content: [
+        { type: "input_text", text: "Images returned by the tool calls above:" },
+        ...inputContent(pendingImages, model),
+      ],
+    });
     pendingImages = [];
   };
   for (const m of messages) {
@@ -31,15 +41,27 @@ export function responsesInput(messages: Message[], model: ModelInfo): Item[] {
       const sameProvider = m.provider === model.provider;
       for (const b of m.content) {
         if (b.type === "text" && b.text) out.push({ role: "assistant", content: b.text });
-        else if (b.type === "toolCall") out.push({ type: "function_call", call_id: b.id, name: b.name, arguments: b.arguments });
+        else if (b.type === "toolCall")
+          out.push({ type: "function_call", call_id: b.id, name: b.name, arguments: b.arguments });
         else if (b.type === "thinking" && sameProvider && b.signature) {
-          out.push({ type: "reasoning", summary: b.thinking ? [{ type: "summary_text", text: b.thinking }] : [], encrypted_content: b.signature });
+          out.push({
+            type: "reasoning",
+            summary: b.thinking ? [{ type: "summary_text", text: b.thinking }] : [],
+            encrypted_content: b.signature,
+          });
         }
       }
     } else {
-      const text = m.content.filter((b): b is TextContent => b.type === "text").map((b) => b.text).join("\n");
+      const text = m.content
+        .filter((b): b is TextContent => b.type === "text")
+        .map((b) => b.text)
+        .join("\n");
       const images = m.content.filter((b): b is ImageContent => b.type === "image");
-      out.push({ type: "function_call_output", call_id: m.toolCallId, output: text || (images.length > 0 ? "(see the images below)" : "(no output)") });
+      out.push({
+        type: "function_call_output",
+        call_id: m.toolCallId,
+        output: text || (images.length > 0 ? "(see the images below)" : "(no output)"),
+      });
       pendingImages.push(...images);
     }
   }
@@ -49,9 +71,21 @@ export function responsesInput(messages: Message[], model: ModelInfo): Item[] {
 
 export function responsesPayload(request: ProviderRequest): Record<string, unknown> {
   const { model } = request;
-  const body: Record<string, unknown> = { model: model.id, input: responsesInput(request.messages, model), stream: true, store: false };
+  const body: Record<string, unknown> = {
+    model: model.id,
+    input: responsesInput(request.messages, model),
+    stream: true,
+    store: false,
+  };
   if (request.systemPrompt) body.instructions = request.systemPrompt;
-  if (request.tools.length > 0) body.tools = request.tools.map((t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  if (request.tools.length > 0)
+    body.tools = request.tools.map((t) => ({
+      type: "function",
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+      strict: false,
+    }));
   if (request.maxTokens !== undefined) body.max_output_tokens = request.maxTokens;
   if (request.temperature !== undefined && !model.reasoning) body.temperature = request.temperature;
   if (model.reasoning) {

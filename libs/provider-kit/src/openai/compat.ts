@@ -21,8 +21,18 @@ export function chatCompat(model: ModelInfo): ChatCompat {
   const c = model.compat ?? {};
   const official = model.provider === "openai";
   return {
-    maxTokensField: c.maxTokensField === "max_tokens" || c.maxTokensField === "max_completion_tokens" ? c.maxTokensField : official ? "max_completion_tokens" : "max_tokens",
-    systemRole: c.systemRole === "developer" || c.systemRole === "system" ? c.systemRole : official && model.reasoning ? "developer" : "system",
+    maxTokensField:
+      c.maxTokensField === "max_tokens" || c.maxTokensField === "max_completion_tokens"
+        ? c.maxTokensField
+        : official
+          ? "max_completion_tokens"
+          : "max_tokens",
+    systemRole:
+      c.systemRole === "developer" || c.systemRole === "system"
+        ? c.systemRole
+        : official && model.reasoning
+          ? "developer"
+          : "system",
     reasoningEffort: typeof c.reasoningEffort === "boolean" ? c.reasoningEffort : Boolean(model.reasoning),
     includeUsage: typeof c.includeUsage === "boolean" ? c.includeUsage : true,
     thinkTags: c.thinkTags === true,

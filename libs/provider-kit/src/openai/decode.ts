@@ -56,7 +56,16 @@ const Chunk = z.object({
   usage: ChatUsage.nullish(),
   /** Groq sends usage only here. */
   x_groq: z.object({ usage: ChatUsage.nullish() }).nullish(),
-  error: z.union([z.string(), z.object({ message: z.string().nullish(), type: z.string().nullish(), code: z.union([z.string(), z.number()]).nullish() })]).nullish(),
+  error: z
+    .union([
+      z.string(),
+      z.object({
+        message: z.string().nullish(),
+        type: z.string().nullish(),
+        code: z.union([z.string(), z.number()]).nullish(),
+      }),
+    ])
+    .nullish(),
 });
 
 export function createChatDecoder(b: AssistantMessageBuilder, request: ProviderRequest, label: string): StreamDecoder {
@@ -84,7 +93,9 @@ export function createChatDecoder(b: AssistantMessageBuilder, request: ProviderR
 
   function toolCall(delta: z.output<typeof ToolCallDelta>) {
     const id = delta.id ?? undefined;
-    let wire = delta.index ?? (id && ![...calls.values()].some((c) => c.id === id) ? lastWireIndex + 1 : Math.max(lastWireIndex, 0));
+    let wire =
+      delta.index ??
+      (id && ![...calls.values()].some((c) => c.id === id) ? lastWireIndex + 1 : Math.max(lastWireIndex, 0));
     const known = calls.get(wire);
     // Some servers number every call 0 and tell them apart by id only.
     if (known && id && known.id !== id) wire = Math.max(...calls.keys()) + 1;
@@ -105,7 +116,11 @@ export function createChatDecoder(b: AssistantMessageBuilder, request: ProviderR
   function text(delta: string) {
     if (!tags) return void out.push(b.appendText(ensure("text"), delta));
     for (const part of tags.push(delta)) {
-      out.push(part.kind === "text" ? b.appendText(ensure("text"), part.text) : b.appendThinking(ensure("thinking"), part.text));
+      out.push(
+        part.kind === "text"
+          ? b.appendText(ensure("text"), part.text)
+          : b.appendThinking(ensure("thinking"), part.text),
+      );
     }
   }
   function content(value: string | z.output<typeof ContentPart>[]) {
@@ -113,7 +128,8 @@ export function createChatDecoder(b: AssistantMessageBuilder, request: ProviderR
     for (const part of value) {
       if (part.type === "text" && part.text) text(part.text);
       else if (part.type === "thinking") {
-        const thought = typeof part.thinking === "string" ? part.thinking : (part.thinking ?? []).map((t) => t.text ?? "").join("");
+        const thought =
+          typeof part.thinking === "string" ? part.thinking : (part.thinking ?? []).map((t) => t.text ?? "").join("");
         if (thought) out.push(b.appendThinking(ensure("thinking"), thought));
       }
     }
@@ -126,7 +142,12 @@ export function createChatDecoder(b: AssistantMessageBuilder, request: ProviderR
     // OpenAI counts reasoning inside completion_tokens; xAI does not (its total is prompt + completion +
     // reasoning). The total says which, so billed output is counted either way.
     if (reasoning && u.total_tokens === prompt + output + reasoning) output += reasoning;
-    b.setUsage({ input: prompt - cached, output, cacheRead: cached, ...(reasoning !== undefined ? { reasoning } : {}) });
+    b.setUsage({
+      input: prompt - cached,
+      output,
+      cacheRead: cached,
+      ...(reasoning !== undefined ? { reasoning } : {}),
+    });
   }
 
   function stopReason(): "stop" | "length" | "tool_use" {
@@ -140,19 +161,32 @@ export function createChatDecoder(b: AssistantMessageBuilder, request: ProviderR
     push(event: SseEvent): StreamEvent[] {
       out = [];
       if (event.data === "[DONE]") {
-        for (const part of tags?.end() ?? []) out.push(part.kind === "text" ? b.appendText(ensure("text"), part.text) : b.appendThinking(ensure("thinking"), part.text));
+        for (const part of tags?.end() ?? [])
+          out.push(
+            part.kind === "text"
+              ? b.appendText(ensure("text"), part.text)
+              : b.appendThinking(ensure("thinking"), part.text),
+          );
         close();
         if (refusal) throw new ProviderError(`${label} declined to answer: ${refusal}`, { kind: "stream" });
-        if (finish === "content_filter") throw new ProviderError(`${label} stopped the reply: the content filter flagged it (finish_reason "content_filter").`, { kind: "stream" });
+        if (finish === "content_filter")
+          throw new ProviderError(
+            `${label} stopped the reply: the content filter flagged it (finish_reason "content_filter").`,
+            { kind: "stream" },
+          );
         out.push(b.finish(stopReason(), request.model));
         return out;
       }
       const chunk = parseEvent(Chunk, event.data, event.event ?? "chat.completion.chunk", label);
       if (chunk.error) {
-        const message = typeof chunk.error === "string" ? chunk.error : (chunk.error.message ?? JSON.stringify(chunk.error));
+        const message =
+          typeof chunk.error === "string" ? chunk.error : (chunk.error.message ?? JSON.stringify(chunk.error));
         const overflow = overflowDetail(message);
         if (overflow) throw overflowError(`${label}: ${overflow}`);
-        throw new ProviderError(`${label} reported an error in the stream: ${message}`, { kind: "stream", retryable: /overloaded|rate.?limit|temporar/i.test(message) });
+        throw new ProviderError(`${label} reported an error in the stream: ${message}`, {
+          kind: "stream",
+          retryable: /overloaded|rate.?limit|temporar/i.test(message),
+        });
       }
       const reported = chunk.usage ?? chunk.x_groq?.usage;
       if (reported) usage(reported);

@@ -5,7 +5,16 @@
  */
 import type { ModelSettings } from "../settings.ts";
 
-type Row = [id: string, contextWindow: number, maxOutput: number, input: number, output: number, cacheRead: number, reasoning: boolean, responsesOnly?: boolean];
+type Row = [
+  id: string,
+  contextWindow: number,
+  maxOutput: number,
+  input: number,
+  output: number,
+  cacheRead: number,
+  reasoning: boolean,
+  responsesOnly?: boolean,
+];
 
 const ROWS: Row[] = [
   ["gpt-5", 400_000, 128_000, 1.25, 10, 0.125, true],
@@ -24,13 +33,22 @@ const ROWS: Row[] = [
 
 /** The table for one API; Chat Completions leaves out the models only the Responses API serves. */
 export function openaiModels(api: "chat" | "responses"): ModelSettings[] {
-  return ROWS.filter((row) => api === "responses" || !row[7]).map(([id, contextWindow, maxOutput, input, output, cacheRead, reasoning]) => ({
-    id,
-    contextWindow,
-    maxOutput,
-    cost: { input, output, cacheRead, cacheWrite: 0 },
-    reasoning,
-    input: ["text", "image"],
-    compat: api === "chat" ? { maxTokensField: "max_completion_tokens", systemRole: reasoning ? "developer" : "system", reasoningEffort: reasoning } : {},
-  }));
+  return ROWS.filter((row) => api === "responses" || !row[7]).map(
+    ([id, contextWindow, maxOutput, input, output, cacheRead, reasoning]) => ({
+      id,
+      contextWindow,
+      maxOutput,
+      cost: { input, output, cacheRead, cacheWrite: 0 },
+      reasoning,
+      input: ["text", "image"],
+      compat:
+        api === "chat"
+          ? {
+              maxTokensField: "max_completion_tokens",
+              systemRole: reasoning ? "developer" : "system",
+              reasoningEffort: reasoning,
+            }
+          : {},
+    }),
+  );
 }

@@ -6,13 +6,21 @@ type Part = { type: "text"; text: string } | { type: "image_url"; image_url: { u
 type ChatMessage =
   | { role: "system" | "developer"; content: string }
   | { role: "user"; content: string | Part[] }
-  | { role: "assistant"; content: string | null; tool_calls?: { id: string; type: "function"; function: { name: string; arguments: string } }[] }
+  | {
+      role: "assistant";
+      content: string | null;
+      tool_calls?: { id: string; type: "function"; function: { name: string; arguments: string } }[];
+    }
   | { role: "tool"; tool_call_id: string; content: string };
 
 function parts(content: (TextContent | ImageContent)[], model: ModelInfo): Part[] {
   const images = model.input?.includes("image") ?? false;
   return content.map((c) =>
-    c.type === "text" ? { type: "text", text: c.text } : images ? { type: "image_url", image_url: { url: `data:${c.mimeType};base64,${c.data}` } } : { type: "text", text: `(an image was left out: model ${model.id} does not accept images)` },
+    c.type === "text"
+      ? { type: "text", text: c.text }
+      : images
+        ? { type: "image_url", image_url: { url: `data:${c.mimeType};base64,${c.data}` } }
+        : { type: "text", text: `(an image was left out: model ${model.id} does not accept images)` },
   );
 }
 
@@ -23,7 +31,10 @@ export function chatMessages(systemPrompt: string, messages: Message[], model: M
   let pendingImages: ImageContent[] = [];
   const flushImages = () => {
     if (pendingImages.length === 0) return;
-    out.push({ role: "user", content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...parts(pendingImages, model)] });
+    out.push({
+      role: "user",
+      content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...parts(pendingImages, model)],
+    });
     pendingImages = [];
   };
   for (const m of messages) {
@@ -31,14 +42,32 @@ export function chatMessages(systemPrompt: string, messages: Message[], model: M
     if (m.role === "user") {
       out.push({ role: "user", content: typeof m.content === "string" ? m.content : parts(m.content, model) });
     } else if (m.role === "assistant") {
-      const text = m.content.filter((b): b is TextContent => b.type === "text").map((b) => b.text).join("");
-      const calls = m.content.flatMap((b) => (b.type === "toolCall" ? [{ id: b.id, type: "function" as const, function: { name: b.name, arguments: b.arguments } }] : []));
+      const text = m.content
+        .filter((b): b is TextContent => b.type === "text")
+        .map((b) => b.text)
+        .join("");
+      const calls = m.content.flatMap((b) =>
+        b.type === "toolCall"
+          ? [{ id: b.id, type: "function" as const, function: { name: b.name, arguments: b.arguments } }]
+          : [],
+      );
       if (!text && calls.length === 0) continue;
-      out.push(calls.length > 0 ? { role: "assistant", content: text || null, tool_calls: calls } : { role: "assistant", content: text });
+      out.push(
+        calls.length > 0
+          ? { role: "assistant", content: text || null, tool_calls: calls }
+          : { role: "assistant", content: text },
+      );
     } else {
-      const text = m.content.filter((b): b is TextContent => b.type === "text").map((b) => b.text).join("\n");
+      const text = m.content
+        .filter((b): b is TextContent => b.type === "text")
+        .map((b) => b.text)
+        .join("\n");
       const images = m.content.filter((b): b is ImageContent => b.type === "image");
-      out.push({ role: "tool", tool_call_id: m.toolCallId, content: text || (images.length > 0 ? "(see the images below)" : "(no output)") });
+      out.push({
+        role: "tool",
+        tool_call_id: m.toolCallId,
+        content: text || (images.length > 0 ? "(see the images below)" : "(no output)"),
+      });
       pendingImages.push(...images);
     }
   }
@@ -56,7 +85,11 @@ export function chatPayload(request: ProviderRequest): Record<string, unknown> {
     stream: true,
   };
   if (compat.includeUsage) body.stream_options = { include_usage: true };
-  if (request.tools.length > 0) body.tools = request.tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  if (request.tools.length > 0)
+    body.tools = request.tools.map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
   if (request.maxTokens !== undefined) body[compat.maxTokensField] = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.reasoning && model.reasoning && compat.reasoningEffort) body.reasoning_effort = request.reasoning;
