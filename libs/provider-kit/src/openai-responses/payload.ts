@@ -5,6 +5,7 @@
  * never kept and fail.
  */
 import type { ImageContent, Message, ModelInfo, ProviderRequest, TextContent } from "@keel/extensions-api";
+import { imageLeftOut, TOOL_IMAGES_HEADER, toolResultParts } from "../tool-result-parts.ts";
 
 type Item = Record<string, unknown>;
 
@@ -15,7 +16,7 @@ function inputContent(content: (TextContent | ImageContent)[], model: ModelInfo)
       ? { type: "input_text", text: c.text }
       : images
         ? { type: "input_image", image_url: `data:${c.mimeType};base64,${c.data}`, detail: "auto" }
-        : { type: "input_text", text: `(an image was left out: model ${model.id} does not accept images)` },
+        : { type: "input_text", text: imageLeftOut(model) },
   );
 }
 
@@ -26,10 +27,7 @@ export function responsesInput(messages: Message[], model: ModelInfo): Item[] {
     if (pendingImages.length === 0) return;
     out.push({
       role: "user",
-      content: [
-        { type: "input_text", text: "Images returned by the tool calls above:" },
-        ...inputContent(pendingImages, model),
-      ],
+      content: [{ type: "input_text", text: TOOL_IMAGES_HEADER }, ...inputContent(pendingImages, model)],
     });
     pendingImages = [];
   };
@@ -52,16 +50,8 @@ export function responsesInput(messages: Message[], model: ModelInfo): Item[] {
         }
       }
     } else {
-      const text = m.content
-        .filter((b): b is TextContent => b.type === "text")
-        .map((b) => b.text)
-        .join("\n");
-      const images = m.content.filter((b): b is ImageContent => b.type === "image");
-      out.push({
-        type: "function_call_output",
-        call_id: m.toolCallId,
-        output: text || (images.length > 0 ? "(see the images below)" : "(no output)"),
-      });
+      const { text, images } = toolResultParts(m);
+      out.push({ type: "function_call_output", call_id: m.toolCallId, output: text });
       pendingImages.push(...images);
     }
   }

@@ -1,5 +1,6 @@
 /** keel's request → a Chat Completions request body. */
 import type { ImageContent, Message, ModelInfo, ProviderRequest, TextContent } from "@keel/extensions-api";
+import { imageLeftOut, TOOL_IMAGES_HEADER, toolResultParts } from "../tool-result-parts.ts";
 import { chatCompat } from "./compat.ts";
 
 type Part = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
@@ -20,7 +21,7 @@ function parts(content: (TextContent | ImageContent)[], model: ModelInfo): Part[
       ? { type: "text", text: c.text }
       : images
         ? { type: "image_url", image_url: { url: `data:${c.mimeType};base64,${c.data}` } }
-        : { type: "text", text: `(an image was left out: model ${model.id} does not accept images)` },
+        : { type: "text", text: imageLeftOut(model) },
   );
 }
 
@@ -33,7 +34,7 @@ export function chatMessages(systemPrompt: string, messages: Message[], model: M
     if (pendingImages.length === 0) return;
     out.push({
       role: "user",
-      content: [{ type: "text", text: "Images returned by the tool calls above:" }, ...parts(pendingImages, model)],
+      content: [{ type: "text", text: TOOL_IMAGES_HEADER }, ...parts(pendingImages, model)],
     });
     pendingImages = [];
   };
@@ -58,16 +59,8 @@ export function chatMessages(systemPrompt: string, messages: Message[], model: M
           : { role: "assistant", content: text },
       );
     } else {
-      const text = m.content
-        .filter((b): b is TextContent => b.type === "text")
-        .map((b) => b.text)
-        .join("\n");
-      const images = m.content.filter((b): b is ImageContent => b.type === "image");
-      out.push({
-        role: "tool",
-        tool_call_id: m.toolCallId,
-        content: text || (images.length > 0 ? "(see the images below)" : "(no output)"),
-      });
+      const { text, images } = toolResultParts(m);
+      out.push({ role: "tool", tool_call_id: m.toolCallId, content: text });
       pendingImages.push(...images);
     }
   }
