@@ -100,7 +100,15 @@ export interface StopRequest {
 export interface SessionInfo {
   cwd: string;
   sessionId?: string;
+  /** On `session_end` only: why the session ended. */
+  reason?: SessionEndReason;
 }
+/**
+ * Why a session ended: `exit` — the user left an interactive session (`/exit`, end of input, Ctrl-C while
+ * idle); `completed` — a one-shot run (`-p`, `--mode json`) or a mode finished by itself; `signal` — SIGTERM;
+ * `other` — anything else (a failure, a host shutting down a test runtime).
+ */
+export type SessionEndReason = "exit" | "completed" | "signal" | "other";
 /**
  * A project folder holds configuration that can run code or redirect credentials (`.keel/settings.json`, …).
  * Asked once per start, before the project's settings are merged and before plugins other than the deciders

@@ -3,7 +3,7 @@
  * the next request the model gets and in the `--mode json` events; a project's hooks run only once the user
  * trusts the folder.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.ts";
@@ -83,5 +83,30 @@ describe("command hooks in the keel binary", () => {
     expect(trusted.code).toBe(0);
     expect(existsSync(marker)).toBe(true);
     expect(trusted.stdout).toContain("hook: touch is frozen today");
+  });
+
+  it("SessionEnd says how the session ended: prompt_input_exit when the user leaves the chat, other after -p", async () => {
+    const env = keelEnv();
+    const out = join(env.home, "ends.jsonl");
+    const settings = {
+      hooks: { SessionEnd: [{ hooks: [{ type: "command", command: `cat >> ${out}; echo >> ${out}` }] }] },
+    };
+    const common = ["--provider", "openai", "--model", "gpt-4.1-mini", "--settings", JSON.stringify(settings)];
+    const extraEnv = { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-test" };
+    llm.push({ reply: { text: "hello there" } });
+    const chat = await runKeel(common, env, { extraEnv, input: "hi\n/exit\n", timeoutMs: 60_000 });
+    expect(chat.code).toBe(0);
+    llm.push({ reply: { text: "done" } });
+    const print = await runKeel(["-p", "hi", ...common], env, { extraEnv, timeoutMs: 60_000 });
+    expect(print.code).toBe(0);
+    const ends = readFileSync(out, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(ends.map((e) => [e.hook_event_name, e.reason])).toEqual([
+      ["SessionEnd", "prompt_input_exit"],
+      ["SessionEnd", "other"],
+    ]);
+    expect(ends.every((e) => existsSync(e.transcript_path))).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { THINKING_LEVELS, type FlagSpec } from "@keel/extensions-api";
+import { THINKING_LEVELS, type FlagSpec, type SessionEndReason } from "@keel/extensions-api";
 import { KeelRuntime, type Distribution } from "../runtime/runtime.js";
 import { readDistribution } from "../runtime/distribution.js";
 import { containPlugins, type Containment } from "../host/containment.js";
@@ -105,6 +105,8 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     await runtime.host.activateFor("cliCommands", boot.firstWord);
 
   let exitCode = 0;
+  // Why the session ended, for `session_end`: set by the mode's run; anything that never got there is "other".
+  const ending: { reason: SessionEndReason } = { reason: "other" };
   const program = new Command(distribution.command)
     .description(distribution.description ?? "")
     .version(distribution.version, "-v, --version")
@@ -153,7 +155,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
       return;
     }
     Object.assign(runtime.flags, opts);
-    exitCode = await runMode(runtime, opts, words, err, containment);
+    exitCode = await runMode(runtime, opts, words, err, containment, ending);
   });
 
   try {
@@ -166,7 +168,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     }
   } finally {
     trace("shutdown");
-    await runtime.shutdown();
+    await runtime.shutdown(ending.reason);
     trace(`shut down (peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB)`);
   }
   return exitCode;
@@ -195,6 +197,7 @@ async function runMode(
   words: string[],
   err: (t: string) => void,
   containment: Containment,
+  ending: { reason: SessionEndReason },
 ): Promise<number> {
   let prompt = typeof opts.print === "string" ? opts.print : words.length > 0 ? words.join(" ") : undefined;
   if (prompt === undefined && opts.print === true && !process.stdin.isTTY) prompt = await readStdin();
@@ -215,17 +218,22 @@ async function runMode(
   containment.setStdoutOwner(mode.owner);
   // Ctrl-C aborts the run (a second one, or one while idle, exits). TERM aborts and shuts down cleanly, so
   // plugins still stop what they started (background processes, locks) before the process goes.
-  const onInterrupt = () => (runtime.isRunning ? runtime.abort() : process.exit(130));
+  // Idle, it is the user leaving: the session still ends properly (session_end, background processes).
+  const onInterrupt = () =>
+    runtime.isRunning ? runtime.abort() : void runtime.shutdown("exit").finally(() => process.exit(130));
   const onTerminate = () => {
     runtime.abort();
-    void runtime.shutdown().finally(() => process.exit(143));
+    void runtime.shutdown("signal").finally(() => process.exit(143));
   };
   process.on("SIGINT", onInterrupt);
   process.on("SIGTERM", onTerminate);
   try {
     // The mode is the session's UI, so it can show the model from the start (the session starts on first use).
     await runtime.pickModel();
-    return await mode.item.run(runtime, { prompt });
+    const code = await mode.item.run(runtime, { prompt });
+    // An interactive mode returns when the user leaves it (/exit, end of input); any other mode has finished.
+    ending.reason = modeName === "interactive" ? "exit" : "completed";
+    return code;
   } finally {
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onTerminate);

@@ -17,6 +17,7 @@ import {
   type PluginEntry,
   type PluginInfo,
   type ReplaceOptions,
+  type SessionEndReason,
   type Runtime,
   type RunResult,
   type ThinkingLevel,
@@ -298,16 +299,16 @@ export class KeelRuntime implements Runtime {
     return this.target.pick();
   }
 
-  /** Ends the session and disposes every plugin. Safe to call more than once. */
-  async shutdown(): Promise<void> {
+  /** Ends the session (`reason` says why, to `session_end`) and disposes every plugin. Safe to call more than once. */
+  async shutdown(reason: SessionEndReason = "other"): Promise<void> {
     if (this.agent.isRunning) {
       this.agent.abort();
       await this.agent.waitForIdle();
     }
     if (this.sessionStarted) {
       this.sessionStarted = false;
-      await this.hooks.lifecycle("session_end", { cwd: this.cwd, sessionId: this.id });
-      this.bus.emit("session_end", { cwd: this.cwd, sessionId: this.id });
+      await this.hooks.lifecycle("session_end", { cwd: this.cwd, sessionId: this.id, reason });
+      this.bus.emit("session_end", { cwd: this.cwd, sessionId: this.id, reason });
     }
     await this.hooks.lifecycle("shutdown", {});
     await this.host.disposeAll();

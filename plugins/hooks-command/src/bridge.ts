@@ -3,22 +3,27 @@
  * tap returns at once when no hook is configured for its event, so the plugin costs nothing without hooks.
  */
 import {
-  textOf,
   type GuardDecision,
   type HookContext,
   type HookInput,
   type InputEvent,
   type PluginAPI,
   type Runtime,
+  type SessionInfo,
   type ToolCallEvent,
   type ToolResultMessage,
   type UiRequest,
 } from "@keel/extensions-api";
 import { parseHooks } from "./config.ts";
-import { toolNamesOf, wireToolName, type HookEventName } from "./events.ts";
+import type { HookEventName } from "./events.ts";
 import type { Outcome } from "./outcome.ts";
 import { pluginHooks } from "./plugin-hooks.ts";
 import { HookRunner } from "./runner.ts";
+import { keelInput, toolNamesOf, wireCall, wireResponse } from "./tool-wire.ts";
+import { Transcript } from "./transcript.ts";
+
+/** Claude Code's SessionEnd reasons for keel's; keel has no /clear or logout, so those two never occur. */
+const END_REASONS = { exit: "prompt_input_exit", completed: "other", signal: "other", other: "other" } as const;
 
 export function hookBridge(api: PluginAPI) {
   const problems: string[] = [];
@@ -28,6 +33,7 @@ export function hookBridge(api: PluginAPI) {
   // Kept from session_start: the host takes `api.runtime` away before session_end, which still runs hooks.
   let session: Runtime | undefined;
   const runtimeOf = () => session ?? api.runtime;
+  const transcript = new Transcript();
 
   const report = (outcome: Outcome) => {
     for (const problem of outcome.problems) api.log.warn(problem);
@@ -37,8 +43,7 @@ export function hookBridge(api: PluginAPI) {
     const runtime = runtimeOf();
     const common = {
       session_id: runtime.sessionId,
-      // keel's session store keeps its own file; a path is not part of the contract yet (docs say so).
-      transcript_path: "",
+      transcript_path: transcript.sync(runtime.dataDir, runtime.sessionId, runtime.cwd, runtime.messages),
       cwd: runtime.cwd,
       permission_mode: (runtime.flags["permission-mode"] as string | undefined) ?? "default",
     };
@@ -64,13 +69,16 @@ export function hookBridge(api: PluginAPI) {
       return sessionContext ? `${prompt}\n\n${sessionContext}` : prompt;
     },
 
-    async sessionEnd(_: unknown, ctx: HookContext): Promise<void> {
-      if (runner.has("SessionEnd")) await run("SessionEnd", [], { reason: "other" }, ctx);
+    async sessionEnd(info: SessionInfo, ctx: HookContext): Promise<void> {
+      if (!runner.has("SessionEnd")) return;
+      const reason = END_REASONS[info.reason ?? "other"];
+      await run("SessionEnd", [reason], { reason }, ctx);
     },
 
     async preToolUse(event: ToolCallEvent, ctx: HookContext): Promise<GuardDecision<ToolCallEvent>> {
       if (!runner.has("PreToolUse")) return;
-      const input = { tool_name: wireToolName(event.toolName), tool_input: event.input, tool_use_id: event.toolCallId };
+      const call = wireCall(event.toolName, event.input, runtimeOf().cwd);
+      const input = { tool_name: call.name, tool_input: call.input, tool_use_id: event.toolCallId };
       const o = await run("PreToolUse", toolNamesOf(event.toolName), input, ctx);
       if (o.stop) {
         stopRun(o.stop);
@@ -79,7 +87,7 @@ export function hookBridge(api: PluginAPI) {
       if (o.block) return { block: true, reason: o.block };
       if (o.permission === "deny") return { block: true, reason: o.permissionReason ?? "denied by a PreToolUse hook" };
       if (o.permission === "ask") {
-        const title = `A hook asks: allow ${event.toolName} ${JSON.stringify(o.updatedInput ?? event.input)}?`;
+        const title = `A hook asks: allow ${call.name} ${JSON.stringify({ ...call.input, ...o.updatedInput })}?`;
         const answer = await runtimeOf().ask({ kind: "confirm", title, message: o.permissionReason });
         if (!answer)
           return {
@@ -93,7 +101,16 @@ export function hookBridge(api: PluginAPI) {
           };
       }
       // "allow" is no objection: keel's own permission policy still decides (it runs after this guard).
-      if (o.updatedInput) return { rewrite: { input: o.updatedInput } };
+      if (!o.updatedInput) return;
+      try {
+        return { rewrite: { input: keelInput(event.toolName, call.input, o.updatedInput) } };
+      } catch (error) {
+        // Running the call as it was would ignore the hook; refusing it says why.
+        return {
+          block: true,
+          reason: `a PreToolUse hook's updatedInput cannot be applied: ${(error as Error).message}`,
+        };
+      }
     },
 
     async postToolUse(
@@ -102,10 +119,13 @@ export function hookBridge(api: PluginAPI) {
       ctx: HookContext,
     ): Promise<ToolResultMessage> {
       if (!runner.has("PostToolUse")) return result;
+      const cwd = runtimeOf().cwd;
+      const keelIn = (info.input ?? {}) as Record<string, unknown>;
+      const call = wireCall(result.toolName, keelIn, cwd);
       const input = {
-        tool_name: wireToolName(result.toolName),
-        tool_input: info.input,
-        tool_response: { content: textOf(result), is_error: result.isError },
+        tool_name: call.name,
+        tool_input: call.input,
+        tool_response: wireResponse(result, keelIn, cwd),
         tool_use_id: result.toolCallId,
       };
       const o = await run("PostToolUse", toolNamesOf(result.toolName), input, ctx);
@@ -161,8 +181,10 @@ export function hookBridge(api: PluginAPI) {
       if (!runner.has("Notification")) return undefined;
       const message =
         request.kind === "confirm" && request.message ? `${request.title}: ${request.message}` : request.title;
+      // keel's questions are mostly approvals (confirm, select); an `input` asks for text, like an elicitation.
+      const type = request.kind === "input" ? "elicitation_dialog" : "permission_prompt";
       // Not awaited: a notifier must not hold up the question it announces.
-      void run("Notification", [], { message, title: "keel" }, ctx);
+      void run("Notification", [type], { message, title: "keel", notification_type: type }, ctx);
       return undefined;
     },
   };

@@ -223,7 +223,7 @@ describe("hooks-command: PostToolUse", () => {
         hook_event_name: "PostToolUse",
         tool_name: "Bash",
         tool_input: { command: "echo hello" },
-        tool_response: { content: expect.stringContaining("hello"), is_error: false },
+        tool_response: { stdout: expect.stringContaining("hello"), interrupted: false },
       });
       const result = lastResult(kit);
       expect(result).toContain("hello");
