@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { OperationsBackend } from "./ops.js";
 import type { CliCommandSpec, FlagSpec, Mode, PluginAPI, SlashCommand } from "./plugin.js";
 import type { Provider } from "./provider.js";
+import type { SessionStore } from "./session-store.js";
 import type { Tool } from "./tool.js";
 
 /** The catalog as types: kind (the key in `keel.contributes` and in `prefer`) → what a plugin registers. */
@@ -22,6 +23,7 @@ export interface ContributionTypes {
   flags: FlagSpec;
   cliCommands: CliCommandSpec;
   ops: OperationsBackend;
+  sessionStores: SessionStore;
 }
 
 export type ContributionKind = keyof ContributionTypes;
@@ -160,6 +162,16 @@ export const CONTRIBUTIONS = {
     entry: plainName,
     show: "ops:",
     doc: "Operations backends: the machine tools run on.",
+  },
+  sessionStores: {
+    noun: "session store",
+    register: "registerSessionStore",
+    event: "onSessionStore",
+    lazy: false,
+    when: "needed when the session starts: the store begins or resumes it in `session_start`",
+    entry: plainName,
+    show: "sessions:",
+    doc: "Session stores: where sessions are kept, as surfaces list, switch, fork and walk them.",
   },
 } as const satisfies ContributionTable;
 

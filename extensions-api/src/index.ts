@@ -1,6 +1,6 @@
 /**
  * @keel/extensions-api — the contract between keel and its plugins, and nothing else. Read in this order:
- * messages → provider → tool → ops → ui → compaction → hooks → events → session → plugin → contributions → manifest.
+ * messages → provider → tool → ops → ui → compaction → hooks → events → session → session-store → plugin → contributions → manifest.
  *
  * Helpers and policy live on subpaths, so a changed heuristic does not change the versioned contract:
  * `/stream` (building provider replies), `/truncate` (tool output), `/compaction` (cut points, summary wording),
@@ -16,6 +16,7 @@ export * from "./compaction.js";
 export * from "./hooks.js";
 export * from "./events.js";
 export * from "./session.js";
+export * from "./session-store.js";
 export * from "./plugin.js";
 export * from "./contributions.js";
 export * from "./manifest.js";

@@ -10,6 +10,7 @@ import type { AssistantMessage, Message, UserContent } from "./messages.js";
 import type { OperationsBackend } from "./ops.js";
 import type { ModelInfo, Provider, ThinkingLevel } from "./provider.js";
 import type { PluginEntry, PluginSession, ReplaceOptions } from "./session.js";
+import type { SessionStore } from "./session-store.js";
 import type { Tool } from "./tool.js";
 import type { UiRequest, UiResponse } from "./ui.js";
 
@@ -125,6 +126,12 @@ export interface Runtime {
   }): Promise<AssistantMessage>;
   /** Runs a `/command args` line. Resolves false when the line names no command. */
   runCommand(line: string): Promise<boolean>;
+  /**
+   * The session store (see `SessionStore`): what surfaces use to list, start, switch, fork and walk sessions.
+   * Starts the session first if it has not started. Undefined when no plugin keeps sessions; with several,
+   * the first registered.
+   */
+  sessionStore(): Promise<SessionStore | undefined>;
   /** Asks the user through the active UI; undefined when no UI can ask. */
   ask(request: UiRequest): Promise<UiResponse | undefined>;
   /** Prints a notice the way the active UI shows them. */
@@ -230,6 +237,8 @@ export interface PluginAPI<S = unknown> {
   registerCliCommand(command: CliCommandSpec): void;
   /** Offers an operations backend (where tools read, write and run); the settings choose one. */
   registerOps(backend: OperationsBackend): void;
+  /** Offers a session store (where sessions are kept); surfaces reach it through `runtime.sessionStore()`. */
+  registerSessionStore(store: SessionStore): void;
   /** Publishes an event plugins may publish (`PLUGIN_EVENTS`, e.g. `permission_decision`) to every subscriber. */
   publish<K extends PluginEventName>(event: K, payload: EventPayloads[K]): void;
   /**

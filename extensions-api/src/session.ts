@@ -23,7 +23,7 @@ export interface PluginEntry {
 }
 
 /** Why the history was replaced; `history_replaced` carries it. */
-export type HistoryReplaceReason = "resume" | "tree" | "fork" | "compaction" | "other";
+export type HistoryReplaceReason = "resume" | "new" | "tree" | "fork" | "compaction" | "other";
 
 /** What `runtime.replaceMessages` accepts beside the messages. */
 export interface ReplaceOptions {

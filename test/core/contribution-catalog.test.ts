@@ -103,6 +103,11 @@ const CASES: {
     // The session prepares its backend once the model starts answering.
     use: async (k) => void (await k.run("hi")),
   },
+  sessionStores: {
+    contributes: ["lazy-store"],
+    register: `api.registerSessionStore({ name: "lazy-store", list: () => [], newSession: async () => {}, switchTo: async () => {}, fork: async () => "", tree: () => ({ sessionId: "", entries: [], leafId: null }), jump: async () => {} });`,
+    event: "onSessionStore:lazy-store",
+  },
 };
 
 describe("an activation event for each contribution kind", () => {

@@ -82,6 +82,16 @@ export const ADMISSIONS: AdmissionTable = {
         : undefined,
     alias: aliasFor.other,
   },
+  sessionStores: {
+    nameOf: (store) => store.name,
+    problem: (store) =>
+      typeof store?.name !== "string" || ["list", "newSession", "switchTo", "fork", "tree", "jump"].some(
+        (method) => typeof (store as unknown as Record<string, unknown>)[method] !== "function",
+      )
+        ? `a session store needs a \`name\` and the functions list, newSession, switchTo, fork, tree and jump (got ${JSON.stringify(store?.name)})`
+        : undefined,
+    alias: aliasFor.other,
+  },
 };
 
 export function createContributions(

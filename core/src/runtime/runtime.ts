@@ -20,6 +20,7 @@ import {
   type SessionEndReason,
   type Runtime,
   type RunResult,
+  type SessionStore,
   type ThinkingLevel,
   type ToolCall,
   type ToolContext,
@@ -494,6 +495,11 @@ export class KeelRuntime implements Runtime {
     await this.startSession();
     await entry.item.run(args, this);
     return true;
+  }
+
+  async sessionStore(): Promise<SessionStore | undefined> {
+    await this.startSession();
+    return this.contributions.sessionStores.list()[0]?.item;
   }
 
   ask(request: UiRequest): Promise<UiResponse | undefined> {

@@ -2,6 +2,7 @@
  * What the plugin does with a session across its life: start or resume it at `session_start`, record events,
  * and carry out the tree commands (jump, fork, label, name, export). Holds the one live recorder.
  */
+import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { EventPayloads, Message, PluginEntry, Runtime } from "@keel/extensions-api";
@@ -11,7 +12,7 @@ import { toHtml } from "./export-html.ts";
 import { toMarkdown } from "./export-markdown.ts";
 import { NAME_ENTRY, type Entry } from "./format.ts";
 import { loadSession, type LoadedSession } from "./load.ts";
-import { freshMeta, latestSession } from "./meta.ts";
+import { freshMeta, latestSession, listSessions, type SessionSummary } from "./meta.ts";
 import { resolveSessionArg, sessionDir } from "./paths.ts";
 import { SessionRecorder, type RecorderOptions } from "./recorder.ts";
 import { renderTree, resolveEntry } from "./tree.ts";
@@ -63,14 +64,47 @@ export class SessionController {
       this.recorder = SessionRecorder.start(this.dir, runtime.sessionId, this.options);
       return;
     }
-    let resumed: ReturnType<typeof SessionRecorder.resume>;
     try {
-      resumed = SessionRecorder.resume(path, this.options);
+      await this.resume(runtime, path);
     } catch (error) {
       runtime.notify(`Cannot resume ${path}: ${(error as Error).message}. Starting a new session instead.`, "error");
       this.recorder = SessionRecorder.start(this.dir, runtime.sessionId, this.options);
-      return;
     }
+  }
+
+  /** Leaves the current session for a new, empty one with a fresh id. */
+  newSession(runtime: Runtime): void {
+    this.live();
+    this.close();
+    runtime.setSessionId(randomUUID());
+    this.recorder = SessionRecorder.start(this.dir, runtime.sessionId, this.options);
+    runtime.replaceMessages([], { reason: "new", entries: [] });
+  }
+
+  /** Leaves the current session for the one `ref` names (id, id prefix or path); throws when none matches. */
+  async switchTo(runtime: Runtime, ref: string): Promise<void> {
+    this.live();
+    const path = resolveSessionArg(this.options.keelHome, this.options.cwd, ref);
+    const previous = this.recorder;
+    if (previous?.path === path) return;
+    this.recorder = undefined;
+    try {
+      await this.resume(runtime, path);
+      previous?.close();
+    } catch (error) {
+      this.recorder = previous;
+      throw error;
+    }
+  }
+
+  /** The sessions of this folder, most recently used first. */
+  list(): SessionSummary[] {
+    return listSessions(this.dir);
+  }
+
+  /** Opens the session file at `path` as the live one; throws when it cannot be resumed (unreadable, locked). */
+  private async resume(runtime: Runtime, path: string): Promise<void> {
+    const resumed = SessionRecorder.resume(path, this.options);
     this.recorder = resumed.recorder;
     runtime.replaceMessages(resumed.context.messages, { reason: "resume", entries: resumed.context.entries });
     runtime.setSessionId(resumed.recorder.sessionId);
@@ -114,6 +148,12 @@ export class SessionController {
     const loaded = loadSession(r.path);
     if (loaded.warnings.length) this.options.warn(`session ${r.path}: ${loaded.warnings.join("; ")}`);
     return loaded;
+  }
+
+  /** The current file and position, or undefined while nothing is recorded yet. */
+  current(): { session: LoadedSession; leafId: string | null; sessionId: string } | undefined {
+    const r = this.live();
+    return r.created ? { session: this.load(), leafId: r.leafId, sessionId: r.sessionId } : undefined;
   }
 
   tree(all: boolean): string {

@@ -1,13 +1,15 @@
 /**
  * session-jsonl: every session is an append-only JSONL tree under `$KEEL_HOME/sessions/<folder>/`. Resume
  * with `-c` / `--session`, keep nothing with `--no-session`, move around with /tree, /fork, /label, /name,
- * /export, list with `keel sessions`. Keeps plugins' `api.session` entries and hands them back on every move.
+ * /export, list with `keel sessions`.
+ * Surfaces drive the same through its session store (`runtime.sessionStore()`). Keeps plugins' `api.session` entries and hands them back on every move.
  */
 import { definePlugin } from "@keel/extensions-api";
 import { sessionsCli } from "./cli.ts";
 import { sessionCommands } from "./commands.ts";
 import { SessionController, startRequest } from "./controller.ts";
 import { sessionArgProblem } from "./paths.ts";
+import { sessionStore } from "./store.ts";
 import { SessionSettingsSchema } from "./settings.ts";
 
 export default definePlugin({
@@ -44,6 +46,7 @@ export default definePlugin({
     api.events.on("session_entry", ({ entry }) => controller.onPluginEntry(entry));
     for (const command of sessionCommands(controller)) api.registerCommand(command);
     api.registerCliCommand(sessionsCli);
+    api.registerSessionStore(sessionStore(controller, () => api.runtime));
     api.onDispose(() => controller.close());
   },
 });
