@@ -85,7 +85,8 @@ export const ADMISSIONS: AdmissionTable = {
   sessionStores: {
     nameOf: (store) => store.name,
     problem: (store) =>
-      typeof store?.name !== "string" || ["list", "newSession", "switchTo", "fork", "tree", "jump"].some(
+      typeof store?.name !== "string" ||
+      ["list", "newSession", "switchTo", "fork", "tree", "jump"].some(
         (method) => typeof (store as unknown as Record<string, unknown>)[method] !== "function",
       )
         ? `a session store needs a \`name\` and the functions list, newSession, switchTo, fork, tree and jump (got ${JSON.stringify(store?.name)})`
