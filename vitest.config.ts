@@ -29,6 +29,7 @@ export default defineConfig({
       ...sourceAliases("core"),
       ...sourceAliases("libs/testing"),
       ...sourceAliases("libs/provider-kit"),
+      ...sourceAliases("libs/rpc-client"),
     ],
   },
   test: {

@@ -100,6 +100,8 @@ export interface Runtime {
   setModel(provider: string, model: string): Promise<ModelInfo>;
   /** Every model the registered providers serve. */
   listModels(): ModelInfo[];
+  /** Every model of every installed provider, loading the provider plugins still waiting to be (`keel models`). */
+  allModels(): Promise<ModelInfo[]>;
   /** The registered tools and the plugin each came from. */
   listTools(): { name: string; description: string; plugin: string }[];
   /** The registered `/commands` and the plugin each came from. */

@@ -1,0 +1,212 @@
+/**
+ * A typed client for `keel --mode rpc`: starts keel as a child process (or talks over any pair of streams),
+ * sends requests with their own ids and resolves each with its response's data, hands every event to
+ * subscribers, and answers the questions plugins ask through a handler. What other programs embed keel with,
+ * and what keel's own tests drive it through.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
+import { LineSplitter } from "./lines.ts";
+import type {
+  RpcCommandName,
+  RpcEvent,
+  RpcOutput,
+  RpcRequestOf,
+  RpcResponse,
+  RpcResults,
+  RpcUiRequest,
+  RpcUiResponse,
+} from "./protocol.ts";
+
+/** A failed command: keel's `error` text, with the command it answers. */
+export class RpcError extends Error {
+  constructor(
+    readonly command: string,
+    message: string,
+  ) {
+    super(`${command}: ${message}`);
+    this.name = "RpcError";
+  }
+}
+
+/** How to answer a question: the answer, or undefined to answer nothing (the asking plugin takes its default). */
+export type UiAnswer = Omit<RpcUiResponse, "type" | "id"> | undefined;
+
+export interface SpawnOptions {
+  /** The program to run; default `keel` on the PATH. */
+  command?: string;
+  /** Arguments before `--mode rpc` (a script path for `node`, flags such as `--provider`). */
+  args?: string[];
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+type EventHandler = (event: RpcEvent) => void;
+
+export class RpcClient {
+  /** Lines on keel's stdout that were not protocol messages (there should be none). */
+  readonly stray: string[] = [];
+  private nextId = 1;
+  private readonly pending = new Map<string, { resolve(data: unknown): void; reject(error: Error): void }>();
+  private readonly handlers = new Set<EventHandler>();
+  private uiHandler: (request: RpcUiRequest) => UiAnswer | Promise<UiAnswer> = () => ({ cancelled: true });
+  /** Every response without a pending request (one to a line sent with `sendLine`). */
+  private readonly orphans: RpcResponse[] = [];
+  private readonly orphanWaiters = new Set<(response: RpcResponse) => void>();
+  private closedError: Error | undefined;
+
+  /** Talks to keel over `input` (its stdin) and `output` (its stdout). */
+  constructor(
+    private readonly input: Writable,
+    output: Readable,
+    /** The child process, when the client started one. */
+    readonly child?: ChildProcess,
+  ) {
+    const lines = new LineSplitter();
+    output.on("data", (chunk: Buffer) => {
+      for (const line of lines.push(chunk)) this.receive(line);
+    });
+    output.on("end", () => {
+      const last = lines.end();
+      if (last) this.receive(last);
+      this.fail(new Error("keel closed its output"));
+    });
+  }
+
+  /** Starts `keel --mode rpc` as a child process; its stderr is inherited unless `env`/stdio say otherwise. */
+  static spawn(options: SpawnOptions = {}): RpcClient {
+    const child = spawn(options.command ?? "keel", [...(options.args ?? []), "--mode", "rpc"], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    return new RpcClient(child.stdin!, child.stdout!, child);
+  }
+
+  /** Sends a command and resolves its response's `data`; rejects with an `RpcError` when it fails. */
+  request<K extends RpcCommandName>(request: RpcRequestOf<K>): Promise<RpcResults[K]> {
+    if (this.closedError) return Promise.reject(this.closedError);
+    const id = request.id ?? `req-${this.nextId++}`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (data: unknown) => void, reject });
+      this.write({ ...request, id });
+    });
+  }
+
+  /** Sends one raw line as it is (a test's malformed line); its response, if any, goes to `nextOrphan`. */
+  sendLine(line: string): void {
+    this.input.write(line.endsWith("\n") ? line : `${line}\n`);
+  }
+
+  /** The next response no request waits for (the answer to a line sent with `sendLine`). */
+  nextOrphan(): Promise<RpcResponse> {
+    const ready = this.orphans.shift();
+    if (ready) return Promise.resolve(ready);
+    return new Promise((resolve) => {
+      const once = (response: RpcResponse) => {
+        this.orphanWaiters.delete(once);
+        resolve(response);
+      };
+      this.orphanWaiters.add(once);
+    });
+  }
+
+  /** Subscribes to every event; returns the unsubscribe function. */
+  onEvent(handler: EventHandler): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+
+  /** Resolves the first event of `type` (that `match` accepts) from now on. */
+  waitForEvent<T extends RpcEvent["type"]>(
+    type: T,
+    match: (event: Extract<RpcEvent, { type: T }>) => boolean = () => true,
+  ): Promise<Extract<RpcEvent, { type: T }>> {
+    return new Promise((resolve, reject) => {
+      if (this.closedError) return reject(this.closedError);
+      const off = this.onEvent((event) => {
+        if (event.type !== type || !match(event as Extract<RpcEvent, { type: T }>)) return;
+        off();
+        resolve(event as Extract<RpcEvent, { type: T }>);
+      });
+    });
+  }
+
+  /** Sends a prompt and resolves every event of the run it starts, up to and including `agent_end`. */
+  async run(message: string): Promise<RpcEvent[]> {
+    const events: RpcEvent[] = [];
+    const off = this.onEvent((e) => events.push(e));
+    try {
+      const end = this.waitForEvent("agent_end");
+      await this.request({ type: "prompt", message });
+      await end;
+      return events;
+    } finally {
+      off();
+    }
+  }
+
+  /** Sets how questions plugins ask (`extension_ui_request`) are answered; by default each is cancelled. */
+  onUiRequest(handler: (request: RpcUiRequest) => UiAnswer | Promise<UiAnswer>): void {
+    this.uiHandler = handler;
+  }
+
+  /** Closes keel's stdin, which ends it; resolves its exit code when the client started it. */
+  async close(): Promise<number | null> {
+    this.input.end();
+    const child = this.child;
+    if (!child) return null;
+    if (child.exitCode !== null) return child.exitCode;
+    return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+  }
+
+  private write(message: object): void {
+    this.input.write(`${JSON.stringify(message)}\n`);
+  }
+
+  private receive(line: string): void {
+    let message: RpcOutput;
+    try {
+      message = JSON.parse(line) as RpcOutput;
+    } catch {
+      this.stray.push(line);
+      return;
+    }
+    if (typeof message !== "object" || message === null || typeof message.type !== "string") {
+      this.stray.push(line);
+      return;
+    }
+    if (message.type === "response") return this.answer(message as RpcResponse);
+    if (message.type === "extension_ui_request") return void this.ask(message as RpcUiRequest);
+    for (const handler of [...this.handlers]) handler(message as RpcEvent);
+  }
+
+  private answer(response: RpcResponse): void {
+    const waiting = response.id === undefined ? undefined : this.pending.get(response.id);
+    if (!waiting) {
+      const [waiter] = this.orphanWaiters;
+      if (waiter) waiter(response);
+      else this.orphans.push(response);
+      return;
+    }
+    this.pending.delete(response.id!);
+    if (response.success) waiting.resolve(response.data);
+    else waiting.reject(new RpcError(response.command, response.error));
+  }
+
+  private async ask(request: RpcUiRequest): Promise<void> {
+    let answer: UiAnswer;
+    try {
+      answer = await this.uiHandler(request);
+    } catch {
+      answer = undefined;
+    }
+    this.write({ type: "extension_ui_response", id: request.id, ...(answer ?? { cancelled: true }) });
+  }
+
+  private fail(error: Error): void {
+    this.closedError = error;
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+}
