@@ -135,6 +135,6 @@ describe("the keel command", () => {
     const env = keelEnv();
     const run = await runKeel(["--mode", "tui", "hi"], env);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/no "tui" mode is installed \(installed: text, json, interactive\)/);
+    expect(run.stderr).toMatch(/no "tui" mode is installed \(installed: text, json, interactive, rpc(, [\w-]+)*\)/);
   });
 });
