@@ -199,6 +199,12 @@ export interface CliContext {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   listPlugins(): PluginInfo[];
+  /**
+   * Runs the session in mode `name` with the main command's flags, as `keel --mode <name>` would, and resolves
+   * its exit code: for a subcommand that is a mode under its own name (`keel acp`). The project's trust is
+   * not asked about, as for any subcommand.
+   */
+  runMode(name: string): Promise<number>;
 }
 
 /** What `activate()` receives. `S` is the type of this plugin's settings section. */

@@ -125,6 +125,20 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     .exitOverride();
   for (const entry of runtime.contributions.flags.list()) addFlag(program, entry.item);
   addBuiltinCommands(program, runtime, out, err);
+  /** The main command's work, also what a subcommand's `runMode` does: check plugin flags, run a mode. */
+  const runSession = async (words: string[], opts: Record<string, unknown>): Promise<number> => {
+    const problems = await flagProblems(
+      program,
+      runtime.contributions.flags.list().map((e) => e.item),
+      opts,
+    );
+    if (problems.length > 0) {
+      for (const problem of problems) err(`${distribution.command}: ${problem}\n`);
+      return 2;
+    }
+    Object.assign(runtime.flags, opts);
+    return runMode(runtime, opts, words, err, containment, ending);
+  };
   for (const entry of runtime.contributions.cliCommands.list()) {
     const spec = entry.item;
     const sub = program
@@ -139,23 +153,13 @@ export async function main(argv: string[], options: MainOptions): Promise<number
         stdout: out,
         stderr: err,
         listPlugins: () => runtime.listPlugins(),
+        runMode: (mode) => runSession([], { ...program.opts(), mode }),
       });
       exitCode = typeof result === "number" ? result : 0;
     });
   }
   program.action(async (words: string[], opts: Record<string, unknown>) => {
-    const problems = await flagProblems(
-      program,
-      runtime.contributions.flags.list().map((e) => e.item),
-      opts,
-    );
-    if (problems.length > 0) {
-      for (const problem of problems) err(`${distribution.command}: ${problem}\n`);
-      exitCode = 2;
-      return;
-    }
-    Object.assign(runtime.flags, opts);
-    exitCode = await runMode(runtime, opts, words, err, containment, ending);
+    exitCode = await runSession(words, opts);
   });
 
   try {

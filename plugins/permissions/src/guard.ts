@@ -4,7 +4,7 @@
  */
 import type { GuardDecision, PluginAPI, ToolCallEvent } from "@keel/extensions-api";
 import { askUser } from "./ask.ts";
-import { decide, type Decision, type Policy } from "./decide.ts";
+import { decide, type Decision, type Mode, type Policy } from "./decide.ts";
 import { placesFor, type Places } from "./paths.ts";
 import { buildPolicy } from "./policy.ts";
 import { parseRules } from "./rules.ts";
@@ -134,7 +134,15 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
     return again;
   }
 
-  return { guard, recheck, start: () => void session() };
+  return {
+    guard,
+    recheck,
+    start: () => void session(),
+    /** The mode in force. */
+    mode: () => session().policy.mode,
+    /** Switches the mode for the rest of the session (`/permissions <mode>`, an editor's mode picker). */
+    setMode: (mode: Mode) => void (session().policy.mode = mode),
+  };
 }
 
 function subjectOf(call: ToolCallEvent): string {

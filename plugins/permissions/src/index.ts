@@ -2,10 +2,12 @@
  * permissions: a permission policy on the `tool_call` guard. The mode (`ask`, `auto`, `full`) says what runs
  * without asking when no rule speaks; `allow`, `ask` and `deny` rules (`bash(git push*)`, `edit(src/**)`) say
  * more; what is left is asked through the active UI, and with nobody to ask it is denied with a reason.
- * Settings (`"permissions"` section): mode, allow, ask, deny. Flags: --permission-mode, --yes.
+ * Settings (`"permissions"` section): mode, allow, ask, deny. Flags: --permission-mode, --yes. `/permissions <mode>`
+ * switches the mode for the rest of the session.
  */
 import { definePlugin, STAGE_OBSERVE, STAGE_POLICY } from "@keel/extensions-api";
 import { permissionGuard } from "./guard.ts";
+import { MODES, type Mode } from "./decide.ts";
 import { flagModeProblem } from "./policy.ts";
 import { PermissionsSettingsSchema } from "./settings.ts";
 
@@ -26,6 +28,18 @@ export default definePlugin({
     });
     const permissions = permissionGuard(api);
     api.hooks.tap("session_start", permissions.start);
+    api.registerCommand({
+      name: "/permissions",
+      description: `Show the permission mode, or switch it for this session: /permissions ${MODES.join("|")}.`,
+      run(args, runtime) {
+        const wanted = args.trim();
+        if (!wanted) return runtime.notify(`Permission mode: ${permissions.mode()}.`);
+        if (!MODES.includes(wanted as Mode))
+          return runtime.notify(`/permissions: the modes are ${MODES.join(", ")} (got "${wanted}").`, "error");
+        permissions.setMode(wanted as Mode);
+        runtime.notify(`Permission mode: ${wanted}, for the rest of this session.`);
+      },
+    });
     // A person may take their time to answer: no deadline on this guard.
     api.hooks.tap("tool_call", { stage: STAGE_POLICY, timeoutMs: Infinity }, permissions.guard);
     // Last of all guards (observers included, should one rewrite): a rewritten input is judged again.

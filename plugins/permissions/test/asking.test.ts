@@ -265,3 +265,23 @@ describe("permissions: an untrusted project", () => {
     );
   });
 });
+
+describe("permissions: /permissions switches the mode for the session", () => {
+  it("runs without asking after /permissions full, and refuses a mode that does not exist", async () => {
+    const { asked, inline } = ui([]);
+    await withKit({ inline: [inline], script: [touch("free.txt"), { text: "done" }] }, async (kit) => {
+      await kit.runtime.runCommand("/permissions full");
+      await kit.runtime.runCommand("/permissions yolo");
+      await kit.runtime.runCommand("/permissions");
+      await kit.run("make a file");
+      expect(asked).toEqual([]);
+      expect(existsSync(join(kit.cwd, "free.txt"))).toBe(true);
+      expect(kit.eventsOf("notice").map((n) => [n.level, n.message])).toEqual([
+        ["info", "Permission mode: full, for the rest of this session."],
+        ["error", '/permissions: the modes are ask, auto, full (got "yolo").'],
+        ["info", "Permission mode: full."],
+      ]);
+      expect(kit.eventsOf("permission_decision")[0]).toMatchObject({ decision: "allow", by: "mode", mode: "full" });
+    });
+  });
+});

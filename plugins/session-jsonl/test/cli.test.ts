@@ -22,6 +22,7 @@ async function run(options: Record<string, unknown>, cwd = "/projects/alpha"): P
     stdout: (t) => (out += t),
     stderr: () => undefined,
     listPlugins: () => [],
+    runMode: () => Promise.reject(new Error("no session in this test")),
   });
   return out;
 }

@@ -1,0 +1,167 @@
+/**
+ * keel as an ACP agent on stdin/stdout (`@agentclientprotocol/sdk`): one keel session at a time, bound to the
+ * ACP session the editor created (`session/new`) or loaded (`session/load`, any keel session of the folder,
+ * replayed as updates). `session/prompt` runs the agent and streams its updates; `session/cancel` aborts;
+ * `session/set_mode` switches the permission mode (ask, auto, full) through the permissions plugin's command.
+ */
+import { Readable, Writable } from "node:stream";
+import {
+  agent,
+  methods,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  RequestError,
+  type AgentContext,
+  type SessionModeState,
+  type SessionUpdate,
+  type StopReason,
+} from "@agentclientprotocol/sdk";
+import type { PluginRef, Runtime, RunResult } from "@keel/extensions-api";
+import { promptText, userContent } from "./prompt.ts";
+import type { EditorQuestions } from "./questions.ts";
+import { LiveRelay, replay } from "./updates.ts";
+
+const MODES = [
+  { id: "ask", name: "Ask", description: "Ask before every change and command" },
+  { id: "auto", name: "Auto", description: "Read and run the safe things without asking; ask about the rest" },
+  { id: "full", name: "Full", description: "Run everything the rules do not deny, without asking" },
+];
+
+function stopReason(result: RunResult): StopReason {
+  if (result.reason === "aborted") return "cancelled";
+  if (result.reason === "max_steps") return "max_turn_requests";
+  if (result.reason === "error")
+    throw RequestError.internalError(undefined, result.errorMessage ?? "the run failed without saying why");
+  return "end_turn";
+}
+
+export interface AgentOptions {
+  runtime: Runtime;
+  questions: EditorQuestions;
+  plugin: PluginRef;
+  /** Something the user should know that is not an ACP answer (stderr). */
+  warn(message: string): void;
+}
+
+/** Serves one ACP connection on stdin/stdout until the editor closes it; resolves the exit code. */
+export async function serveAcp({ runtime, questions, plugin, warn }: AgentOptions): Promise<number> {
+  let sessionId: string | undefined;
+  let relay: LiveRelay | undefined;
+  // The permissions plugin tells its mode with every decision; until one, the flag or keel's default.
+  let mode = String(runtime.flags["permission-mode"] ?? runtime.flags.permissionMode ?? "auto");
+  const offMode = runtime.events.on("permission_decision", (d) => void (mode = d.mode));
+  const modes = (): SessionModeState => ({ currentModeId: mode, availableModes: MODES });
+
+  const notify = (client: AgentContext, update: SessionUpdate) =>
+    void client.notify("session/update", { sessionId: sessionId!, update }).catch(() => undefined);
+  const announceCommands = (client: AgentContext) =>
+    setImmediate(() =>
+      notify(client, {
+        sessionUpdate: "available_commands_update",
+        availableCommands: runtime.listCommands().map((c) => ({ name: c.name.slice(1), description: c.description })),
+      }),
+    );
+  const checkFolder = (cwd: string) => {
+    if (cwd !== runtime.cwd)
+      throw RequestError.invalidParams(
+        { cwd },
+        `keel works in ${runtime.cwd}, the folder it was started in; start \`keel acp\` in ${cwd} (or pass --cwd ${cwd})`,
+      );
+  };
+  const checkIdle = () => {
+    if (runtime.isRunning) throw RequestError.invalidRequest(undefined, "a prompt is running; cancel it first");
+  };
+  const mcpNotice = (servers: unknown[]) => {
+    if (servers.length > 0)
+      warn(`the editor passed ${servers.length} MCP server(s); keel does not connect them yet (no MCP plugin)`);
+  };
+
+  const app = agent({ name: plugin.name })
+    .onRequest(methods.agent.initialize, () => ({
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true } },
+      agentInfo: { name: "keel", version: plugin.version },
+    }))
+    .onRequest(methods.agent.session.new, async ({ params, client }) => {
+      checkFolder(params.cwd);
+      checkIdle();
+      mcpNotice(params.mcpServers);
+      const store = await runtime.sessionStore();
+      // The first session is the one keel started with; each later one is new.
+      if (sessionId !== undefined) {
+        if (store) await store.newSession();
+        else runtime.replaceMessages([], { reason: "new", entries: [] });
+      }
+      sessionId = runtime.sessionId;
+      announceCommands(client);
+      return { sessionId, modes: modes() };
+    })
+    .onRequest(methods.agent.session.load, async ({ params, client }) => {
+      checkFolder(params.cwd);
+      checkIdle();
+      mcpNotice(params.mcpServers);
+      const store = await runtime.sessionStore();
+      if (!store) throw RequestError.invalidRequest(undefined, "this keel keeps no sessions (--no-session)");
+      try {
+        await store.switchTo(params.sessionId);
+      } catch (error) {
+        throw RequestError.invalidParams({ sessionId: params.sessionId }, (error as Error).message);
+      }
+      sessionId = runtime.sessionId;
+      replay(runtime.cwd, runtime.messages, (update) => notify(client, update));
+      announceCommands(client);
+      return { modes: modes() };
+    })
+    .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+      if (params.sessionId !== sessionId) throw RequestError.sessionNotFound(params.sessionId);
+      checkIdle();
+      const live = new LiveRelay(runtime, (update) => notify(client, update));
+      relay = live;
+      const off = live.attach();
+      questions.open({
+        client,
+        sessionId,
+        toolCall: () => {
+          const call = live.deciding;
+          return call && { toolCallId: call.id };
+        },
+      });
+      try {
+        const line = promptText(params.prompt).trim();
+        if (line.startsWith("/") && (await runtime.runCommand(line))) return { stopReason: "end_turn" };
+        return { stopReason: stopReason(await runtime.prompt(userContent(params.prompt))) };
+      } finally {
+        off();
+        questions.close();
+        relay = undefined;
+      }
+    })
+    .onNotification(methods.agent.session.cancel, ({ params }) => {
+      if (params.sessionId === sessionId && relay) runtime.abort();
+    })
+    .onRequest(methods.agent.session.setMode, async ({ params, client }) => {
+      if (params.sessionId !== sessionId) throw RequestError.sessionNotFound(params.sessionId);
+      if (!MODES.some((m) => m.id === params.modeId))
+        throw RequestError.invalidParams(
+          { modeId: params.modeId },
+          `the modes are ${MODES.map((m) => m.id).join(", ")}`,
+        );
+      if (!(await runtime.runCommand(`/permissions ${params.modeId}`)))
+        throw RequestError.invalidRequest(undefined, "no permissions plugin is installed to switch modes");
+      mode = params.modeId;
+      notify(client, { sessionUpdate: "current_mode_update", currentModeId: mode });
+      return {};
+    });
+
+  const stream = ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  );
+  const connection = app.connect(stream);
+  await connection.closed;
+  offMode();
+  questions.close();
+  runtime.abort();
+  await runtime.waitForIdle();
+  return 0;
+}

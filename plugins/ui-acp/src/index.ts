@@ -1,0 +1,33 @@
+/**
+ * ui-acp: keel as an Agent Client Protocol agent for editors (Zed, JetBrains, Neovim, Emacs): `keel acp`
+ * (or `keel --mode acp`) speaks ACP on stdin/stdout. Loaded only when chosen; the SDK is imported only when
+ * the mode runs. While it runs, what plugins ask goes to the editor as permission requests.
+ */
+import { definePlugin } from "@keel/extensions-api";
+import { EditorQuestions } from "./questions.ts";
+
+export default definePlugin({
+  activate(api) {
+    const questions = new EditorQuestions();
+    // A person may take their time to answer: no deadline.
+    api.hooks.tap("ui_request", { timeoutMs: Infinity }, (request) => questions.ask(request));
+    api.registerMode({
+      name: "acp",
+      description: "the Agent Client Protocol on stdin and stdout, for editors (keel acp)",
+      async run(runtime) {
+        const { serveAcp } = await import("./agent.ts");
+        return serveAcp({
+          runtime,
+          questions,
+          plugin: api.plugin,
+          warn: (message) => void process.stderr.write(`keel acp: ${message}\n`),
+        });
+      },
+    });
+    api.registerCliCommand({
+      name: "acp",
+      description: "serve the Agent Client Protocol on stdin and stdout, for editors (Zed, JetBrains, Neovim, Emacs)",
+      run: (_args, _options, context) => context.runMode("acp"),
+    });
+  },
+});

@@ -1,0 +1,232 @@
+/**
+ * `keel acp` as an editor meets it: the ACP SDK's own client side drives the real binary in a child process
+ * over stdio through initialize, a new session, a prompt whose tool call needs permission, a cancel, a load of
+ * the session in a new process, and a switch of the permission mode.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Readable, Writable } from "node:stream";
+import {
+  client,
+  methods,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  type ClientContext,
+  type RequestPermissionRequest,
+  type SessionNotification,
+} from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { KEEL_BIN, keelEnv, SCRIPTED, type KeelEnv } from "../../../test/support/keel-cli.ts";
+
+interface Editor {
+  updates: SessionNotification[];
+  permissions: RequestPermissionRequest[];
+  stderr: () => string;
+}
+
+/** Runs `keel acp` and `session` against it as an editor would; resolves the editor's record and the exit code. */
+async function asEditor(
+  env: KeelEnv,
+  session: (agent: ClientContext, editor: Editor) => Promise<void>,
+  answer: (request: RequestPermissionRequest) => string | undefined = (r) => r.options[0]!.optionId,
+): Promise<Editor & { code: number | null }> {
+  const child = spawn(process.execPath, [KEEL_BIN, "acp", ...SCRIPTED], {
+    cwd: env.cwd,
+    env: { ...process.env, KEEL_HOME: env.home },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  const editor: Editor = { updates: [], permissions: [], stderr: () => stderr };
+  const app = client({ name: "test-editor" })
+    .onNotification(methods.client.session.update, ({ params }) => void editor.updates.push(params))
+    .onRequest(methods.client.session.requestPermission, ({ params }) => {
+      editor.permissions.push(params);
+      const optionId = answer(params);
+      return { outcome: optionId ? { outcome: "selected", optionId } : { outcome: "cancelled" } };
+    });
+  const stream = ndJsonStream(
+    Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+  );
+  try {
+    await app.connectWith(stream, (agent) => session(agent, editor));
+  } finally {
+    child.stdin.end();
+  }
+  return { ...editor, code: await exited };
+}
+
+const kinds = (editor: Editor) => editor.updates.map((u) => u.update.sessionUpdate);
+/** The text of every chunk update of `kind`, joined. */
+function chunks(editor: Editor, kind: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk"): string {
+  return editor.updates
+    .map((u) => u.update)
+    .flatMap((u) => (u.sessionUpdate === kind && u.content.type === "text" ? [u.content.text] : []))
+    .join("");
+}
+
+async function initialize(agent: ClientContext) {
+  return agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+}
+
+/** Resolves when `condition` holds, checking every few milliseconds (no fixed delay). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe("keel acp, driven by the ACP SDK's client", () => {
+  it("initializes, opens a session and runs a prompt whose tool call the editor approves", async () => {
+    const env = keelEnv({
+      script: [
+        {
+          thinking: "Write it, then touch the marker.",
+          toolCalls: [
+            { id: "w1", name: "write", arguments: { path: "hello.txt", content: "hi\n" } },
+            { id: "b1", name: "bash", arguments: { command: "touch approved" } },
+          ],
+        },
+        { text: "All done." },
+      ],
+    });
+    let sessionId = "";
+    const editor = await asEditor(env, async (agent) => {
+      const init = await initialize(agent);
+      expect(init.protocolVersion).toBe(PROTOCOL_VERSION);
+      expect(init.agentCapabilities?.loadSession).toBe(true);
+      const created = await agent.request(methods.agent.session.new, { cwd: env.cwd, mcpServers: [] });
+      sessionId = created.sessionId;
+      expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["ask", "auto", "full"]);
+      const done = await agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "write hello.txt and touch the marker" }],
+      });
+      expect(done.stopReason).toBe("end_turn");
+    });
+    expect(editor.code).toBe(0);
+    expect(existsSync(join(env.cwd, "approved"))).toBe(true);
+    expect(chunks(editor, "agent_thought_chunk")).toBe("Write it, then touch the marker.");
+    expect(chunks(editor, "agent_message_chunk")).toBe("All done.");
+    expect(kinds(editor)).toContain("available_commands_update");
+    const updates = editor.updates.map((u) => u.update);
+    expect(updates.find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "w1")).toMatchObject({
+      kind: "edit",
+      status: "pending",
+      locations: [{ path: join(env.cwd, "hello.txt") }],
+    });
+    const writeDone = updates.find(
+      (u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "w1" && u.status === "completed",
+    );
+    expect(writeDone?.sessionUpdate === "tool_call_update" && writeDone.content?.[0]).toEqual({
+      type: "diff",
+      path: join(env.cwd, "hello.txt"),
+      oldText: null,
+      newText: "hi\n",
+    });
+    expect(updates.find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "b1")).toMatchObject({
+      kind: "execute",
+      title: "touch approved",
+    });
+    // The permission prompt was about the bash call, with ACP kinds for its options.
+    expect(editor.permissions).toHaveLength(1);
+    expect(editor.permissions[0]).toMatchObject({ sessionId, toolCall: { toolCallId: "b1" } });
+    expect(editor.permissions[0]!.options[0]).toMatchObject({ name: "Allow once", kind: "allow_once" });
+    expect(editor.permissions[0]!.options.at(-1)).toMatchObject({ name: "Deny", kind: "reject_once" });
+    expect(
+      updates.some((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "b1" && u.status === "completed"),
+    ).toBe(true);
+  });
+
+  it("fails the call the editor declines, and tells it so", async () => {
+    const env = keelEnv({
+      script: [{ toolCalls: [{ id: "b1", name: "bash", arguments: { command: "touch declined" } }] }, { text: "ok" }],
+    });
+    const editor = await asEditor(
+      env,
+      async (agent) => {
+        await initialize(agent);
+        const { sessionId } = await agent.request(methods.agent.session.new, { cwd: env.cwd, mcpServers: [] });
+        await agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go" }] });
+      },
+      (request) => request.options.find((o) => o.kind === "reject_once")!.optionId,
+    );
+    expect(existsSync(join(env.cwd, "declined"))).toBe(false);
+    const failed = editor.updates
+      .map((u) => u.update)
+      .find((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed");
+    expect(failed).toMatchObject({ toolCallId: "b1" });
+  });
+
+  it("cancels a prompt that is running: the prompt ends cancelled", async () => {
+    const env = keelEnv({ script: [{ text: "this goes on and on", hang: true }] });
+    const editor = await asEditor(env, async (agent, record) => {
+      await initialize(agent);
+      const { sessionId } = await agent.request(methods.agent.session.new, { cwd: env.cwd, mcpServers: [] });
+      const prompt = agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go" }] });
+      await until(() => record.updates.some((u) => u.update.sessionUpdate === "agent_message_chunk"));
+      await agent.notify(methods.agent.session.cancel, { sessionId });
+      expect((await prompt).stopReason).toBe("cancelled");
+    });
+    expect(editor.code).toBe(0);
+  });
+
+  it("loads an earlier session in a new process: the history comes back as updates and the talk goes on", async () => {
+    const env = keelEnv({ script: [{ text: "first answer" }, { text: "second answer" }] });
+    let sessionId = "";
+    await asEditor(env, async (agent) => {
+      await initialize(agent);
+      sessionId = (await agent.request(methods.agent.session.new, { cwd: env.cwd, mcpServers: [] })).sessionId;
+      await agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "first" }] });
+    });
+    const editor = await asEditor(env, async (agent, record) => {
+      await initialize(agent);
+      await agent.request(methods.agent.session.load, { sessionId, cwd: env.cwd, mcpServers: [] });
+      expect(chunks(record, "user_message_chunk")).toBe("first");
+      expect(chunks(record, "agent_message_chunk")).toBe("first answer");
+      await expect(
+        agent.request(methods.agent.session.load, { sessionId: "no-such-session", cwd: env.cwd, mcpServers: [] }),
+      ).rejects.toThrow(/no session with that id/);
+      const done = await agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "again" }],
+      });
+      expect(done.stopReason).toBe("end_turn");
+    });
+    // The scripted model plays its script from the start in each process.
+    expect(chunks(editor, "agent_message_chunk")).toBe("first answerfirst answer");
+    expect(editor.code).toBe(0);
+  });
+
+  it("switches the permission mode: in full mode the call runs without asking", async () => {
+    const env = keelEnv({
+      script: [{ toolCalls: [{ name: "bash", arguments: { command: "touch unasked" } }] }, { text: "ok" }],
+    });
+    const editor = await asEditor(env, async (agent) => {
+      await initialize(agent);
+      const { sessionId } = await agent.request(methods.agent.session.new, { cwd: env.cwd, mcpServers: [] });
+      await agent.request(methods.agent.session.setMode, { sessionId, modeId: "full" });
+      await agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go" }] });
+      await expect(agent.request(methods.agent.session.setMode, { sessionId, modeId: "yolo" })).rejects.toThrow(
+        /the modes are ask, auto, full/,
+      );
+    });
+    expect(editor.permissions).toEqual([]);
+    expect(existsSync(join(env.cwd, "unasked"))).toBe(true);
+    expect(editor.updates.map((u) => u.update)).toContainEqual({
+      sessionUpdate: "current_mode_update",
+      currentModeId: "full",
+    });
+  });
+
+  it("refuses a session in another folder, saying how to start keel there", async () => {
+    const env = keelEnv({ script: [{ text: "hi" }] });
+    await asEditor(env, async (agent) => {
+      await initialize(agent);
+      await expect(
+        agent.request(methods.agent.session.new, { cwd: "/somewhere/else", mcpServers: [] }),
+      ).rejects.toThrow(/keel works in .*; start `keel acp` in \/somewhere\/else/);
+    });
+  });
+});
