@@ -88,5 +88,10 @@ export interface Operations {
 export interface OperationsBackend {
   name: string;
   description?: string;
-  create(options: { cwd: string }): Operations | Promise<Operations>;
+  /**
+   * Creates the session's operations. `replaces` is set when a mode chose this backend with `runtime.useOps`:
+   * the name of the backend the flags and settings would have used (undefined: the first installed), which a
+   * backend that adds to another (files through an editor, processes as before) wraps with `api.opsBackend`.
+   */
+  create(options: { cwd: string; replaces?: string }): Operations | Promise<Operations>;
 }

@@ -126,6 +126,13 @@ export interface Runtime {
     maxTokens?: number;
     signal?: AbortSignal;
   }): Promise<AssistantMessage>;
+  /**
+   * Makes the session use the operations backend `name` over the one the `ops` setting or a backend flag
+   * picks; that one is passed to its `create` as `replaces`, to wrap (so a sandbox still holds). For a mode
+   * whose client holds the files (an editor with unsaved buffers). Throws when the managed settings fix the
+   * backend, or once it has started (the first run starts it).
+   */
+  useOps(name: string): void;
   /** Runs a `/command args` line. Resolves false when the line names no command. */
   runCommand(line: string): Promise<boolean>;
   /**

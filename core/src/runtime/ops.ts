@@ -10,6 +10,7 @@ export async function createOps(
   cwd: string,
   host: PluginHost,
   contributions: Contributions,
+  replaces?: string,
 ): Promise<Operations> {
   await host.activateFor("ops", wanted ?? "*");
   const entry = wanted ? contributions.ops.get(wanted) : contributions.ops.list()[0];
@@ -21,7 +22,7 @@ export async function createOps(
         : "No operations backend is installed, so tools cannot touch files or run commands. Install one (e.g. @keel/plugin-ops-local).",
     );
   }
-  return entry.item.create({ cwd });
+  return entry.item.create(replaces === undefined ? { cwd } : { cwd, replaces });
 }
 
 /**

@@ -120,9 +120,13 @@ export class KeelRuntime implements Runtime {
   );
   /** What `setThinking` chose; undefined falls back to the flag and the setting. */
   private thinkingChosen: ThinkingLevel | undefined;
-  private readonly backend = new BackendSlot(() =>
-    createOps(this.wantedOps(), this.cwd, this.host, this.contributions),
-  );
+  private readonly backend = new BackendSlot(() => {
+    const wanted = this.wantedOps();
+    if (this.opsChosen === undefined) return createOps(wanted, this.cwd, this.host, this.contributions);
+    return createOps(this.opsChosen, this.cwd, this.host, this.contributions, wanted);
+  });
+  /** What `useOps` chose, over the flag and the setting. */
+  private opsChosen: string | undefined;
   private readonly entries = new PluginEntries((entry) => this.bus.emit("session_entry", { entry }));
   private id: string = randomUUID();
   private sessionStarted = false;
@@ -483,6 +487,14 @@ export class KeelRuntime implements Runtime {
       sessionId: this.id,
     };
     return streamReply(provider, side, requestOptions(provider, model, signal, this.hooks, this.bus));
+  }
+
+  useOps(name: string): void {
+    if (this.backend.started)
+      throw new Error(`the operations backend has started already; useOps("${name}") must come before the first run`);
+    if (typeof this.layers.managed?.ops === "string")
+      throw new Error(`the managed settings fix the operations backend ("${this.core.ops}")`);
+    this.opsChosen = name;
   }
 
   async runCommand(line: string): Promise<boolean> {

@@ -12,11 +12,13 @@ import {
   PROTOCOL_VERSION,
   RequestError,
   type AgentContext,
+  type FileSystemCapabilities,
   type SessionModeState,
   type SessionUpdate,
   type StopReason,
 } from "@agentclientprotocol/sdk";
 import type { PluginRef, Runtime, RunResult } from "@keel/extensions-api";
+import type { EditorFiles } from "./editor-ops.ts";
 import { promptText, userContent } from "./prompt.ts";
 import type { EditorQuestions } from "./questions.ts";
 import { LiveRelay, replay } from "./updates.ts";
@@ -35,17 +37,32 @@ function stopReason(result: RunResult): StopReason {
   return "end_turn";
 }
 
+/** The editor's file methods it offers, for one session. */
+function editorFiles(client: AgentContext, sessionId: string, fs: FileSystemCapabilities): EditorFiles {
+  return {
+    read: fs.readTextFile
+      ? async (path) => (await client.request("fs/read_text_file", { sessionId, path })).content
+      : undefined,
+    write: fs.writeTextFile
+      ? async (path, content) => void (await client.request("fs/write_text_file", { sessionId, path, content }))
+      : undefined,
+  };
+}
+
 export interface AgentOptions {
   runtime: Runtime;
   questions: EditorQuestions;
+  /** Where the `acp-editor` backend finds the editor's files while a prompt runs. */
+  editor: { files?: EditorFiles };
   plugin: PluginRef;
   /** Something the user should know that is not an ACP answer (stderr). */
   warn(message: string): void;
 }
 
 /** Serves one ACP connection on stdin/stdout until the editor closes it; resolves the exit code. */
-export async function serveAcp({ runtime, questions, plugin, warn }: AgentOptions): Promise<number> {
+export async function serveAcp({ runtime, questions, editor, plugin, warn }: AgentOptions): Promise<number> {
   let sessionId: string | undefined;
+  let fs: FileSystemCapabilities = {};
   let relay: LiveRelay | undefined;
   // The permissions plugin tells its mode with every decision; until one, the flag or keel's default.
   let mode = String(runtime.flags["permission-mode"] ?? runtime.flags.permissionMode ?? "auto");
@@ -77,11 +94,21 @@ export async function serveAcp({ runtime, questions, plugin, warn }: AgentOption
   };
 
   const app = agent({ name: plugin.name })
-    .onRequest(methods.agent.initialize, () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true } },
-      agentInfo: { name: "keel", version: plugin.version },
-    }))
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      fs = params.clientCapabilities?.fs ?? {};
+      if (fs.readTextFile || fs.writeTextFile) {
+        try {
+          runtime.useOps("acp-editor");
+        } catch (error) {
+          warn(`files stay on disk, not through the editor: ${(error as Error).message}`);
+        }
+      }
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true } },
+        agentInfo: { name: "keel", version: plugin.version },
+      };
+    })
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
       checkFolder(params.cwd);
       checkIdle();
@@ -118,6 +145,7 @@ export async function serveAcp({ runtime, questions, plugin, warn }: AgentOption
       const live = new LiveRelay(runtime, (update) => notify(client, update));
       relay = live;
       const off = live.attach();
+      editor.files = editorFiles(client, sessionId, fs);
       questions.open({
         client,
         sessionId,
@@ -134,6 +162,7 @@ export async function serveAcp({ runtime, questions, plugin, warn }: AgentOption
         off();
         questions.close();
         relay = undefined;
+        editor.files = undefined;
       }
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {

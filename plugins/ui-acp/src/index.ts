@@ -4,11 +4,15 @@
  * the mode runs. While it runs, what plugins ask goes to the editor as permission requests.
  */
 import { definePlugin } from "@keel/extensions-api";
+import { editorBackend, type EditorFiles } from "./editor-ops.ts";
 import { EditorQuestions } from "./questions.ts";
 
 export default definePlugin({
   activate(api) {
     const questions = new EditorQuestions();
+    // Set while a prompt runs in an editor that offers its files; the backend reads and writes through it.
+    const editor: { files?: EditorFiles } = {};
+    api.registerOps(editorBackend(api, () => editor.files));
     // A person may take their time to answer: no deadline.
     api.hooks.tap("ui_request", { timeoutMs: Infinity }, (request) => questions.ask(request));
     api.registerMode({
@@ -19,6 +23,7 @@ export default definePlugin({
         return serveAcp({
           runtime,
           questions,
+          editor,
           plugin: api.plugin,
           warn: (message) => void process.stderr.write(`keel acp: ${message}\n`),
         });

@@ -25,11 +25,15 @@ interface Editor {
   stderr: () => string;
 }
 
-/** Runs `keel acp` and `session` against it as an editor would; resolves the editor's record and the exit code. */
+/**
+ * Runs `keel acp` and `session` against it as an editor would; resolves the editor's record and the exit
+ * code. With `buffers`, the editor serves file reads from them (its unsaved buffers) and takes writes into them.
+ */
 async function asEditor(
   env: KeelEnv,
   session: (agent: ClientContext, editor: Editor) => Promise<void>,
   answer: (request: RequestPermissionRequest) => string | undefined = (r) => r.options[0]!.optionId,
+  buffers?: Map<string, string>,
 ): Promise<Editor & { code: number | null }> {
   const child = spawn(process.execPath, [KEEL_BIN, "acp", ...SCRIPTED], {
     cwd: env.cwd,
@@ -47,6 +51,14 @@ async function asEditor(
       const optionId = answer(params);
       return { outcome: optionId ? { outcome: "selected", optionId } : { outcome: "cancelled" } };
     });
+  if (buffers)
+    app
+      .onRequest(methods.client.fs.readTextFile, ({ params }) => {
+        const content = buffers.get(params.path);
+        if (content === undefined) throw new Error(`no buffer for ${params.path}`);
+        return { content };
+      })
+      .onRequest(methods.client.fs.writeTextFile, ({ params }) => void buffers.set(params.path, params.content));
   const stream = ndJsonStream(
     Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
     Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
@@ -68,8 +80,11 @@ function chunks(editor: Editor, kind: "agent_message_chunk" | "agent_thought_chu
     .join("");
 }
 
-async function initialize(agent: ClientContext) {
-  return agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
+async function initialize(agent: ClientContext, files = false) {
+  return agent.request(methods.agent.initialize, {
+    protocolVersion: PROTOCOL_VERSION,
+    clientCapabilities: files ? { fs: { readTextFile: true, writeTextFile: true } } : {},
+  });
 }
 
 /** Resolves when `condition` holds, checking every few milliseconds (no fixed delay). */
@@ -218,6 +233,34 @@ describe("keel acp, driven by the ACP SDK's client", () => {
       sessionUpdate: "current_mode_update",
       currentModeId: "full",
     });
+  });
+
+  it("reads and writes files through the editor when it offers them: the agent sees the unsaved buffer", async () => {
+    const env = keelEnv({
+      files: { "notes.txt": "saved: 42\n" },
+      script: [
+        { toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] },
+        { toolCalls: [{ name: "write", arguments: { path: "out.txt", content: "written\n" } }] },
+        { text: "done" },
+      ],
+    });
+    const buffers = new Map([[join(env.cwd, "notes.txt"), "unsaved: 43\n"]]);
+    const editor = await asEditor(
+      env,
+      async (agent) => {
+        await initialize(agent, true);
+        const { sessionId } = await agent.request(methods.agent.session.new, { cwd: env.cwd, mcpServers: [] });
+        await agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go" }] });
+      },
+      undefined,
+      buffers,
+    );
+    const results = editor.updates
+      .map((u) => u.update)
+      .flatMap((u) => (u.sessionUpdate === "tool_call_update" && u.status === "completed" ? [JSON.stringify(u)] : []));
+    expect(results.join("\n")).toContain("unsaved: 43");
+    expect(buffers.get(join(env.cwd, "out.txt"))).toBe("written\n");
+    expect(existsSync(join(env.cwd, "out.txt"))).toBe(false);
   });
 
   it("refuses a session in another folder, saying how to start keel there", async () => {
