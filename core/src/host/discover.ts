@@ -9,6 +9,8 @@ import type { PluginSource } from "@keel/extensions-api";
 export interface Candidate {
   dir: string;
   source: PluginSource;
+  /** Why an installed plugin must not load (it changed since install, or its version is blocked). */
+  refused?: { name: string; version: string; reason: string };
 }
 
 export interface DiscoverOptions {

@@ -5,8 +5,6 @@
  * manifest says they are only needed for a command, mode, provider or backend stay unloaded until used.
  */
 import { join, sep } from "node:path";
-import satisfies from "semver/functions/satisfies.js";
-import validRange from "semver/ranges/valid.js";
 import {
   API_VERSION,
   CONTRIBUTION_KINDS,
@@ -32,6 +30,7 @@ import { sectionKeyWarnings } from "../settings/unknown-keys.js";
 import type { Contributions } from "./contributions.js";
 import type { Candidate } from "./discover.js";
 import { registerDeclaredProviders } from "./declared-providers.js";
+import { apiFits } from "./api-fit.js";
 import { loadEntry } from "./loader.js";
 import { activationEvents, declaredNames } from "./manifest.js";
 import { ManifestCache } from "./manifest-cache.js";
@@ -105,17 +104,6 @@ export interface PluginPolicy {
 /** The hook a plugin taps to decide project trust; such plugins activate before the project's settings apply. */
 const TRUST_HOOK = "project_trust";
 
-/** Plugins mostly share a handful of ranges; semver parses each range once. */
-const apiFit = new Map<string, "yes" | "no" | "invalid">();
-function apiFits(range: string): "yes" | "no" | "invalid" {
-  let fit = apiFit.get(range);
-  if (!fit) {
-    fit = !validRange(range) ? "invalid" : satisfies(API_VERSION, range, { includePrerelease: true }) ? "yes" : "no";
-    apiFit.set(range, fit);
-  }
-  return fit;
-}
-
 export class PluginHost {
   private readonly records: PluginRecord[] = [];
   private readonly activated: PluginRecord[] = [];
@@ -128,6 +116,12 @@ export class PluginHost {
   register(candidates: Candidate[], inline: InlineCandidate[] = []): void {
     const manifests = new ManifestCache(join(keelCacheDir(), "manifests.json"));
     for (const candidate of candidates) {
+      if (candidate.refused) {
+        const { name, version, reason } = candidate.refused;
+        this.add({ name, version, dir: candidate.dir, source: candidate.source, settingsKey: "", events: [], state: "lazy" });
+        this.fail(this.records.at(-1)!, "verify", reason);
+        continue;
+      }
       const read = manifests.read(candidate.dir);
       if (!read.ok) {
         this.add({

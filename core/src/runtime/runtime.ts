@@ -33,6 +33,7 @@ import { EventBus, KERNEL } from "../bus/event-bus.js";
 import { HookBus, type HookFailure } from "../hooks/hook-bus.js";
 import { createContributions, type Contributions } from "../host/contributions.js";
 import { discover } from "../host/discover.js";
+import { verifyInstalled } from "../host/installed/verify.js";
 import { PluginHost, type InlineCandidate, type PluginPolicy } from "../host/plugin-host.js";
 import { Agent } from "../loop/agent.js";
 import { toModelContext } from "../loop/history.js";
@@ -249,7 +250,15 @@ export class KeelRuntime implements Runtime {
       cliPlugins: options.pluginPaths ?? [],
       safeMode: options.safeMode ?? false,
     });
-    runtime.host.register(candidates, options.inline);
+    const refused = verifyInstalled(
+      candidates.filter((c) => c.source === "user").map((c) => c.dir),
+      { keelHome: options.keelHome, command: options.distribution?.command ?? "keel" },
+    );
+    trace("installed plugins verified");
+    runtime.host.register(
+      candidates.map((c) => ({ ...c, refused: refused.get(c.dir) })),
+      options.inline,
+    );
     runtime.warnings.push(...unknownSettingsKeys(namedLayers(layers), runtime.host.knownSettingsKeys()));
     await runtime.host.activateTrustDeciders(runtime.pluginPolicy());
     const trust = await decideProjectTrust({

@@ -1,0 +1,209 @@
+/**
+ * Catalogs the user added (`keel market add`), kept as parsed copies under `$KEEL_HOME/catalogs/<name>.json`
+ * with where each came from, so `search` and bare-name installs work offline and `market update` fetches them
+ * again. After every change the versions any catalog blocked are written to `catalogs/blocked.json`, which the
+ * host reads at load.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { blockedIndexFile, type BlockedIndex } from "@keel/core/installed";
+import { CatalogSchema, type Catalog } from "@keel/extensions-api/catalog";
+import { RefusedError } from "./check.js";
+import { fromClaudeCode, isClaudeCodeCatalog } from "./claude-code.js";
+
+export interface CatalogRecord {
+  /** Where it was added from: a marketplace.json's absolute path, an https URL, or `git:<url>`. */
+  origin: string;
+  updatedAt: string;
+  catalog: Catalog;
+}
+
+const catalogsDir = (keelHome: string) => join(keelHome, "catalogs");
+const recordFile = (keelHome: string, name: string) => join(catalogsDir(keelHome), `${name}.json`);
+const FILE_NAMES = ["marketplace.json", ".keel-plugin/marketplace.json", ".claude-plugin/marketplace.json"];
+
+export function listCatalogs(keelHome: string): CatalogRecord[] {
+  let names: string[];
+  try {
+    names = readdirSync(catalogsDir(keelHome));
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.endsWith(".json") && n !== "blocked.json")
+    .sort()
+    .map((n) => JSON.parse(readFileSync(join(catalogsDir(keelHome), n), "utf8")) as CatalogRecord);
+}
+
+/** Parses a catalog's JSON text, in keel's format or Claude Code's; throws naming `where` and the keys at fault. */
+export function parseCatalog(text: string, where: string): Catalog {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new RefusedError(`${where} is not JSON (${(error as Error).message})`);
+  }
+  const input = isClaudeCodeCatalog(raw) ? fromClaudeCode(raw as Record<string, unknown>) : raw;
+  const parsed = CatalogSchema.safeParse(input);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `"${i.path.join(".")}": ${i.message}`).join("; ");
+    throw new RefusedError(`${where} is not a valid catalog: ${issues}`);
+  }
+  return parsed.data;
+}
+
+/** The origin as stored: absolute path of the JSON file, the URL, or `git:<url>`. */
+function normalOrigin(origin: string, cwd: string): string {
+  if (/^https?:\/\//.test(origin) && !/\.git(#.*)?$/.test(origin)) return origin;
+  if (/^(git:|git\+)/.test(origin)) return `git:${origin.replace(/^git[:+]/, "")}`;
+  if (/\.git(#.*)?$/.test(origin)) return `git:${origin}`;
+  const path = resolve(cwd, origin);
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    const file = FILE_NAMES.map((f) => join(path, f)).find((f) => statSync(f, { throwIfNoEntry: false })?.isFile());
+    if (!file) throw new RefusedError(`${path} holds no ${FILE_NAMES.join(" or ")}`);
+    return file;
+  }
+  return path;
+}
+
+async function fetchCatalog(origin: string): Promise<Catalog> {
+  if (origin.startsWith("git:")) {
+    const [url, ref] = origin.slice(4).split("#", 2) as [string, string | undefined];
+    const dir = mkdtempSync(join(tmpdir(), "keel-catalog-"));
+    try {
+      const args = ["clone", "--quiet", "--depth", "1", ...(ref ? ["--branch", ref] : []), url, dir];
+      // Hooks and filters of the cloned repository must not run: no checkout hooks, no configured filters.
+      execFileSync("git", ["-c", "core.hooksPath=/dev/null", ...args], { stdio: ["ignore", "ignore", "pipe"] });
+      const file = FILE_NAMES.map((f) => join(dir, f)).find((f) => statSync(f, { throwIfNoEntry: false })?.isFile());
+      if (!file) throw new RefusedError(`the repository ${url} holds no ${FILE_NAMES.join(" or ")}`);
+      return parseCatalog(readFileSync(file, "utf8"), `${url}: ${file.slice(dir.length + 1)}`);
+    } catch (error) {
+      if (error instanceof RefusedError) throw error;
+      throw new RefusedError(`could not clone the catalog ${url}: ${(error as Error).message.trim()}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (/^https?:\/\//.test(origin)) {
+    let response: Response;
+    try {
+      response = await fetch(origin);
+    } catch (error) {
+      throw new RefusedError(`could not fetch the catalog ${origin}: ${(error as Error).message}`);
+    }
+    if (!response.ok) throw new RefusedError(`could not fetch the catalog ${origin}: HTTP ${response.status}`);
+    return parseCatalog(await response.text(), origin);
+  }
+  let text: string;
+  try {
+    text = readFileSync(origin, "utf8");
+  } catch (error) {
+    throw new RefusedError(`cannot read the catalog ${origin}: ${(error as Error).message}`);
+  }
+  return parseCatalog(text, origin);
+}
+
+function save(keelHome: string, record: CatalogRecord): void {
+  mkdirSync(catalogsDir(keelHome), { recursive: true });
+  const file = recordFile(keelHome, record.catalog.name);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
+}
+
+export interface AddCatalogOptions {
+  cwd: string;
+  /** The managed settings' `plugins.allowedCatalogs`: when set, only these origins or catalog names may be added. */
+  allowed?: readonly string[];
+  /** Where the managed settings are, for the refusal. */
+  managedFile?: string;
+}
+
+export async function addCatalog(keelHome: string, origin: string, options: AddCatalogOptions): Promise<CatalogRecord> {
+  const where = normalOrigin(origin, options.cwd);
+  const allowed = (catalog: Catalog) =>
+    !options.allowed ||
+    options.allowed.some((a) => a === where || a === origin || a === catalog.name || sameOrigin(a, where, options.cwd));
+  const catalog = await fetchCatalog(where);
+  if (!allowed(catalog)) throw notAllowed(where, options);
+  const existing = listCatalogs(keelHome).find((r) => r.catalog.name === catalog.name);
+  if (existing && existing.origin !== where)
+    throw new RefusedError(
+      `a catalog named "${catalog.name}" is already added from ${existing.origin}; remove it first (\`keel market remove ${catalog.name}\`)`,
+    );
+  const record = { origin: where, updatedAt: new Date().toISOString(), catalog };
+  save(keelHome, record);
+  writeBlocked(keelHome);
+  return record;
+}
+
+function sameOrigin(allowed: string, where: string, cwd: string): boolean {
+  if (/^(https?|git)[:+]/.test(allowed)) return false;
+  try {
+    return normalOrigin(allowed, cwd) === where;
+  } catch {
+    return false;
+  }
+}
+
+function notAllowed(where: string, options: AddCatalogOptions): RefusedError {
+  return new RefusedError(
+    `the catalog ${where} is not in plugins.allowedCatalogs of the managed settings${options.managedFile ? ` (${options.managedFile})` : ""}; ask your administrator to add it`,
+  );
+}
+
+/** Fetches catalogs again from where they were added (all, or the one named); returns what was updated. */
+export async function updateCatalogs(keelHome: string, name?: string): Promise<CatalogRecord[]> {
+  const records = listCatalogs(keelHome).filter((r) => !name || r.catalog.name === name);
+  if (name && records.length === 0) throw new RefusedError(`no catalog named "${name}" is added`);
+  const out: CatalogRecord[] = [];
+  for (const record of records) {
+    const catalog = await fetchCatalog(record.origin);
+    const updated = { ...record, updatedAt: new Date().toISOString(), catalog: { ...catalog, name: record.catalog.name } };
+    save(keelHome, updated);
+    out.push(updated);
+  }
+  writeBlocked(keelHome);
+  return out;
+}
+
+export function removeCatalog(keelHome: string, name: string): void {
+  const file = recordFile(keelHome, name);
+  if (!statSync(file, { throwIfNoEntry: false })) throw new RefusedError(`no catalog named "${name}" is added`);
+  rmSync(file);
+  writeBlocked(keelHome);
+}
+
+/** Every blocked version of every added catalog, by `name@version`: what the host refuses at load. */
+export function blockedVersions(records: CatalogRecord[]): BlockedIndex {
+  const out: BlockedIndex = {};
+  for (const { catalog } of records)
+    for (const plugin of catalog.plugins)
+      for (const v of plugin.versions)
+        if (v.blocked) out[`${packageNameOf(plugin.source) ?? plugin.name}@${v.version}`] = { catalog: catalog.name, reason: v.blocked };
+  return out;
+}
+
+/** The npm package name of an `npm:` source; the plugin's package name is what the lock is keyed by. */
+function packageNameOf(source: string): string | undefined {
+  const m = /^npm:((?:@[^/@]+\/)?[^@]+)/.exec(source);
+  return m?.[1];
+}
+
+function writeBlocked(keelHome: string): void {
+  const file = blockedIndexFile(keelHome);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(`${file}.tmp`, JSON.stringify(blockedVersions(listCatalogs(keelHome))));
+  renameSync(`${file}.tmp`, file);
+}
+
+/** A catalog plugin's source as a path relative to the catalog file resolved; other sources as they are. */
+export function catalogSource(source: string, record: CatalogRecord): string {
+  if (/^(npm:|git:|git\+|https?:\/\/)/.test(source)) return source;
+  if (record.origin.startsWith("git:") || /^https?:/.test(record.origin))
+    throw new RefusedError(
+      `the catalog "${record.catalog.name}" gives the relative source "${source}", which only a catalog on disk can resolve`,
+    );
+  return isAbsolute(source) ? source : resolve(dirname(record.origin), source);
+}

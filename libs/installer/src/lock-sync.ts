@@ -1,0 +1,47 @@
+/**
+ * `keel install` with no source: the scope gets exactly what its keel.lock lists. A plugin whose folder already
+ * matches its entry is left alone; the others are fetched at the recorded version, tarball sha512 and
+ * dependency tree, and must hash to the recorded tree, or nothing of them is changed.
+ */
+import { existsSync } from "node:fs";
+import { treeHash, type LockEntry } from "@keel/core/installed";
+import { installPlugin, type InstallOptions } from "./install.js";
+import { pluginDir, scopeLock } from "./scope.js";
+import { parseSource, type Source } from "./source.js";
+
+/** The source of exactly the version an entry records. */
+export function pinnedSource(entry: LockEntry, cwd: string): Source {
+  const source = parseSource(entry.source, cwd);
+  if (source.kind === "npm") return { ...source, range: entry.version };
+  if (source.kind === "git" && entry.commit) return { ...source, ref: entry.commit };
+  return source;
+}
+
+export interface SyncResult {
+  name: string;
+  outcome: "kept" | "installed" | "declined";
+}
+
+export async function installFromLock(options: Omit<InstallOptions, "integrity">): Promise<SyncResult[]> {
+  const lock = scopeLock(options.scope);
+  const results: SyncResult[] = [];
+  for (const [name, entry] of Object.entries(lock.plugins)) {
+    const dir = pluginDir(options.scope, name);
+    if (existsSync(dir) && (entry.linked || (entry.tree && treeHash(dir) === entry.tree))) {
+      results.push({ name, outcome: "kept" });
+      continue;
+    }
+    const done = await installPlugin(pinnedSource(entry, options.cwd), {
+      ...options,
+      integrity: entry.integrity,
+      catalog: entry.catalog,
+      locked: entry.packages,
+      expectTree: entry.tree,
+      // Git and URL sources in a lock were opted into when they were first installed.
+      allowGit: true,
+      allowRemote: true,
+    });
+    results.push({ name, outcome: done.outcome === "declined" ? "declined" : "installed" });
+  }
+  return results;
+}

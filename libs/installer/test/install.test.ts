@@ -1,0 +1,133 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { verifyInstalled } from "@keel/core/installed";
+import { INSTALL_STEPS, installPlugin, parseSource, rollBack, scopeLock, type InstallOptions, type Scope } from "@keel/installer";
+import { tempDir } from "../../../test/support/plugin-fixtures.ts";
+import { packTarball, writePackage } from "./support/packages.ts";
+
+function setup() {
+  const root = tempDir("keel-installer-");
+  const scope: Scope = { kind: "user", root: join(root, "home") };
+  const options = (over: Partial<InstallOptions> = {}): InstallOptions => ({
+    scope,
+    cwd: root,
+    cache: join(root, "cache"),
+    command: "keel",
+    installed: new Map(),
+    confirm: async () => true,
+    ...over,
+  });
+  return { root, scope, options };
+}
+
+describe("installPlugin", () => {
+  it("installs a tarball, records it in keel.lock, and the host verifies it", async () => {
+    const { root, scope, options } = setup();
+    const integrity = await packTarball(writePackage(join(root, "src", "hello"), { name: "hello" }), join(root, "hello.tgz"));
+    const done = await installPlugin(parseSource("./hello.tgz", root), options({ integrity }));
+    expect(done.outcome).toBe("installed");
+    const entry = scopeLock(scope).plugins.hello!;
+    expect(entry).toMatchObject({ version: "1.0.0", integrity, source: `file:${join(root, "hello.tgz")}` });
+    expect(entry.tree).toMatch(/^sha512-/);
+    const dir = join(scope.root, "plugins", "hello");
+    expect(verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size).toBe(0);
+    writeFileSync(join(dir, "index.ts"), readFileSync(join(dir, "index.ts"), "utf8") + " ");
+    const refused = verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") });
+    expect(refused.get(dir)?.reason).toMatch(/changed since it was installed.*keel install file:/);
+  });
+
+  it("refuses a tarball whose sha512 differs from the expected one", async () => {
+    const { root, scope, options } = setup();
+    await packTarball(writePackage(join(root, "src", "hello"), { name: "hello" }), join(root, "hello.tgz"));
+    const wrong = `sha512-${Buffer.alloc(64).toString("base64")}`;
+    await expect(installPlugin(parseSource("./hello.tgz", root), options({ integrity: wrong }))).rejects.toThrow(
+      /does not have the expected sha512|not the expected/,
+    );
+    expect(existsSync(join(scope.root, "plugins", "hello"))).toBe(false);
+  });
+
+  for (const failing of INSTALL_STEPS.filter((s) => s !== "consent"))
+    it(`leaves the previous version working when the ${failing} step fails`, async () => {
+      const { root, scope, options } = setup();
+      await packTarball(writePackage(join(root, "v1", "hello"), { name: "hello" }), join(root, "v1.tgz"));
+      await packTarball(writePackage(join(root, "v2", "hello"), { name: "hello", version: "2.0.0" }), join(root, "v2.tgz"));
+      await installPlugin(parseSource("./v1.tgz", root), options());
+      const onStep = (step: string) => {
+        if (step === failing) throw new Error(`injected failure at ${step}`);
+      };
+      await expect(installPlugin(parseSource("./v2.tgz", root), options({ onStep }))).rejects.toThrow(/injected/);
+      const dir = join(scope.root, "plugins", "hello");
+      expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version).toBe("1.0.0");
+      expect(scopeLock(scope).plugins.hello!.version).toBe("1.0.0");
+      expect(verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size).toBe(0);
+    });
+
+  it("rolls back to the previous version", async () => {
+    const { root, scope, options } = setup();
+    await packTarball(writePackage(join(root, "v1", "hello"), { name: "hello" }), join(root, "v1.tgz"));
+    await packTarball(writePackage(join(root, "v2", "hello"), { name: "hello", version: "2.0.0" }), join(root, "v2.tgz"));
+    await installPlugin(parseSource("./v1.tgz", root), options());
+    await installPlugin(parseSource("./v2.tgz", root), options());
+    expect(scopeLock(scope).plugins.hello!.version).toBe("2.0.0");
+    expect(rollBack(scope, "hello").version).toBe("1.0.0");
+    const dir = join(scope.root, "plugins", "hello");
+    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version).toBe("1.0.0");
+    expect(verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size).toBe(0);
+  });
+
+  it("asks again when an update adds a capability or a hook, and not otherwise", async () => {
+    const { root, options } = setup();
+    const pack = (v: string, p: object) =>
+      packTarball(writePackage(join(root, v, "hello"), { name: "hello", version: v, ...p }), join(root, `${v}.tgz`));
+    await pack("1.0.0", { capabilities: ["fs:read"] });
+    await pack("1.1.0", { capabilities: ["fs:read"] });
+    await pack("2.0.0", { capabilities: ["fs:read", "net:*"], hooks: ["tool_call"] });
+    const asked: string[] = [];
+    const confirm = async (plan: { version: string; added: { capabilities: string[]; hooks: string[] } }) => {
+      asked.push(`${plan.version} +${[...plan.added.capabilities, ...plan.added.hooks].join(",")}`);
+      return plan.version !== "2.0.0";
+    };
+    await installPlugin(parseSource("./1.0.0.tgz", root), options({ confirm }));
+    await installPlugin(parseSource("./1.1.0.tgz", root), options({ confirm }));
+    const declined = await installPlugin(parseSource("./2.0.0.tgz", root), options({ confirm }));
+    expect(asked).toEqual(["1.0.0 +", "2.0.0 +net:*,tool_call"]);
+    expect(declined).toMatchObject({ outcome: "declined", entry: { version: "1.1.0" } });
+  });
+
+  it("refuses a plugin with a postinstall script, and never runs it", async () => {
+    const { root, scope, options } = setup();
+    const marker = join(root, "marker");
+    await packTarball(
+      writePackage(join(root, "src", "hello"), { name: "hello", scripts: { postinstall: `touch ${marker}` } }),
+      join(root, "hello.tgz"),
+    );
+    await expect(installPlugin(parseSource("./hello.tgz", root), options())).rejects.toThrow(
+      /has a postinstall script; keel never runs lifecycle scripts/,
+    );
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(join(scope.root, "plugins", "hello"))).toBe(false);
+  });
+
+  it("refuses a plugin that needs a newer keel or a missing dependency", async () => {
+    const { root, options } = setup();
+    await packTarball(writePackage(join(root, "a", "hello"), { name: "hello", apiVersion: "^9.0.0" }), join(root, "a.tgz"));
+    await expect(installPlugin(parseSource("./a.tgz", root), options())).rejects.toThrow(/needs keel's extension API \^9\.0\.0/);
+    await packTarball(writePackage(join(root, "b", "hello"), { name: "hello", dependsOn: { base: "^2" } }), join(root, "b.tgz"));
+    await expect(installPlugin(parseSource("./b.tgz", root), options())).rejects.toThrow(/depends on the plugin base/);
+    await expect(
+      installPlugin(parseSource("./b.tgz", root), options({ installed: new Map([["base", "1.0.0"]]) })),
+    ).rejects.toThrow(/base@1\.0\.0 is installed/);
+  });
+
+  it("links a local folder and does not verify it", async () => {
+    const { root, scope, options } = setup();
+    const src = writePackage(join(root, "dev", "hello"), { name: "hello" });
+    await installPlugin(parseSource(src, root), options());
+    expect(scopeLock(scope).plugins.hello).toMatchObject({ linked: true, source: `link:${src}` });
+    mkdirSync(join(src, "more"));
+    writeFileSync(join(src, "more", "x.ts"), "");
+    const dir = join(scope.root, "plugins", "hello");
+    expect(verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size).toBe(0);
+  });
+});
