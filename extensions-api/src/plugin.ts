@@ -212,6 +212,19 @@ export interface CliContext {
    * not asked about, as for any subcommand.
    */
   runMode(name: string): Promise<number>;
+  /** The command users type (`keel`, or a distribution's own), for messages. */
+  command: string;
+  /**
+   * Asks a yes/no question on stderr and reads the answer from stdin (`y`/`yes`); resolves false when stdin
+   * ends without one, so a command run from a script without its `--yes` declines.
+   */
+  confirm(question: string): Promise<boolean>;
+  /** Whether the workspace's own configuration is trusted (project trust): project-scoped changes need it. */
+  projectTrusted: boolean;
+  /** The managed settings' `plugins.allowedCatalogs`, read from the managed layer alone; undefined: any. */
+  allowedCatalogs?: readonly string[];
+  /** Where the managed settings are, for messages. */
+  managedFile: string;
 }
 
 /** What `activate()` receives. `S` is the type of this plugin's settings section. */

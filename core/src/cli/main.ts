@@ -15,6 +15,7 @@ import { readBootValues } from "./boot-values.js";
 import { trace } from "../trace.js";
 import { addBuiltinCommands, BUILTIN_COMMANDS } from "./builtin-commands.js";
 import { RequiredPluginError } from "../runtime/required-plugins.js";
+import { askYesNo } from "./ask-yes-no.js";
 
 export interface MainOptions {
   /** Path of the distribution's package.json. */
@@ -147,13 +148,18 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     for (const flag of spec.options ?? []) addFlag(sub, flag);
     sub.action(async (...args: unknown[]) => {
       const cmd = args[args.length - 1] as Command;
-      const result = await spec.run(cmd.args, cmd.opts(), {
+      // A subcommand flag that is also a main-command flag (`--yes`) is parsed by the main command: read both.
+      const result = await spec.run(cmd.args, cmd.optsWithGlobals(), {
         cwd,
         keelHome: runtime.keelHome,
         stdout: out,
         stderr: err,
         listPlugins: () => runtime.listPlugins(),
         runMode: (mode) => runSession([], { ...program.opts(), mode }),
+        command: distribution.command,
+        confirm: (question) => askYesNo(question, err),
+        projectTrusted: runtime.trust?.trusted ?? false,
+        ...runtime.catalogPolicy,
       });
       exitCode = typeof result === "number" ? result : 0;
     });

@@ -218,6 +218,11 @@ export class KeelRuntime implements Runtime {
     });
   }
 
+  /** The managed layer's `plugins.allowedCatalogs` and where that file is (for the plugin installer). */
+  get catalogPolicy(): { allowedCatalogs?: readonly string[]; managedFile: string } {
+    return { allowedCatalogs: this.managed.plugins.allowedCatalogs, managedFile: this.layers.managedFile };
+  }
+
   /** The merged settings in effect. */
   get settings(): SettingsObject {
     return this.view.settings;

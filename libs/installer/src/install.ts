@@ -43,6 +43,8 @@ export interface InstallOptions extends CheckContext {
   cache: string;
   /** The sha512 the tarball must have. */
   integrity?: string;
+  /** The source as the lock records it, when not `source` itself (a catalog name, resolved again on update). */
+  recordAs?: string;
   /** The catalog the source came from, recorded in the lock. */
   catalog?: string;
   /** Git and remote-URL sources (and such dependencies) are fetched only when allowed. */
@@ -119,7 +121,7 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
         `${pkg.name}@${pkg.version} installed from ${sourceText(source)} is not the tree keel.lock recorded (${options.expectTree}, got ${tree}); nothing was changed`,
       );
     const entry: LockEntry = {
-      source: sourceText(source),
+      source: options.recordAs ?? sourceText(source),
       version: pkg.version,
       resolved: fetched?.resolved,
       commit: source.kind === "git" ? fetched?.resolved.split("#")[1] : undefined,

@@ -11,7 +11,12 @@ import { parseSource, type Source } from "./source.js";
 
 /** The source of exactly the version an entry records. */
 export function pinnedSource(entry: LockEntry, cwd: string): Source {
-  const source = parseSource(entry.source, cwd);
+  let source = parseSource(entry.source, cwd);
+  // A catalog name is not resolved again: the lock pins what it resolved to.
+  if (source.kind === "catalog") {
+    if (!entry.resolved) throw new Error(`keel.lock's entry for ${entry.source} records no resolved source`);
+    source = parseSource(entry.resolved.startsWith("git+") ? `git:${entry.resolved.slice(4)}` : entry.resolved, cwd);
+  }
   if (source.kind === "npm") return { ...source, range: entry.version };
   if (source.kind === "git" && entry.commit) return { ...source, ref: entry.commit };
   return source;

@@ -1,6 +1,6 @@
 /**
- * Fixture plugin packages for the installer's tests: a folder with a keel manifest and a tool that answers
- * with the plugin's version, packed as npm packs (a gzipped tar with a `package/` top folder).
+ * Fixture plugin packages for the installer's tests: a folder with a keel manifest and a CLI command that
+ * prints the plugin's name and version (`keel <name>-version`), so a test sees which version runs.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -20,13 +20,13 @@ export interface FixturePackage {
   files?: Record<string, string>;
 }
 
-/** The tool the fixture registers: `<name>_version` (non-word characters as `_`), answering its version. */
-export const toolName = (name: string) => `${name.replace(/\W/g, "_")}_version`.replace(/^_+/, "");
+/** The CLI command the fixture registers: `<name>-version`, scope and slash dropped (`@a/b` → `a-b-version`). */
+export const commandName = (name: string) => `${name.replace(/^@/, "").replace(/\//g, "-")}-version`;
 
 export function writePackage(dir: string, p: FixturePackage): string {
   mkdirSync(dir, { recursive: true });
   const version = p.version ?? "1.0.0";
-  const tool = toolName(p.name);
+  const command = commandName(p.name);
   const pkg = {
     name: p.name,
     version,
@@ -38,23 +38,26 @@ export function writePackage(dir: string, p: FixturePackage): string {
       apiVersion: p.apiVersion ?? "^1.0.0",
       entry: "./index.ts",
       capabilities: p.capabilities ?? [],
-      contributes: { tools: [tool], hooks: p.hooks ?? [] },
+      contributes: { cliCommands: [command], hooks: p.hooks ?? [] },
       ...(p.dependsOn ? { dependsOn: p.dependsOn } : {}),
     },
   };
   writeFileSync(join(dir, "package.json"), JSON.stringify(pkg, null, 2));
-  const taps = (p.hooks ?? []).map((h) => `    api.hooks.on(${JSON.stringify(h)}, (v) => v);`).join("\n");
+  const taps = (p.hooks ?? []).map((h) => `    api.hooks.tap(${JSON.stringify(h)}, () => undefined);`).join("\n");
   writeFileSync(
     join(dir, "index.ts"),
-    `import { definePlugin, defineTool, z } from "@keel/extensions-api";
+    `import { definePlugin } from "@keel/extensions-api";
 export default definePlugin({
   activate(api) {
 ${taps}
-    api.registerTool(defineTool({
-      name: ${JSON.stringify(tool)}, description: "says the version", readOnly: true,
-      parameters: z.object({}),
-      async execute() { return { content: [{ type: "text", text: ${JSON.stringify(`${p.name}@${version}`)} }] }; },
-    }));
+    api.registerCliCommand({
+      name: ${JSON.stringify(command)},
+      description: "says which version runs",
+      run(_args, _options, context) {
+        context.stdout(${JSON.stringify(`${p.name}@${version}
+`)});
+      },
+    });
   },
 });
 `,

@@ -1,0 +1,15 @@
+/** `keel remove <name>`: the plugin leaves the scope and its lock; the removed version is kept for rollback. */
+import type { CliContext } from "@keel/extensions-api";
+import { moveOut } from "@keel/installer";
+import { guarded } from "../options.ts";
+import { scopeOf, UsageError } from "../scope.ts";
+
+export function run(args: string[], options: Record<string, unknown>, context: CliContext): Promise<number> {
+  return guarded(context, async () => {
+    const scope = scopeOf(options, context);
+    const name = args[0]!;
+    if (!moveOut(scope, name)) throw new UsageError(`${name} is not installed in ${scope.root}/plugins`);
+    context.stdout(`removed ${name}\n`);
+    return 0;
+  });
+}

@@ -1,0 +1,23 @@
+/** `keel search <words...>`: plugins of every added catalog matching all the words. */
+import type { CliContext } from "@keel/extensions-api";
+import { listCatalogs, searchCatalogs } from "@keel/installer";
+import { guarded } from "../options.ts";
+
+export function run(args: string[], options: Record<string, unknown>, context: CliContext): Promise<number> {
+  return guarded(context, async () => {
+    const records = listCatalogs(context.keelHome);
+    if (records.length === 0) {
+      context.stderr(`${context.command}: no catalog is added; \`${context.command} market add <path|url>\` adds one\n`);
+      return 1;
+    }
+    const hits = searchCatalogs(records, args);
+    if (options.json) {
+      context.stdout(`${JSON.stringify(hits, null, 2)}\n`);
+      return 0;
+    }
+    if (hits.length === 0) context.stdout(`Nothing matches "${args.join(" ")}".\n`);
+    for (const { catalog, plugin } of hits)
+      context.stdout(`${plugin.name}@${catalog}  ${plugin.description ?? ""}${plugin.deprecated ? `  (deprecated: ${plugin.deprecated})` : ""}\n`);
+    return 0;
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * What the user sees before a plugin is installed or an update that asks for more: what the manifest says it
+ * contributes and the capabilities it declares (what its own code does; keel does not enforce them).
+ */
+import { CONTRIBUTION_KINDS, CONTRIBUTIONS, type CliContext } from "@keel/extensions-api";
+import type { InstallPlan } from "@keel/installer";
+
+export function describePlan(plan: InstallPlan): string {
+  const contributes = [
+    ...CONTRIBUTION_KINDS.flatMap((kind) => plan.contributes[kind].map((n) => `${CONTRIBUTIONS[kind].show}${n}`)),
+    ...plan.contributes.hooks.map((h) => `hook:${h}`),
+  ];
+  const lines = [
+    `${plan.name}@${plan.version} from ${plan.source}${plan.catalog ? ` (catalog "${plan.catalog}")` : ""}`,
+    ...(plan.description ? [`  ${plan.description}`] : []),
+    `  contributes:  ${contributes.join(" ") || "nothing declared"}`,
+    `  capabilities: ${plan.capabilities.join(", ") || "none declared"}`,
+  ];
+  if (plan.previous) {
+    const added = [...plan.added.capabilities.map((c) => `capability ${c}`), ...plan.added.hooks.map((h) => `hook ${h}`)];
+    lines.push(`  replaces ${plan.previous.version}${added.length ? `; asks for more: ${added.join(", ")}` : ""}`);
+  }
+  return lines.join("\n");
+}
+
+/** The confirm callback of an install: shows the plan, then asks (or agrees at once with `--yes`). */
+export function confirmPlan(context: CliContext, yes: boolean): (plan: InstallPlan) => Promise<boolean> {
+  return async (plan) => {
+    context.stderr(`${describePlan(plan)}\n`);
+    context.stderr("  A plugin runs inside keel with your rights; install only what you would run as a program.\n");
+    if (yes) return true;
+    return context.confirm(plan.previous ? `Update ${plan.name}?` : `Install ${plan.name}?`);
+  };
+}

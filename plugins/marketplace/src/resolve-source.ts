@@ -1,0 +1,28 @@
+/**
+ * A source as typed (or as the lock recorded it) to what the installer fetches: a bare name goes through the
+ * catalogs, which also give the sha512 the tarball must have and may mark the version deprecated.
+ */
+import type { CliContext } from "@keel/extensions-api";
+import { listCatalogs, parseSource, resolveName, type Source } from "@keel/installer";
+
+export interface Target {
+  source: Source;
+  integrity?: string;
+  catalog?: string;
+  /** What the lock records: the catalog query, so an update resolves it again. */
+  recordAs?: string;
+}
+
+export function resolveSource(text: string, context: CliContext, integrity?: string): Target {
+  const source = parseSource(text, context.cwd);
+  if (source.kind !== "catalog") return { source, integrity };
+  const found = resolveName(listCatalogs(context.keelHome), source, context.cwd);
+  context.stderr(`${found.plugin.name}: found in the catalog "${found.catalog}"\n`);
+  if (found.version?.deprecated)
+    context.stderr(
+      `${context.command}: ${found.plugin.name}@${found.version.version} is deprecated: ${found.version.deprecated}\n`,
+    );
+  const qualified = { ...source, qualifier: found.catalog };
+  const recordAs = `${qualified.name}@${qualified.range}@${qualified.qualifier}`;
+  return { source: found.source, integrity: found.integrity ?? integrity, catalog: found.catalog, recordAs };
+}
