@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { blockedIndexFile, type BlockedIndex } from "@keel/core/installed";
 import { CatalogSchema, type Catalog } from "@keel/extensions-api/catalog";
 import { RefusedError } from "./check.js";
@@ -198,12 +198,17 @@ function writeBlocked(keelHome: string): void {
   renameSync(`${file}.tmp`, file);
 }
 
-/** A catalog plugin's source as a path relative to the catalog file resolved; other sources as they are. */
+/**
+ * A catalog plugin's source with a relative path resolved against the catalog's folder (the folder holding
+ * `.claude-plugin/` or `.keel-plugin/` when the file is in one, as Claude Code reads it); others as they are.
+ */
 export function catalogSource(source: string, record: CatalogRecord): string {
   if (/^(npm:|git:|git\+|https?:\/\/)/.test(source)) return source;
   if (record.origin.startsWith("git:") || /^https?:/.test(record.origin))
     throw new RefusedError(
       `the catalog "${record.catalog.name}" gives the relative source "${source}", which only a catalog on disk can resolve`,
     );
-  return isAbsolute(source) ? source : resolve(dirname(record.origin), source);
+  const folder = dirname(record.origin);
+  const root = /^\.(claude|keel)-plugin$/.test(basename(folder)) ? dirname(folder) : folder;
+  return isAbsolute(source) ? source : resolve(root, source);
 }

@@ -17,12 +17,15 @@ export interface MarketEnv extends KeelEnv {
   fixtures: string;
 }
 
+/** One cache folder for every env of a test file: jiti's compiled plugins are keyed by content, so sharing is safe. */
+let sharedCache: string | undefined;
+
 export function marketEnv(registry?: LocalRegistry): MarketEnv {
   const env = keelEnv();
   const fixtures = join(env.home, "..", "fixtures");
   mkdirSync(fixtures, { recursive: true });
   if (registry) writeFileSync(join(env.home, "settings.json"), JSON.stringify({ marketplace: { registry: registry.url } }));
-  const cache = join(env.home, "..", "cache");
+  const cache = (sharedCache ??= join(env.home, "..", "cache"));
   return {
     ...env,
     fixtures,
