@@ -12,7 +12,10 @@ export const CatalogVersionSchema = z
     /** Where this version is, when not the plugin's `source` at this version (a tarball URL, a git ref). */
     source: z.string().optional(),
     /** sha512 of the tarball (`sha512-…`); an install whose tarball differs is refused. */
-    integrity: z.string().regex(/^sha512-/, "an integrity is sha512-<base64>").optional(),
+    integrity: z
+      .string()
+      .regex(/^sha512-/, "an integrity is sha512-<base64>")
+      .optional(),
     /** Why this version should not be used any more; installing it warns. */
     deprecated: z.string().optional(),
     /** Why this version must never run (known malicious, say): keel refuses to install or load it. */

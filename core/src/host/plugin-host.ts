@@ -118,7 +118,15 @@ export class PluginHost {
     for (const candidate of candidates) {
       if (candidate.refused) {
         const { name, version, reason } = candidate.refused;
-        this.add({ name, version, dir: candidate.dir, source: candidate.source, settingsKey: "", events: [], state: "lazy" });
+        this.add({
+          name,
+          version,
+          dir: candidate.dir,
+          source: candidate.source,
+          settingsKey: "",
+          events: [],
+          state: "lazy",
+        });
         this.fail(this.records.at(-1)!, "verify", reason);
         continue;
       }

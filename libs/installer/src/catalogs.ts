@@ -5,7 +5,16 @@
  * host reads at load.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { blockedIndexFile, type BlockedIndex } from "@keel/core/installed";
@@ -160,7 +169,11 @@ export async function updateCatalogs(keelHome: string, name?: string): Promise<C
   const out: CatalogRecord[] = [];
   for (const record of records) {
     const catalog = await fetchCatalog(record.origin);
-    const updated = { ...record, updatedAt: new Date().toISOString(), catalog: { ...catalog, name: record.catalog.name } };
+    const updated = {
+      ...record,
+      updatedAt: new Date().toISOString(),
+      catalog: { ...catalog, name: record.catalog.name },
+    };
     save(keelHome, updated);
     out.push(updated);
   }
@@ -181,7 +194,11 @@ export function blockedVersions(records: CatalogRecord[]): BlockedIndex {
   for (const { catalog } of records)
     for (const plugin of catalog.plugins)
       for (const v of plugin.versions)
-        if (v.blocked) out[`${packageNameOf(plugin.source) ?? plugin.name}@${v.version}`] = { catalog: catalog.name, reason: v.blocked };
+        if (v.blocked)
+          out[`${packageNameOf(plugin.source) ?? plugin.name}@${v.version}`] = {
+            catalog: catalog.name,
+            reason: v.blocked,
+          };
   return out;
 }
 

@@ -91,7 +91,8 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
   const stage = mkdtempSync(join(stagingDir(options.scope), "install-"));
   try {
     await step("fetch");
-    const fetched = source.kind === "folder" ? undefined : await fetchTarball(source, { ...options, where: options.cwd });
+    const fetched =
+      source.kind === "folder" ? undefined : await fetchTarball(source, { ...options, where: options.cwd });
     if (fetched && options.current && fetched.integrity === options.current.integrity)
       return { name: options.current.name, outcome: "unchanged" };
     await step("unpack");
@@ -100,7 +101,8 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
     const pkg = checkStaged(source.kind === "folder" ? source.path : stage, options);
     const plan = planOf(pkg, source, options);
     await step("consent");
-    const asks = !plan.previous || options.alwaysConfirm || plan.added.capabilities.length + plan.added.hooks.length > 0;
+    const asks =
+      !plan.previous || options.alwaysConfirm || plan.added.capabilities.length + plan.added.hooks.length > 0;
     if (asks && !(await options.confirm(plan))) return { name: pkg.name, entry: plan.previous, outcome: "declined" };
     await step("dependencies");
     const packages =

@@ -66,7 +66,10 @@ export function resolveName(
 }
 
 /** Plugins of every catalog whose name, description or keywords contain every word (case-insensitive). */
-export function searchCatalogs(records: CatalogRecord[], words: string[]): { catalog: string; plugin: CatalogPlugin }[] {
+export function searchCatalogs(
+  records: CatalogRecord[],
+  words: string[],
+): { catalog: string; plugin: CatalogPlugin }[] {
   const needles = words.map((w) => w.toLowerCase());
   return records.flatMap((record) =>
     record.catalog.plugins

@@ -2,7 +2,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verifyInstalled } from "@keel/core/installed";
-import { INSTALL_STEPS, installPlugin, parseSource, rollBack, scopeLock, type InstallOptions, type Scope } from "@keel/installer";
+import {
+  INSTALL_STEPS,
+  installPlugin,
+  parseSource,
+  rollBack,
+  scopeLock,
+  type InstallOptions,
+  type Scope,
+} from "@keel/installer";
 import { tempDir } from "../../../test/support/plugin-fixtures.ts";
 import { packTarball, writePackage } from "./support/packages.ts";
 
@@ -24,14 +32,19 @@ function setup() {
 describe("installPlugin", () => {
   it("installs a tarball, records it in keel.lock, and the host verifies it", async () => {
     const { root, scope, options } = setup();
-    const integrity = await packTarball(writePackage(join(root, "src", "hello"), { name: "hello" }), join(root, "hello.tgz"));
+    const integrity = await packTarball(
+      writePackage(join(root, "src", "hello"), { name: "hello" }),
+      join(root, "hello.tgz"),
+    );
     const done = await installPlugin(parseSource("./hello.tgz", root), options({ integrity }));
     expect(done.outcome).toBe("installed");
     const entry = scopeLock(scope).plugins.hello!;
     expect(entry).toMatchObject({ version: "1.0.0", integrity, source: `file:${join(root, "hello.tgz")}` });
     expect(entry.tree).toMatch(/^sha512-/);
     const dir = join(scope.root, "plugins", "hello");
-    expect(verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size).toBe(0);
+    expect(
+      verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size,
+    ).toBe(0);
     writeFileSync(join(dir, "index.ts"), readFileSync(join(dir, "index.ts"), "utf8") + " ");
     const refused = verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") });
     expect(refused.get(dir)?.reason).toMatch(/changed since it was installed.*keel install file:/);
@@ -51,7 +64,10 @@ describe("installPlugin", () => {
     it(`leaves the previous version working when the ${failing} step fails`, async () => {
       const { root, scope, options } = setup();
       await packTarball(writePackage(join(root, "v1", "hello"), { name: "hello" }), join(root, "v1.tgz"));
-      await packTarball(writePackage(join(root, "v2", "hello"), { name: "hello", version: "2.0.0" }), join(root, "v2.tgz"));
+      await packTarball(
+        writePackage(join(root, "v2", "hello"), { name: "hello", version: "2.0.0" }),
+        join(root, "v2.tgz"),
+      );
       await installPlugin(parseSource("./v1.tgz", root), options());
       const onStep = (step: string) => {
         if (step === failing) throw new Error(`injected failure at ${step}`);
@@ -60,20 +76,27 @@ describe("installPlugin", () => {
       const dir = join(scope.root, "plugins", "hello");
       expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version).toBe("1.0.0");
       expect(scopeLock(scope).plugins.hello!.version).toBe("1.0.0");
-      expect(verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size).toBe(0);
+      expect(
+        verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size,
+      ).toBe(0);
     });
 
   it("rolls back to the previous version", async () => {
     const { root, scope, options } = setup();
     await packTarball(writePackage(join(root, "v1", "hello"), { name: "hello" }), join(root, "v1.tgz"));
-    await packTarball(writePackage(join(root, "v2", "hello"), { name: "hello", version: "2.0.0" }), join(root, "v2.tgz"));
+    await packTarball(
+      writePackage(join(root, "v2", "hello"), { name: "hello", version: "2.0.0" }),
+      join(root, "v2.tgz"),
+    );
     await installPlugin(parseSource("./v1.tgz", root), options());
     await installPlugin(parseSource("./v2.tgz", root), options());
     expect(scopeLock(scope).plugins.hello!.version).toBe("2.0.0");
     expect(rollBack(scope, "hello").version).toBe("1.0.0");
     const dir = join(scope.root, "plugins", "hello");
     expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version).toBe("1.0.0");
-    expect(verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size).toBe(0);
+    expect(
+      verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size,
+    ).toBe(0);
   });
 
   it("asks again when an update adds a capability or a hook, and not otherwise", async () => {
@@ -111,9 +134,17 @@ describe("installPlugin", () => {
 
   it("refuses a plugin that needs a newer keel or a missing dependency", async () => {
     const { root, options } = setup();
-    await packTarball(writePackage(join(root, "a", "hello"), { name: "hello", apiVersion: "^9.0.0" }), join(root, "a.tgz"));
-    await expect(installPlugin(parseSource("./a.tgz", root), options())).rejects.toThrow(/needs keel's extension API \^9\.0\.0/);
-    await packTarball(writePackage(join(root, "b", "hello"), { name: "hello", dependsOn: { base: "^2" } }), join(root, "b.tgz"));
+    await packTarball(
+      writePackage(join(root, "a", "hello"), { name: "hello", apiVersion: "^9.0.0" }),
+      join(root, "a.tgz"),
+    );
+    await expect(installPlugin(parseSource("./a.tgz", root), options())).rejects.toThrow(
+      /needs keel's extension API \^9\.0\.0/,
+    );
+    await packTarball(
+      writePackage(join(root, "b", "hello"), { name: "hello", dependsOn: { base: "^2" } }),
+      join(root, "b.tgz"),
+    );
     await expect(installPlugin(parseSource("./b.tgz", root), options())).rejects.toThrow(/depends on the plugin base/);
     await expect(
       installPlugin(parseSource("./b.tgz", root), options({ installed: new Map([["base", "1.0.0"]]) })),
@@ -128,6 +159,8 @@ describe("installPlugin", () => {
     mkdirSync(join(src, "more"));
     writeFileSync(join(src, "more", "x.ts"), "");
     const dir = join(scope.root, "plugins", "hello");
-    expect(verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size).toBe(0);
+    expect(
+      verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size,
+    ).toBe(0);
   });
 });

@@ -17,7 +17,10 @@ export function describePlan(plan: InstallPlan): string {
     `  capabilities: ${plan.capabilities.join(", ") || "none declared"}`,
   ];
   if (plan.previous) {
-    const added = [...plan.added.capabilities.map((c) => `capability ${c}`), ...plan.added.hooks.map((h) => `hook ${h}`)];
+    const added = [
+      ...plan.added.capabilities.map((c) => `capability ${c}`),
+      ...plan.added.hooks.map((h) => `hook ${h}`),
+    ];
     lines.push(`  replaces ${plan.previous.version}${added.length ? `; asks for more: ${added.join(", ")}` : ""}`);
   }
   return lines.join("\n");

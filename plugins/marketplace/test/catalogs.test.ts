@@ -38,7 +38,9 @@ describe("catalogs", () => {
       `added the catalog "acme" (1 plugins) from ${join(dir, "marketplace.json")}\n`,
     );
     expect((await env.keel(["market", "list"])).stdout).toMatch(/^acme  1 plugins  /);
-    expect((await env.keel(["search", "notification"])).stdout).toBe("kp-notify@acme  desktop notifications when a run ends\n");
+    expect((await env.keel(["search", "notification"])).stdout).toBe(
+      "kp-notify@acme  desktop notifications when a run ends\n",
+    );
     const run = await env.keel(["install", "kp-notify", "--yes"]);
     expect(run.stderr).toContain('kp-notify: found in the catalog "acme"');
     expect(run.code).toBe(0);
@@ -55,7 +57,9 @@ describe("catalogs", () => {
     await env.keel(["market", "add", a]);
     await env.keel(["market", "add", b]);
     const run = await env.keel(["install", "kp-notify", "--yes"]);
-    expect(run.stderr).toContain('"kp-notify" is in more than one catalog; say which: kp-notify@cat-a, kp-notify@cat-b');
+    expect(run.stderr).toContain(
+      '"kp-notify" is in more than one catalog; say which: kp-notify@cat-a, kp-notify@cat-b',
+    );
     expect(run.code).toBe(1);
     const qualified = await env.keel(["install", "kp-notify@cat-b", "--yes"]);
     expect(qualified.stderr).toContain('found in the catalog "cat-b"');
@@ -73,7 +77,9 @@ describe("catalogs", () => {
     });
     await env.keel(["market", "add", dir]);
     const run = await env.keel(["install", "kp-notify", "--yes"]);
-    expect(run.stderr).toMatch(/the tarball of .*n\.tgz (does not have the expected sha512|has sha512 .* not the expected)/);
+    expect(run.stderr).toMatch(
+      /the tarball of .*n\.tgz (does not have the expected sha512|has sha512 .* not the expected)/,
+    );
     expect(run.code).toBe(1);
     expect((await env.keel(["list"])).stdout).toContain("No plugins installed.");
   });
@@ -88,7 +94,11 @@ describe("catalogs", () => {
         source: `../n-${version}.tgz`,
         ...(blocked.includes(version) ? { blocked: "known malicious: it uploads your API keys" } : {}),
       }));
-    const catalog = (blocked: string[]) => ({ name: "acme", owner, plugins: [{ name: "kp-notify", source: "../n-1.0.0.tgz", versions: versions(blocked) }] });
+    const catalog = (blocked: string[]) => ({
+      name: "acme",
+      owner,
+      plugins: [{ name: "kp-notify", source: "../n-1.0.0.tgz", versions: versions(blocked) }],
+    });
     const dir = catalogFile(env, "acme", catalog(["1.0.1"]));
     await env.keel(["market", "add", dir]);
     const refused = await env.keel(["install", "kp-notify@1.0.1", "--yes"]);
@@ -125,7 +135,9 @@ describe("catalogs", () => {
     );
     expect((await env.keel(["market", "add", dir])).stdout).toContain('added the catalog "cc-market" (2 plugins)');
     expect((await env.keel(["search", "notify"])).stdout).toBe("kp-notify@cc-market  notifications\n");
-    expect((await env.keel(["info", "from-github", "--json"])).stdout).toContain('"source": "git:https://github.com/acme/tools.git"');
+    expect((await env.keel(["info", "from-github", "--json"])).stdout).toContain(
+      '"source": "git:https://github.com/acme/tools.git"',
+    );
     expect((await env.keel(["install", "kp-notify", "--yes"])).code).toBe(0);
   });
 

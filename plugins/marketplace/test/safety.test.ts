@@ -31,12 +31,16 @@ describe("lifecycle scripts", () => {
   it("installs a dependency that has a postinstall script without running it, and says so", async () => {
     const env = marketEnv(registry);
     const marker = join(env.fixtures, "dep-marker");
-    await registry.publish(packageDir(env, "d", { name: "kp-dep-scripted", scripts: { postinstall: `touch ${marker}` } }));
+    await registry.publish(
+      packageDir(env, "d", { name: "kp-dep-scripted", scripts: { postinstall: `touch ${marker}` } }),
+    );
     const { path } = await tarball(env, "p.tgz", { name: "kp-uses-dep", dependencies: { "kp-dep-scripted": "1.0.0" } });
     const run = await env.keel(["install", path, "--yes"]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("the dependency kp-dep-scripted@1.0.0 has an install script; keel did not run it.");
-    expect(existsSync(join(env.home, "plugins", "kp-uses-dep", "node_modules", "kp-dep-scripted", "package.json"))).toBe(true);
+    expect(
+      existsSync(join(env.home, "plugins", "kp-uses-dep", "node_modules", "kp-dep-scripted", "package.json")),
+    ).toBe(true);
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -84,7 +88,9 @@ describe("verification at load", () => {
     const env = marketEnv(registry);
     writeFileSync(join(env.cwd, "turns.json"), JSON.stringify([{ text: "done" }]));
     const run = await env.keel([...SCRIPTED, "-p", "hi"]);
-    const traced = await (await import("../../../test/support/keel-cli.ts")).runKeel([...SCRIPTED, "-p", "hi"], env, {
+    const traced = await (
+      await import("../../../test/support/keel-cli.ts")
+    ).runKeel([...SCRIPTED, "-p", "hi"], env, {
       extraEnv: { KEEL_TRACE: "1" },
     });
     expect(run.stdout).toBe("done\n");
@@ -103,7 +109,12 @@ describe("updates", () => {
     expect(quiet.stdout).toBe("updated kp-grows: 1.0.0 → 1.1.0\n");
     expect(quiet.stderr).not.toContain("[y/N]");
     await registry.publish(
-      packageDir(env, "a3", { name: "kp-grows", version: "2.0.0", capabilities: ["fs:read", "net:*"], hooks: ["tool_call"] }),
+      packageDir(env, "a3", {
+        name: "kp-grows",
+        version: "2.0.0",
+        capabilities: ["fs:read", "net:*"],
+        hooks: ["tool_call"],
+      }),
     );
     const asked = await env.keel(["update", "kp-grows"], "n\n");
     expect(asked.stderr).toContain("replaces 1.1.0; asks for more: capability net:*, hook tool_call");

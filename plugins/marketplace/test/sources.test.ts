@@ -111,7 +111,13 @@ describe("a project's keel.lock", () => {
     await registry.publish(packageDir(env, "dep2", { name: "kp-dep", version: "1.1.0" }));
     expect((await env.keel(["install", "npm:kp-with-dep", "--project", "--yes"])).code).toBe(0);
     gitCommit(join(env.fixtures, "repo"), { name: "kp-git" });
-    const git = await env.keel(["install", `git:file://${join(env.fixtures, "repo")}#v1.0.0`, "--allow-git", "--project", "--yes"]);
+    const git = await env.keel([
+      "install",
+      `git:file://${join(env.fixtures, "repo")}#v1.0.0`,
+      "--allow-git",
+      "--project",
+      "--yes",
+    ]);
     expect(git.code).toBe(0);
     const lockText = (await import("node:fs")).readFileSync(join(env.cwd, ".keel", "keel.lock"), "utf8");
     const lock = JSON.parse(lockText);

@@ -8,7 +8,11 @@ export function run(args: string[], options: Record<string, unknown>, context: C
   return guarded(context, async () => {
     const name = args[0]!;
     const changed = setDisabled(scopeOf(options, context), name, true);
-    context.stdout(changed ? `disabled ${name}; \`${context.command} enable ${name}\` turns it back on\n` : `${name} was already disabled\n`);
+    context.stdout(
+      changed
+        ? `disabled ${name}; \`${context.command} enable ${name}\` turns it back on\n`
+        : `${name} was already disabled\n`,
+    );
     return 0;
   });
 }

@@ -12,7 +12,10 @@ export function run(_args: string[], options: Record<string, unknown>, context: 
   return guarded(context, async () => {
     const scopes: Scope[] = options.project
       ? [scopeOf(options, context)]
-      : [{ kind: "user", root: context.keelHome }, { kind: "project", root: join(context.cwd, ".keel") }];
+      : [
+          { kind: "user", root: context.keelHome },
+          { kind: "project", root: join(context.cwd, ".keel") },
+        ];
     const states = new Map<string, PluginInfo>(context.listPlugins().map((p) => [p.dir, p]));
     const rows = scopes.flatMap((scope) =>
       Object.entries(scopeLock(scope).plugins).map(([name, entry]) => {
@@ -37,7 +40,9 @@ export function run(_args: string[], options: Record<string, unknown>, context: 
       return 0;
     }
     for (const r of rows)
-      context.stdout(`${r.name}@${r.version}  ${r.scope}  ${r.state}  ${r.source}${r.reason ? `  (${r.reason})` : ""}\n`);
+      context.stdout(
+        `${r.name}@${r.version}  ${r.scope}  ${r.state}  ${r.source}${r.reason ? `  (${r.reason})` : ""}\n`,
+      );
     return 0;
   });
 }

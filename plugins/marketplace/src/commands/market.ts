@@ -21,12 +21,16 @@ export function run(args: string[], options: Record<string, unknown>, context: C
           allowed: context.allowedCatalogs,
           managedFile: context.managedFile,
         });
-        context.stdout(`added the catalog "${record.catalog.name}" (${record.catalog.plugins.length} plugins) from ${record.origin}\n`);
+        context.stdout(
+          `added the catalog "${record.catalog.name}" (${record.catalog.plugins.length} plugins) from ${record.origin}\n`,
+        );
         return 0;
       }
       case "list":
         for (const r of listCatalogs(home))
-          context.stdout(`${r.catalog.name}  ${r.catalog.plugins.length} plugins  ${r.origin}  (updated ${r.updatedAt})\n`);
+          context.stdout(
+            `${r.catalog.name}  ${r.catalog.plugins.length} plugins  ${r.origin}  (updated ${r.updatedAt})\n`,
+          );
         return 0;
       case "update":
         for (const r of await updateCatalogs(home, target))

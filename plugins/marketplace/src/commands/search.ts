@@ -7,7 +7,9 @@ export function run(args: string[], options: Record<string, unknown>, context: C
   return guarded(context, async () => {
     const records = listCatalogs(context.keelHome);
     if (records.length === 0) {
-      context.stderr(`${context.command}: no catalog is added; \`${context.command} market add <path|url>\` adds one\n`);
+      context.stderr(
+        `${context.command}: no catalog is added; \`${context.command} market add <path|url>\` adds one\n`,
+      );
       return 1;
     }
     const hits = searchCatalogs(records, args);
@@ -17,7 +19,9 @@ export function run(args: string[], options: Record<string, unknown>, context: C
     }
     if (hits.length === 0) context.stdout(`Nothing matches "${args.join(" ")}".\n`);
     for (const { catalog, plugin } of hits)
-      context.stdout(`${plugin.name}@${catalog}  ${plugin.description ?? ""}${plugin.deprecated ? `  (deprecated: ${plugin.deprecated})` : ""}\n`);
+      context.stdout(
+        `${plugin.name}@${catalog}  ${plugin.description ?? ""}${plugin.deprecated ? `  (deprecated: ${plugin.deprecated})` : ""}\n`,
+      );
     return 0;
   });
 }

@@ -21,13 +21,15 @@ export function run(
     const lock = scopeLock(scope);
     const name = args[0];
     if (options.rollback) {
-      if (!name) throw new UsageError(`--rollback needs the plugin's name: \`${context.command} update --rollback <name>\``);
+      if (!name)
+        throw new UsageError(`--rollback needs the plugin's name: \`${context.command} update --rollback <name>\``);
       const entry = rollBack(scope, name);
       context.stdout(`rolled back ${name} to ${entry.version}\n`);
       return 0;
     }
     const names = name ? [name] : Object.keys(lock.plugins);
-    if (name && !lock.plugins[name]) throw new UsageError(`${name} is not installed${scope.kind === "project" ? " in the project" : ""}`);
+    if (name && !lock.plugins[name])
+      throw new UsageError(`${name} is not installed${scope.kind === "project" ? " in the project" : ""}`);
     let declined = false;
     for (const n of names) {
       const entry = lock.plugins[n]!;

@@ -24,7 +24,8 @@ export function marketEnv(registry?: LocalRegistry): MarketEnv {
   const env = keelEnv();
   const fixtures = join(env.home, "..", "fixtures");
   mkdirSync(fixtures, { recursive: true });
-  if (registry) writeFileSync(join(env.home, "settings.json"), JSON.stringify({ marketplace: { registry: registry.url } }));
+  if (registry)
+    writeFileSync(join(env.home, "settings.json"), JSON.stringify({ marketplace: { registry: registry.url } }));
   const cache = (sharedCache ??= join(env.home, "..", "cache"));
   return {
     ...env,
@@ -40,7 +41,11 @@ export function packageDir(env: MarketEnv, folder: string, p: FixturePackage): s
   return writePackage(dir, p);
 }
 
-export async function tarball(env: MarketEnv, file: string, p: FixturePackage): Promise<{ path: string; integrity: string }> {
+export async function tarball(
+  env: MarketEnv,
+  file: string,
+  p: FixturePackage,
+): Promise<{ path: string; integrity: string }> {
   const path = join(env.fixtures, file);
   const integrity = await packTarball(packageDir(env, `${file}.src`, p), path);
   return { path, integrity };
@@ -55,7 +60,12 @@ const GIT_ENV = {
 };
 
 export function git(dir: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd: dir, env: GIT_ENV, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+  return execFileSync("git", args, {
+    cwd: dir,
+    env: GIT_ENV,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trim();
 }
 
 /** A git repository holding the package, committed and tagged `v<version>`; call again to add a version. */
