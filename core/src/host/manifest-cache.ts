@@ -3,9 +3,10 @@
  * installed plugins stats their package.json files instead of reading and validating each. A manifest that
  * fails validation is never cached: its error is reported on every start until it is fixed.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import type { PluginPackage } from "@keel/extensions-api";
+import { CacheFile } from "./cache-file.js";
 import { readManifest, type ManifestResult } from "./manifest.js";
 
 /**
@@ -17,16 +18,10 @@ export const FORMAT = 5;
 type Entry = { key: string; pkg: PluginPackage };
 
 export class ManifestCache {
-  private entries: Record<string, Entry> = {};
-  private dirty = false;
+  private readonly cache: CacheFile<Entry>;
 
-  constructor(private readonly file: string) {
-    try {
-      const raw = JSON.parse(readFileSync(file, "utf8")) as { format?: number; entries?: Record<string, Entry> };
-      if (raw.format === FORMAT && raw.entries) this.entries = raw.entries;
-    } catch {
-      // Missing or unreadable: start empty.
-    }
+  constructor(file: string) {
+    this.cache = new CacheFile(file, FORMAT);
   }
 
   read(dir: string): ManifestResult {
@@ -38,27 +33,15 @@ export class ManifestCache {
     } catch {
       key = undefined;
     }
-    const cached = this.entries[path];
+    const cached = this.cache.get(path);
     if (key && cached?.key === key) return { ok: true, pkg: cached.pkg };
     const result = readManifest(dir);
-    if (result.ok && key) {
-      this.entries[path] = { key, pkg: result.pkg };
-      this.dirty = true;
-    }
+    if (result.ok && key) this.cache.set(path, { key, pkg: result.pkg });
     return result;
   }
 
-  /** Writes the cache if anything changed; a failed write only costs the next start a re-read. */
+  /** Writes the cache if anything changed. */
   save(): void {
-    if (!this.dirty) return;
-    try {
-      mkdirSync(dirname(this.file), { recursive: true });
-      const temp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(temp, JSON.stringify({ format: FORMAT, entries: this.entries }));
-      renameSync(temp, this.file);
-      this.dirty = false;
-    } catch {
-      // Read-only cache folder.
-    }
+    this.cache.save();
   }
 }

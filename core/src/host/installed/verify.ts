@@ -6,9 +6,10 @@
  * A version a catalog blocked is refused too. Folders without a lock entry (copied by hand) load as before.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { keelCacheDir } from "../../cache-dir.js";
+import { CacheFile } from "../cache-file.js";
 import { BlockedIndexSchema, blockedIndexFile, readLock, type BlockedIndex, type Lock } from "./lock-file.js";
 import { treeHash, treeStamps, walkTree } from "./tree-hash.js";
 
@@ -26,41 +27,6 @@ export function installedPlace(dir: string): { scopeRoot: string; name: string }
 interface CacheEntry {
   tree: string;
   stamps: string;
-}
-
-class StampCache {
-  private entries: Record<string, CacheEntry> = {};
-  private dirty = false;
-
-  constructor(private readonly file: string) {
-    try {
-      const raw = JSON.parse(readFileSync(file, "utf8")) as { format?: number; entries?: Record<string, CacheEntry> };
-      if (raw.format === FORMAT && raw.entries) this.entries = raw.entries;
-    } catch {
-      // Missing or unreadable: every installed plugin is hashed once.
-    }
-  }
-
-  get(dir: string): CacheEntry | undefined {
-    return this.entries[dir];
-  }
-
-  set(dir: string, entry: CacheEntry): void {
-    this.entries[dir] = entry;
-    this.dirty = true;
-  }
-
-  save(): void {
-    if (!this.dirty) return;
-    try {
-      mkdirSync(dirname(this.file), { recursive: true });
-      const temp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(temp, JSON.stringify({ format: FORMAT, entries: this.entries }));
-      renameSync(temp, this.file);
-    } catch {
-      // Read-only cache folder: the next start hashes again.
-    }
-  }
 }
 
 export interface VerifyOptions {
@@ -83,7 +49,7 @@ export function verifyInstalled(dirs: readonly string[], options: VerifyOptions)
   const refused = new Map<string, Refusal>();
   const locks = new Map<string, Lock | Error>();
   let blocked: BlockedIndex | undefined;
-  let cache: StampCache | undefined;
+  let cache: CacheFile<CacheEntry> | undefined;
   for (const dir of dirs) {
     const place = installedPlace(dir);
     if (!place) continue;
@@ -112,7 +78,7 @@ export function verifyInstalled(dirs: readonly string[], options: VerifyOptions)
       continue;
     }
     if (entry.linked || !entry.tree) continue;
-    cache ??= new StampCache(options.cacheFile ?? join(keelCacheDir(), "verified.json"));
+    cache ??= new CacheFile(options.cacheFile ?? join(keelCacheDir(), "verified.json"), FORMAT);
     const files = walkTree(dir);
     const stamps = createHash("sha1").update(treeStamps(files)).digest("base64");
     const cached = cache.get(dir);
