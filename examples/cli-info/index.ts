@@ -1,6 +1,6 @@
 /**
- * A CLI command with a flag: `keel info` prints where keel keeps its files (home, plugin folder) and each
- * plugin it found with its state; `keel info --json` prints the same as JSON for scripts. A CLI command runs
+ * A CLI command with a flag: `keel where` prints where keel keeps its files (home, plugin folder) and each
+ * plugin it found with its state; `keel where --json` prints the same as JSON for scripts. A CLI command runs
  * instead of the agent (no session, no model); its plugin is loaded only when the command is used.
  */
 import { join } from "node:path";
@@ -9,7 +9,7 @@ import { definePlugin } from "@keel/extensions-api";
 export default definePlugin({
   activate(api) {
     api.registerCliCommand({
-      name: "info",
+      name: "where",
       description: "where keel keeps its files, and the plugins it found",
       options: [{ name: "json", description: "print JSON instead of text", type: "boolean" }],
       run(_args, options, context) {

@@ -33,9 +33,9 @@ describe("examples/report-mode", () => {
 });
 
 describe("examples/cli-info", () => {
-  it("keel info --json prints where keel keeps its files and the plugins it found", async () => {
+  it("keel where --json prints where keel keeps its files and the plugins it found", async () => {
     const env = keelEnv();
-    const run = await runKeel(["info", "--json", "--plugin", example("cli-info")], env);
+    const run = await runKeel(["where", "--json", "--plugin", example("cli-info")], env);
     expect(run.stderr).toBe("");
     const info = JSON.parse(run.stdout);
     expect(info).toMatchObject({ keelHome: env.home, pluginFolder: `${env.home}/plugins` });
@@ -48,9 +48,9 @@ describe("examples/cli-info", () => {
     expect(info.plugins.find((p: { name: string }) => p.name === "@keel/plugin-session-jsonl")).toBeDefined();
   });
 
-  it("keel info without the flag prints text", async () => {
+  it("keel where without the flag prints text", async () => {
     const env = keelEnv();
-    const run = await runKeel(["info", "--plugin", example("cli-info")], env);
+    const run = await runKeel(["where", "--plugin", example("cli-info")], env);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`home     ${env.home}\nplugins  ${env.home}/plugins\n`);
     expect(run.stdout).toMatch(/ {2}keel-example-cli-info@1\.0\.0 {2}active {2}\(cli\)/);

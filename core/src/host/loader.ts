@@ -4,12 +4,14 @@
  * `virtualModules`), so a plugin needs no install of its own and `instanceof`, schemas and symbols are the
  * host's. `@keel/provider-kit` (and its subpaths) resolves to the host's copy of the library's files (jiti
  * `alias`): loaded, once for all plugins, only when a plugin imports it — a run without an HTTP provider never
- * pays for it.
+ * pays for it. `@keel/core/installed` (the lock format and tree hash) is the host's own module too, so the
+ * installer library writes exactly what the host verifies, without loading a second copy of the contract.
  */
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import * as extensionsApi from "@keel/extensions-api";
+import * as catalog from "@keel/extensions-api/catalog";
 import * as compaction from "@keel/extensions-api/compaction";
 import * as paths from "@keel/extensions-api/paths";
 import * as scripted from "@keel/extensions-api/scripted";
@@ -18,6 +20,7 @@ import * as stream from "@keel/extensions-api/stream";
 import * as truncate from "@keel/extensions-api/truncate";
 import * as zod from "zod";
 import type { PluginDefinition } from "@keel/extensions-api";
+import * as installed from "./installed/index.js";
 import { keelCacheDir } from "../cache-dir.js";
 import { requireWithCodeCache } from "../code-cache.js";
 import { trace } from "../trace.js";
@@ -43,6 +46,7 @@ function getJiti(): Jiti {
     alias: libraryAliases(require, "@keel/provider-kit"),
     virtualModules: {
       "@keel/extensions-api": extensionsApi,
+      "@keel/extensions-api/catalog": catalog,
       "@keel/extensions-api/compaction": compaction,
       "@keel/extensions-api/paths": paths,
       "@keel/extensions-api/scripted": scripted,
@@ -51,6 +55,8 @@ function getJiti(): Jiti {
       "@keel/extensions-api/truncate": truncate,
       zod,
       "zod/v4": zod,
+      // The installer (a library the marketplace plugin loads) writes the lock the host checks: one copy.
+      "@keel/core/installed": installed,
     },
   }) as unknown as Jiti;
   trace("jiti ready");

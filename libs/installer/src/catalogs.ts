@@ -19,8 +19,8 @@ import { tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { blockedIndexFile, type BlockedIndex } from "@keel/core/installed";
 import { CatalogSchema, type Catalog } from "@keel/extensions-api/catalog";
-import { RefusedError } from "./check.js";
-import { fromClaudeCode, isClaudeCodeCatalog } from "./claude-code.js";
+import { RefusedError } from "./check.ts";
+import { fromClaudeCode, isClaudeCodeCatalog } from "./claude-code.ts";
 
 export interface CatalogRecord {
   /** Where it was added from: a marketplace.json's absolute path, an https URL, or `git:<url>`. */

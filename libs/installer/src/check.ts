@@ -8,7 +8,7 @@ import { join } from "node:path";
 import satisfies from "semver/functions/satisfies.js";
 import { API_VERSION, type PluginPackage } from "@keel/extensions-api";
 import { apiFits, readManifest } from "@keel/core/installed";
-import { installScripts } from "./dependencies.js";
+import { installScripts } from "./dependencies.ts";
 
 /** Thrown for a plugin keel will not install; the message is for the user as it stands. */
 export class RefusedError extends Error {}

@@ -4,7 +4,7 @@
  * is loaded here, on the install path only (it costs ~175 ms to import). `ignoreScripts` always: pacote's git
  * fetcher otherwise runs the repository's `prepare` by spawning npm.
  */
-import { fetchSpec, type Source } from "./source.js";
+import { fetchSpec, type Source } from "./source.ts";
 
 export interface Fetched {
   data: Buffer;

@@ -4,10 +4,10 @@
  * plugins by name. The marketplace plugin's commands and `keel dist build` both call it. Everything heavy
  * (pacote, Arborist, tar) is imported on first use.
  */
-export { parseSource, sourceText, type Source } from "./source.js";
-export { IntegrityError } from "./fetch.js";
-export { RefusedError, type CheckContext } from "./check.js";
-export { HOST_PACKAGES } from "./dependencies.js";
+export { parseSource, sourceText, type Source } from "./source.ts";
+export { IntegrityError } from "./fetch.ts";
+export { RefusedError, type CheckContext } from "./check.ts";
+export { HOST_PACKAGES } from "./dependencies.ts";
 export {
   INSTALL_STEPS,
   installPlugin,
@@ -15,10 +15,10 @@ export {
   type InstallOptions,
   type InstallPlan,
   type InstallStep,
-} from "./install.js";
-export { installFromLock, pinnedSource, type SyncResult } from "./lock-sync.js";
-export { pluginDir, scopeLock, writeLock, type Scope } from "./scope.js";
-export { moveOut, previousEntry, rollBack } from "./swap.js";
+} from "./install.ts";
+export { installFromLock, pinnedSource, type SyncResult } from "./lock-sync.ts";
+export { pluginDir, scopeLock, writeLock, type Scope } from "./scope.ts";
+export { moveOut, previousEntry, rollBack } from "./swap.ts";
 export {
   addCatalog,
   blockedVersions,
@@ -28,5 +28,5 @@ export {
   updateCatalogs,
   type AddCatalogOptions,
   type CatalogRecord,
-} from "./catalogs.js";
-export { resolveName, searchCatalogs, type Resolved } from "./resolve.js";
+} from "./catalogs.ts";
+export { resolveName, searchCatalogs, type Resolved } from "./resolve.ts";

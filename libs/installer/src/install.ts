@@ -7,12 +7,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:
 import { join } from "node:path";
 import { declaredNames, treeHash, type LockEntry } from "@keel/core/installed";
 import type { DeclaredContributions, PluginPackage } from "@keel/extensions-api";
-import { checkStaged, RefusedError, type CheckContext } from "./check.js";
-import { dependenciesWithScripts, installDependencies, ownDependencies, type LockedPackages } from "./dependencies.js";
-import { fetchTarball, unpack } from "./fetch.js";
-import { scopeLock, stagingDir, type Scope } from "./scope.js";
-import { sourceText, type Source } from "./source.js";
-import { swapIn } from "./swap.js";
+import { checkStaged, RefusedError, type CheckContext } from "./check.ts";
+import { dependenciesWithScripts, installDependencies, ownDependencies, type LockedPackages } from "./dependencies.ts";
+import { fetchTarball, unpack } from "./fetch.ts";
+import { scopeLock, stagingDir, type Scope } from "./scope.ts";
+import { sourceText, type Source } from "./source.ts";
+import { swapIn } from "./swap.ts";
 
 /** The steps of an install, in order; `onStep` hears each before it runs. */
 export const INSTALL_STEPS = ["fetch", "unpack", "check", "consent", "dependencies", "swap"] as const;

@@ -5,9 +5,9 @@
  */
 import { existsSync } from "node:fs";
 import { treeHash, type LockEntry } from "@keel/core/installed";
-import { installPlugin, type InstallOptions } from "./install.js";
-import { pluginDir, scopeLock } from "./scope.js";
-import { parseSource, type Source } from "./source.js";
+import { installPlugin, type InstallOptions } from "./install.ts";
+import { pluginDir, scopeLock } from "./scope.ts";
+import { parseSource, type Source } from "./source.ts";
 
 /** The source of exactly the version an entry records. */
 export function pinnedSource(entry: LockEntry, cwd: string): Source {

@@ -5,9 +5,9 @@
  */
 import maxSatisfying from "semver/ranges/max-satisfying.js";
 import type { CatalogPlugin, CatalogVersion } from "@keel/extensions-api/catalog";
-import { catalogSource, type CatalogRecord } from "./catalogs.js";
-import { RefusedError } from "./check.js";
-import { parseSource, type Source } from "./source.js";
+import { catalogSource, type CatalogRecord } from "./catalogs.ts";
+import { RefusedError } from "./check.ts";
+import { parseSource, type Source } from "./source.ts";
 
 export interface Resolved {
   catalog: string;

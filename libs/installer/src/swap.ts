@@ -6,7 +6,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { LockEntrySchema, type LockEntry } from "@keel/core/installed";
-import { pluginDir, previousDir, previousEntryFile, scopeLock, updateLock, type Scope } from "./scope.js";
+import { pluginDir, previousDir, previousEntryFile, scopeLock, updateLock, type Scope } from "./scope.ts";
 
 function exists(path: string): boolean {
   try {

@@ -11,6 +11,7 @@ import {
   type InstallOptions,
   type Scope,
 } from "@keel/installer";
+import { swapIn } from "../src/swap.ts";
 import { tempDir } from "../../../test/support/plugin-fixtures.ts";
 import { packTarball, writePackage } from "./support/packages.ts";
 
@@ -80,6 +81,22 @@ describe("installPlugin", () => {
         verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size,
       ).toBe(0);
     });
+
+  it("undoes the swap when the new version cannot be moved into place", async () => {
+    const { root, scope, options } = setup();
+    await packTarball(writePackage(join(root, "v1", "hello"), { name: "hello" }), join(root, "v1.tgz"));
+    await installPlugin(parseSource("./v1.tgz", root), options());
+    const entry = scopeLock(scope).plugins.hello!;
+    expect(() => swapIn(scope, "hello", join(root, "no-such-staging-folder"), { ...entry, version: "2.0.0" })).toThrow(
+      /ENOENT/,
+    );
+    const dir = join(scope.root, "plugins", "hello");
+    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version).toBe("1.0.0");
+    expect(scopeLock(scope).plugins.hello!.version).toBe("1.0.0");
+    expect(
+      verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size,
+    ).toBe(0);
+  });
 
   it("rolls back to the previous version", async () => {
     const { root, scope, options } = setup();

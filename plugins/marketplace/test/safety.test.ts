@@ -100,6 +100,20 @@ describe("verification at load", () => {
 });
 
 describe("updates", () => {
+  it("keeps the previous version working when the new one's dependencies cannot be installed", async () => {
+    const env = marketEnv(registry);
+    await registry.publish(packageDir(env, "b1", { name: "kp-breaks" }));
+    expect((await env.keel(["install", "npm:kp-breaks", "--yes"])).code).toBe(0);
+    await registry.publish(
+      packageDir(env, "b2", { name: "kp-breaks", version: "1.1.0", dependencies: { "kp-never-published": "^1.0.0" } }),
+    );
+    const run = await env.keel(["update", "kp-breaks", "--yes"]);
+    expect(run.stderr).toContain("kp-never-published");
+    expect(run.code).toBe(1);
+    expect((await env.keel(["kp-breaks-version"])).stdout).toBe("kp-breaks@1.0.0\n");
+    expect((await env.keel(["list"])).stdout).toMatch(/^kp-breaks@1\.0\.0  user  lazy  /m);
+  }, 60_000);
+
   it("asks again when an update declares more capabilities or hooks, and keeps the old version on no", async () => {
     const env = marketEnv(registry);
     await registry.publish(packageDir(env, "a1", { name: "kp-grows", capabilities: ["fs:read"] }));
