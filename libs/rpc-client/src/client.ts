@@ -39,6 +39,11 @@ export interface SpawnOptions {
   args?: string[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Where keel's stderr (its logs and warnings) goes; default `inherit`. `pipe` leaves `child.stderr` to the
+   * caller, who must read it: an unread pipe fills and stops keel.
+   */
+  stderr?: "inherit" | "ignore" | "pipe";
 }
 
 type EventHandler = (event: RpcEvent) => void;
@@ -73,12 +78,12 @@ export class RpcClient {
     });
   }
 
-  /** Starts `keel --mode rpc` as a child process; its stderr is inherited unless `env`/stdio say otherwise. */
+  /** Starts `keel --mode rpc` as a child process. */
   static spawn(options: SpawnOptions = {}): RpcClient {
     const child = spawn(options.command ?? "keel", [...(options.args ?? []), "--mode", "rpc"], {
       cwd: options.cwd,
       env: options.env,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
     });
     return new RpcClient(child.stdin!, child.stdout!, child);
   }

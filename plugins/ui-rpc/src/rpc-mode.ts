@@ -41,7 +41,9 @@ async function serve(line: string, runtime: Runtime, bridge: UiBridge): Promise<
   const type = typeof fields.type === "string" ? fields.type : undefined;
   if (type === "extension_ui_response") {
     const parsed = RpcUiResponseSchema.safeParse(raw);
-    const problem = parsed.success ? bridge.answer(parsed.data) : parsed.error.issues[0]?.message;
+    const problem = parsed.success
+      ? bridge.answer(parsed.data)
+      : `invalid answer: ${parsed.error.issues.map((i) => `${i.path.join(".") || "answer"}: ${i.message}`).join("; ")}`;
     if (problem) write(failure(type, fields.id, problem));
     return;
   }

@@ -229,6 +229,23 @@ describe("keel --mode rpc", () => {
     expect(await client.close()).toBe(0);
   });
 
+  it("refuses an answer that does not fit its question, and the question keeps waiting", async () => {
+    const env = keelEnv({
+      script: [{ toolCalls: [{ name: "bash", arguments: { command: "touch second-try" } }] }, { text: "done" }],
+    });
+    const client = start(env);
+    client.onUiRequest((request) => {
+      client.sendLine(JSON.stringify({ type: "extension_ui_response", id: request.id, value: "Perhaps" }));
+      return request.method === "select" ? { value: request.options[0]! } : { cancelled: true };
+    });
+    const refused = client.nextOrphan();
+    await client.run("make the file");
+    const response = await refused;
+    expect(!response.success && response.error).toMatch(/a select is answered with "value": one of \["Allow once"/);
+    expect(existsSync(join(env.cwd, "second-try"))).toBe(true);
+    expect(await client.close()).toBe(0);
+  });
+
   it("ends when its input closes, aborting the run that goes", async () => {
     const client = start(keelEnv({ script: [{ text: "forever", hang: true }] }));
     const delta = client.waitForEvent("message_update");
