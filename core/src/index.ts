@@ -6,6 +6,7 @@ export { HookBus } from "./hooks/hook-bus.js";
 export { Agent, type AgentDeps, type LoopLimits } from "./loop/agent.js";
 export { toModelContext } from "./loop/history.js";
 export { KeelRuntime, type Distribution, type RuntimeOptions } from "./runtime/runtime.js";
+export { readDistribution, distributionHome } from "./runtime/distribution.js";
 export { PluginHost, type InlineCandidate } from "./host/plugin-host.js";
 export { Registry } from "./registry/registry.js";
 export { main } from "./cli/main.js";

@@ -1,6 +1,7 @@
 /**
  * @keel/extensions-api — the contract between keel and its plugins, and nothing else. Read in this order:
- * messages → provider → tool → ops → ui → compaction → hooks → events → session → session-store → plugin → contributions → manifest.
+ * messages → provider → tool → ops → ui → compaction → hooks → events → session → session-store → plugin → contributions
+ * → manifest → distribution.
  *
  * Helpers and policy live on subpaths, so a changed heuristic does not change the versioned contract:
  * `/stream` (building provider replies), `/truncate` (tool output), `/compaction` (cut points, summary wording),
@@ -20,6 +21,7 @@ export * from "./session-store.js";
 export * from "./plugin.js";
 export * from "./contributions.js";
 export * from "./manifest.js";
+export * from "./distribution.js";
 
 /** The version of this contract; plugins declare the range they need in `keel.apiVersion`. */
 export const API_VERSION = "1.0.0";

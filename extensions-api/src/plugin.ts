@@ -203,6 +203,11 @@ export interface CliCommandSpec {
 export interface CliContext {
   cwd: string;
   keelHome: string;
+  /**
+   * The package.json of the running distribution (keel's own, or a built agent's). Its folder is where the
+   * distribution's runtime and its own plugins resolve from (`keel dist build` copies them from there).
+   */
+  distributionFile: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   listPlugins(): PluginInfo[];

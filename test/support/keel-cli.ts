@@ -38,14 +38,23 @@ export function keelEnv(options: { files?: Record<string, string>; script?: unkn
 /** Settings that select the scripted model playing the workspace's turns.json. */
 export const SCRIPTED = ["--provider", "scripted", "--settings", '{"provider-scripted":{"script":"turns.json"}}'];
 
-/** `prefix`: a command the binary runs under, e.g. `setpriv --reuid …` to run it as another user. */
+/**
+ * `prefix`: a command the binary runs under, e.g. `setpriv --reuid …` to run it as another user. `bin`: another
+ * command's script instead of keel's (a built distribution's `bin/<command>.js`).
+ */
 export function runKeel(
   args: string[],
   env: KeelEnv,
-  options: { extraEnv?: Record<string, string>; input?: string; timeoutMs?: number; prefix?: string[] } = {},
+  options: {
+    extraEnv?: Record<string, string>;
+    input?: string;
+    timeoutMs?: number;
+    prefix?: string[];
+    bin?: string;
+  } = {},
 ): Promise<KeelRun> {
   return new Promise((resolve, reject) => {
-    const [program, ...argv] = [...(options.prefix ?? []), process.execPath, KEEL_BIN, ...args];
+    const [program, ...argv] = [...(options.prefix ?? []), process.execPath, options.bin ?? KEEL_BIN, ...args];
     const child = spawn(program!, argv, {
       cwd: env.cwd,
       env: { ...process.env, KEEL_HOME: env.home, ...options.extraEnv },

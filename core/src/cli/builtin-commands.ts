@@ -24,6 +24,7 @@ export function addBuiltinCommands(
   runtime: KeelRuntime,
   out: (text: string) => void,
   err: (text: string) => void,
+  command: string,
 ): void {
   program
     .command("plugins")
@@ -84,6 +85,6 @@ export function addBuiltinCommands(
         const what = config.files.length > 0 ? config.files.join(", ") : "no configuration yet";
         out(`Trusted ${config.dir} (${what}). Its settings apply from now on; a change to them asks again.\n`);
       }
-      for (const w of warnings) err(`keel: ${w}\n`);
+      for (const w of warnings) err(`${command}: ${w}\n`);
     });
 }

@@ -3,12 +3,11 @@
  * added → a mode (UI) runs the session. Exit code 0 when the run succeeded.
  */
 import { statSync } from "node:fs";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { THINKING_LEVELS, type FlagSpec, type SessionEndReason } from "@keel/extensions-api";
 import { KeelRuntime, type Distribution } from "../runtime/runtime.js";
-import { readDistribution } from "../runtime/distribution.js";
+import { distributionHome, readDistribution } from "../runtime/distribution.js";
 import { containPlugins, type Containment } from "../host/containment.js";
 import { scanBootArgs } from "./boot-args.js";
 import { readBootValues } from "./boot-values.js";
@@ -22,10 +21,6 @@ export interface MainOptions {
   distributionFile: string;
   stdout?: (text: string) => void;
   stderr?: (text: string) => void;
-}
-
-export function keelHomeDir(): string {
-  return process.env.KEEL_HOME ?? join(homedir(), ".keel");
 }
 
 function addFlag(cmd: Command, flag: FlagSpec): void {
@@ -45,19 +40,20 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   const err = options.stderr ?? ((t: string) => void process.stderr.write(t));
   trace("main");
   const boot = scanBootArgs(argv);
-  const cwd = resolve(boot.cwd ?? process.cwd());
-  const cwdProblem = boot.cwd === undefined ? undefined : folderProblem(cwd);
-  if (cwdProblem) {
-    err(
-      `keel: --cwd ${boot.cwd}: ${cwdProblem}. Name an existing folder, or leave --cwd out to work in the current one.\n`,
-    );
-    return 2;
-  }
   let distribution: Distribution;
   try {
     distribution = readDistribution(options.distributionFile);
   } catch (error) {
     err(`keel: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const name = distribution.command;
+  const cwd = resolve(boot.cwd ?? process.cwd());
+  const cwdProblem = boot.cwd === undefined ? undefined : folderProblem(cwd);
+  if (cwdProblem) {
+    err(
+      `${name}: --cwd ${boot.cwd}: ${cwdProblem}. Name an existing folder, or leave --cwd out to work in the current one.\n`,
+    );
     return 2;
   }
   const values = readBootValues(boot, cwd);
@@ -75,11 +71,19 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   };
   // Before any plugin code runs, for the rest of the process: plugins' console output, stray errors and
   // process.exit are contained from the start.
-  const containment = containPlugins();
+  const containment = containPlugins(name);
   let runtime: KeelRuntime;
   try {
     runtime = await KeelRuntime.create(
-      { cwd, keelHome: keelHomeDir(), distribution, pluginPaths, safeMode: boot.safeMode, extraSettings, trust },
+      {
+        cwd,
+        keelHome: distributionHome(name),
+        distribution,
+        pluginPaths,
+        safeMode: boot.safeMode,
+        extraSettings,
+        trust,
+      },
       (rt) => {
         rt.bus.on("plugin_error", (e) =>
           err(`${distribution.command}: plugin ${e.plugin.name}@${e.plugin.version}: ${e.message}\n`),
@@ -114,7 +118,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     .argument("[prompt...]", "the prompt (for -p or a mode)")
     .option("-p, --print [prompt]", "run one prompt without interaction and print the answer")
     .option("--mode <mode>", "how to present the session: text, json, or a mode a plugin adds")
-    .option("--provider <id>", "provider to use (see `keel models`)")
+    .option("--provider <id>", `provider to use (see \`${name} models\`)`)
     .option("--model <id>", "model to use")
     .addOption(new Option("--thinking <level>", "how hard a model that reasons thinks first").choices(THINKING_LEVELS))
     .option("--cwd <dir>", "workspace folder (default: the current folder)")
@@ -125,7 +129,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     .configureOutput({ writeOut: out, writeErr: err })
     .exitOverride();
   for (const entry of runtime.contributions.flags.list()) addFlag(program, entry.item);
-  addBuiltinCommands(program, runtime, out, err);
+  addBuiltinCommands(program, runtime, out, err, name);
   /** The main command's work, also what a subcommand's `runMode` does: check plugin flags, run a mode. */
   const runSession = async (words: string[], opts: Record<string, unknown>): Promise<number> => {
     const problems = await flagProblems(
@@ -138,7 +142,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
       return 2;
     }
     Object.assign(runtime.flags, opts);
-    return runMode(runtime, opts, words, err, containment, ending);
+    return runMode(runtime, opts, words, err, containment, ending, name);
   };
   for (const entry of runtime.contributions.cliCommands.list()) {
     const spec = entry.item;
@@ -152,6 +156,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
       const result = await spec.run(cmd.args, cmd.optsWithGlobals(), {
         cwd,
         keelHome: runtime.keelHome,
+        distributionFile: options.distributionFile,
         stdout: out,
         stderr: err,
         listPlugins: () => runtime.listPlugins(),
@@ -208,6 +213,7 @@ async function runMode(
   err: (t: string) => void,
   containment: Containment,
   ending: { reason: SessionEndReason },
+  name: string,
 ): Promise<number> {
   let prompt = typeof opts.print === "string" ? opts.print : words.length > 0 ? words.join(" ") : undefined;
   if (prompt === undefined && opts.print === true && !process.stdin.isTTY) prompt = await readStdin();
@@ -221,7 +227,7 @@ async function runMode(
       .flatMap((p) => p.contributes.modes);
     const hint = modeName === "interactive" ? ` Run with -p "<prompt>" to print an answer.` : "";
     err(
-      `keel: no "${modeName}" mode is installed${installed.length ? ` (installed: ${installed.join(", ")})` : ""}.${hint}\n`,
+      `${name}: no "${modeName}" mode is installed${installed.length ? ` (installed: ${installed.join(", ")})` : ""}.${hint}\n`,
     );
     return 2;
   }

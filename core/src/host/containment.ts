@@ -41,7 +41,7 @@ export interface Containment {
   setStdoutOwner(plugin: PluginRef): void;
 }
 
-export function containPlugins(): Containment {
+export function containPlugins(command = "keel"): Containment {
   let target: ContainmentTarget | undefined;
   let stdoutOwner: PluginRef | undefined;
   const methods = console as unknown as Record<string, (...args: unknown[]) => void>;
@@ -63,12 +63,12 @@ export function containPlugins(): Containment {
       return target.report(
         owner,
         "uncaught",
-        `${what}. keel carried on; the plugin may not work as intended until it is fixed.`,
+        `${what}. ${command} carried on; the plugin may not work as intended until it is fixed.`,
       );
     // Not a plugin's: keel's own failure (or one it cannot place), which ends the process as Node would.
     writeSync(
       2,
-      `keel: ${what}, and no plugin's files are on its stack: ending (exit 1).${stack ? `\n${stack}` : ""}\n`,
+      `${command}: ${what}, and no plugin's files are on its stack: ending (exit 1).${stack ? `\n${stack}` : ""}\n`,
     );
     realExit.call(process, 1);
   };
@@ -83,7 +83,7 @@ export function containPlugins(): Containment {
     if (owner)
       writeSync(
         2,
-        `keel: plugin ${owner.name}@${owner.version} called process.exit(${code ?? ""}); keel ends with that code.\n`,
+        `${command}: plugin ${owner.name}@${owner.version} called process.exit(${code ?? ""}); ${command} ends with that code.\n`,
       );
     return realExit.call(process, code as number);
   }) as typeof process.exit;

@@ -63,18 +63,10 @@ import { ModelSlot } from "./model-slot.js";
 import { BackendSlot, createOps } from "./ops.js";
 import { checkedEntries, PluginEntries } from "./plugin-entries.js";
 import { trace } from "../trace.js";
+import type { Distribution } from "./distribution.js";
+import { applyLocks, lockWarnings } from "../settings/locked.js";
 
-export interface Distribution {
-  name: string;
-  /** The command users type. */
-  command: string;
-  version: string;
-  description?: string;
-  /** Absolute plugin folders, in load order. */
-  plugins: string[];
-  /** Default settings, under the user's and project's. */
-  settings: SettingsObject;
-}
+export type { Distribution };
 
 export interface RuntimeOptions {
   cwd: string;
@@ -115,6 +107,9 @@ export class KeelRuntime implements Runtime {
   trust: ProjectTrust | undefined;
   private view: SettingsView;
   private readonly managed: ManagedPolicy;
+  /** The distribution's locked keys and prompt additions. */
+  private readonly locked: string[];
+  private readonly promptAdditions: string[];
   private agent!: Agent;
   private readonly target = new ModelSlot((checkReady) =>
     resolveTarget(this.wantedModel(), this.host, this.contributions, this.hooks, checkReady),
@@ -142,6 +137,10 @@ export class KeelRuntime implements Runtime {
     this.keelHome = options.keelHome;
     this.flags = { ...options.flags };
     this.warnings = layers.warnings;
+    this.locked = options.distribution?.locked ?? [];
+    this.promptAdditions = options.distribution?.promptAdditions ?? [];
+    const [, ...below] = namedLayers(layers);
+    this.warnings.push(...lockWarnings(below.slice(0, -1), this.locked, options.distribution?.command ?? "keel"));
     // Until the project's trust is decided, the settings leave the project out (its problems are reported then).
     const early = this.compose(undefined);
     this.view = { settings: early, core: parseCoreSettings(early, []) };
@@ -179,7 +178,8 @@ export class KeelRuntime implements Runtime {
   /** The layers that apply, merged: the project's whole file, only its allowed keys, or none of it yet. */
   private compose(project: SettingsObject | undefined): SettingsObject {
     const { defaults, user, extra, managed } = this.layers;
-    return overlayManaged(mergeSettings(defaults, user, project, ...extra), managed);
+    const locked = applyLocks(mergeSettings(defaults, user, project, ...extra), defaults, this.locked);
+    return overlayManaged(locked, managed);
   }
 
   private pluginPolicy(): PluginPolicy {
@@ -203,7 +203,7 @@ export class KeelRuntime implements Runtime {
       model: () => this.target.ready(),
       tools: () => this.activeTools(),
       systemPrompt: (model, toolNames) =>
-        this.hooks.transform("system_prompt", this.core.systemPrompt, { cwd: this.cwd, model, toolNames }),
+        this.hooks.transform("system_prompt", this.basePrompt(), { cwd: this.cwd, model, toolNames }),
       toolContext: (call, signal, update) => this.toolContext(call, signal, update),
       toolsReady: () => this.backend.prepare(),
       toolFault: (plugin, message, severity) =>
@@ -561,10 +561,18 @@ export class KeelRuntime implements Runtime {
     this.bus.emit("history_replaced", { reason, messages: this.agent.messages, entries: this.entries.all });
   }
 
+  /** The `systemPrompt` setting and the distribution's additions after it, which no settings layer removes. */
+  private basePrompt(): string {
+    return [this.core.systemPrompt, ...this.promptAdditions].filter((part) => part.length > 0).join("\n\n");
+  }
+
+  /** The registered tools, less those `tools.enabled` (when set) leaves out. */
   private activeTools(): Map<string, ActiveTool> {
+    const enabled = this.core.tools.enabled && new Set(this.core.tools.enabled);
     return new Map(
       this.contributions.tools
         .list()
+        .filter((e) => !enabled || enabled.has(e.name))
         .map((e) => [e.name, { name: e.name, tool: e.item, owner: { name: e.owner.name, version: e.owner.version } }]),
     );
   }

@@ -11,6 +11,12 @@ export const CoreSettingsSchema = z.object({
   thinking: z.enum(THINKING_LEVELS).optional(),
   /** The operations backend to use when several are installed. */
   ops: z.string().optional(),
+  tools: z
+    .object({
+      /** The tools the model is offered, by name; unset offers every registered tool. */
+      enabled: z.array(z.string()).optional(),
+    })
+    .default({}),
   /** The base system prompt; context plugins add to it. */
   systemPrompt: z.string().default(""),
   /** On a name clash, which plugin keeps the plain name, per kind: `{ "tools": { "grep": "@acme/keel-grep" } }`. */

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { definePlugin, toolCallsOf, type EventName, type EventPayloads } from "@keel/extensions-api";
 import { playTurn, type ScriptTurn } from "@keel/extensions-api/scripted";
-import { KeelRuntime, type InlineCandidate } from "@keel/core";
+import { KeelRuntime, readDistribution, type InlineCandidate } from "@keel/core";
 import type { RecordedEvent, TestKit, TestKitOptions } from "./types.js";
 
 /** The scripted provider the kit installs: id `scripted`, model `script`, one turn per request. */
@@ -67,9 +67,14 @@ export async function createTestKit(options: TestKitOptions): Promise<TestKit> {
     {
       cwd,
       keelHome,
+      distribution: options.distribution === undefined ? undefined : readDistribution(options.distribution),
       pluginPaths: options.plugins ?? [],
       inline,
-      extraSettings: [{ provider: "scripted", ...options.settings }],
+      // The kit's model keeps the plain name even when a distribution brings keel's scripted provider too.
+      extraSettings: [
+        { provider: "scripted", prefer: { providers: { scripted: "keel-test-kit-model" } } },
+        ...(options.settings ? [options.settings] : []),
+      ],
       flags: options.flags,
     },
     (rt) => rt.bus.onAny((name, payload) => void events.push({ name, payload } as RecordedEvent)),
@@ -81,6 +86,7 @@ export async function createTestKit(options: TestKitOptions): Promise<TestKit> {
     keelHome,
     runtime,
     events,
+    warnings: runtime.warnings,
     eventNames: () => events.map((e) => e.name),
     eventsOf: <K extends EventName>(name: K) =>
       events.filter((e) => e.name === name).map((e) => e.payload as EventPayloads[K]),

@@ -23,6 +23,11 @@ export interface InlinePlugin {
 
 /** What the kit starts: plugins, the scripted model's turns, the workspace's files, settings and flags. */
 export interface TestKitOptions {
+  /**
+   * A distribution to run as: a built one's package.json, or a distribution manifest whose plugins are local
+   * (`keel`, `path:` sources). Its plugins load first, its settings are the defaults, its locks hold.
+   */
+  distribution?: string;
   /** Plugin folders (package.json with a `keel` manifest), loaded through the real host, in order. */
   plugins?: string[];
   /** Plugins given as objects, activated after the folders. */
@@ -60,6 +65,8 @@ export interface TestKit {
   run(prompt: string): Promise<RunResult>;
   toolResults(): ToolResultMessage[];
   plugins(): PluginInfo[];
+  /** Settings problems found while the runtime loaded (a locked key set by a lower layer, a typo). */
+  readonly warnings: readonly string[];
   /** `plugin_error` and `plugin_warning` texts, prefixed with the plugin name. */
   problems(): string[];
   /** Removes the temp folders and disposes every plugin. */

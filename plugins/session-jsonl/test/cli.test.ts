@@ -19,6 +19,7 @@ async function run(options: Record<string, unknown>, cwd = "/projects/alpha"): P
   await sessionsCli.run([], options, {
     cwd,
     keelHome: temp.dir,
+    distributionFile: "/nonexistent/package.json",
     stdout: (t) => (out += t),
     stderr: () => undefined,
     listPlugins: () => [],
