@@ -208,6 +208,12 @@ export interface CliContext {
    * distribution's runtime and its own plugins resolve from (`keel dist build` copies them from there).
    */
   distributionFile: string;
+  /**
+   * Loads the plugin folder `dir` alone in a scratch keel (temporary home and workspace), activates it whatever
+   * its activation events, disposes it, and returns every problem the host found: the manifest, `apiVersion`,
+   * `dependsOn`, loading the entry, settings, activation, and registrations against `contributes`.
+   */
+  inspectPlugin(dir: string): Promise<string[]>;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   listPlugins(): PluginInfo[];

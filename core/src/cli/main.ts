@@ -8,6 +8,7 @@ import { Command, CommanderError, Option } from "commander";
 import { THINKING_LEVELS, type FlagSpec, type SessionEndReason } from "@keel/extensions-api";
 import { KeelRuntime, type Distribution } from "../runtime/runtime.js";
 import { distributionHome, readDistribution } from "../runtime/distribution.js";
+import { inspectPlugin } from "../runtime/inspect-plugin.js";
 import { containPlugins, type Containment } from "../host/containment.js";
 import { scanBootArgs } from "./boot-args.js";
 import { readBootValues } from "./boot-values.js";
@@ -157,6 +158,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
         cwd,
         keelHome: runtime.keelHome,
         distributionFile: options.distributionFile,
+        inspectPlugin,
         stdout: out,
         stderr: err,
         listPlugins: () => runtime.listPlugins(),

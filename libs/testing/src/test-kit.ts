@@ -91,6 +91,20 @@ export async function createTestKit(options: TestKitOptions): Promise<TestKit> {
     eventsOf: <K extends EventName>(name: K) =>
       events.filter((e) => e.name === name).map((e) => e.payload as EventPayloads[K]),
     run: (prompt) => runtime.prompt(prompt),
+    async runMode(name, modeOptions = {}) {
+      await runtime.host.activateFor("modes", name);
+      const mode = runtime.contributions.modes.get(name);
+      if (!mode)
+        throw new Error(
+          `No plugin registered a "${name}" mode (modes: ${
+            runtime.contributions.modes
+              .list()
+              .map((m) => m.name)
+              .join(", ") || "none"
+          }).`,
+        );
+      return mode.item.run(runtime, modeOptions);
+    },
     toolResults: () => runtime.messages.filter((m) => m.role === "toolResult"),
     plugins: () => runtime.listPlugins(),
     problems: () =>

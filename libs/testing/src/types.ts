@@ -5,6 +5,7 @@ import type {
   EventName,
   EventPayloads,
   KeelManifest,
+  ModeOptions,
   PluginDefinition,
   PluginInfo,
   RunResult,
@@ -63,6 +64,8 @@ export interface TestKit {
   /** Events of one kind; `eventsOf("guard_blocked")` lists the guards' decisions to block. */
   eventsOf<K extends EventName>(name: K): EventPayloads[K][];
   run(prompt: string): Promise<RunResult>;
+  /** Runs a mode a plugin registered (activating its plugin), as `keel --mode <name>` would; its exit code. */
+  runMode(name: string, options?: ModeOptions): Promise<number>;
   toolResults(): ToolResultMessage[];
   plugins(): PluginInfo[];
   /** Settings problems found while the runtime loaded (a locked key set by a lower layer, a typo). */

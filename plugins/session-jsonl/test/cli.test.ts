@@ -20,6 +20,7 @@ async function run(options: Record<string, unknown>, cwd = "/projects/alpha"): P
     cwd,
     keelHome: temp.dir,
     distributionFile: "/nonexistent/package.json",
+    inspectPlugin: async () => [],
     stdout: (t) => (out += t),
     stderr: () => undefined,
     listPlugins: () => [],
