@@ -94,6 +94,11 @@ describe("keel dist build readonly-reviewer", () => {
     expect(help.stdout).toContain("Reviews the code in a workspace without changing it");
     expect(help.stdout).toContain("(see `reviewer models`)");
     expect((await runKeel(["--version"], env, { bin })).stdout).toBe("1.0.0\n");
+    const unknown = await runKeel(["-p", "hi", "--provider", "nope"], env, {
+      bin,
+      extraEnv: { HOME: userHome, ...cache },
+    });
+    expect(unknown.stderr).toContain("Run `reviewer models` to see them with their models.");
     const listed = await runKeel(["plugins", "--json"], env, { bin, extraEnv: { HOME: userHome, ...cache } });
     const plugins = JSON.parse(listed.stdout) as { name: string; dir: string; source: string }[];
     expect(plugins.filter((p) => p.source === "distribution").every((p) => p.dir.startsWith(out))).toBe(true);

@@ -43,6 +43,8 @@ export async function resolveTarget(
   contributions: Contributions,
   hooks: HookBus,
   checkReady = true,
+  /** The distribution's command, for the messages (`reviewer models`). */
+  command = "keel",
 ): Promise<Target> {
   const ready = (target: Target) => (checkReady ? ensureReady(target) : target);
   if (hooks.has("resolve_model")) {
@@ -61,7 +63,7 @@ export async function resolveTarget(
       const known = (await allModels(host, contributions)).map((m) => m.provider);
       const list = [...new Set(known)].join(", ") || "none";
       throw new Error(
-        `Unknown provider "${want.provider}". Installed providers: ${list}. Run \`keel models\` to see them with their models.`,
+        `Unknown provider "${want.provider}". Installed providers: ${list}. Run \`${command} models\` to see them with their models.`,
       );
     }
     const models = safeModels(entry.item);
@@ -77,7 +79,7 @@ export async function resolveTarget(
     const model = models.find((m) => m.id === want.model);
     if (!model)
       throw new Error(
-        `Unknown model "${want.model}". Pass --provider too, or run \`keel models\` to see the known ones.`,
+        `Unknown model "${want.model}". Pass --provider too, or run \`${command} models\` to see the known ones.`,
       );
     return ready({ provider: contributions.providers.get(model.provider)!.item, model });
   }

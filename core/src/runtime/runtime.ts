@@ -110,9 +110,11 @@ export class KeelRuntime implements Runtime {
   /** The distribution's locked keys and prompt additions. */
   private readonly locked: string[];
   private readonly promptAdditions: string[];
+  /** The distribution's command: what messages call the program. */
+  private readonly command: string;
   private agent!: Agent;
   private readonly target = new ModelSlot((checkReady) =>
-    resolveTarget(this.wantedModel(), this.host, this.contributions, this.hooks, checkReady),
+    resolveTarget(this.wantedModel(), this.host, this.contributions, this.hooks, checkReady, this.command),
   );
   /** What `setThinking` chose; undefined falls back to the flag and the setting. */
   private thinkingChosen: ThinkingLevel | undefined;
@@ -139,8 +141,9 @@ export class KeelRuntime implements Runtime {
     this.warnings = layers.warnings;
     this.locked = options.distribution?.locked ?? [];
     this.promptAdditions = options.distribution?.promptAdditions ?? [];
+    this.command = options.distribution?.command ?? "keel";
     const [, ...below] = namedLayers(layers);
-    this.warnings.push(...lockWarnings(below.slice(0, -1), this.locked, options.distribution?.command ?? "keel"));
+    this.warnings.push(...lockWarnings(below.slice(0, -1), this.locked, this.command));
     // Until the project's trust is decided, the settings leave the project out (its problems are reported then).
     const early = this.compose(undefined);
     this.view = { settings: early, core: parseCoreSettings(early, []) };
@@ -417,7 +420,14 @@ export class KeelRuntime implements Runtime {
   }
 
   async setModel(provider: string, model: string): Promise<ModelInfo> {
-    const target = await resolveTarget({ provider, model }, this.host, this.contributions, this.hooks);
+    const target = await resolveTarget(
+      { provider, model },
+      this.host,
+      this.contributions,
+      this.hooks,
+      true,
+      this.command,
+    );
     this.target.set(target);
     return target.model;
   }
@@ -476,6 +486,8 @@ export class KeelRuntime implements Runtime {
             this.host,
             this.contributions,
             this.hooks,
+            true,
+            this.command,
           )
         : await this.target.ready();
     } catch (error) {
