@@ -10,14 +10,30 @@ import { API_VERSION, type PluginPackage } from "@keel/extensions-api";
 import { apiFits, readManifest } from "@keel/core/installed";
 import { installScripts } from "./dependencies.ts";
 
+/** An npm package name, optionally scoped: lowercase letters, digits, `-`, `.`, `_`, `~`. */
+const PACKAGE_NAME = /^(@[a-z0-9~][a-z0-9._~-]*\/)?[a-z0-9~][a-z0-9._~-]*$/;
+
 /** Thrown for a plugin keel will not install; the message is for the user as it stands. */
 export class RefusedError extends Error {}
+
+/** A `dependsOn` plugin that is not installed: the caller may offer to install it, then try again. */
+export class MissingDependencyError extends RefusedError {
+  constructor(
+    message: string,
+    readonly dependency: string,
+    readonly range: string,
+  ) {
+    super(message);
+  }
+}
 
 export interface CheckContext {
   /** The command's name, for messages. */
   command: string;
   /** Plugins the host can see (name → version), for `dependsOn`. */
   installed: ReadonlyMap<string, string>;
+  /** The name the package must have (an update, or a lock entry being reproduced). */
+  expectName?: string;
   /** Why a catalog blocked this version, if one did. */
   blocked?(name: string, version: string): string | undefined;
 }
@@ -27,6 +43,15 @@ export function checkStaged(dir: string, context: CheckContext): PluginPackage {
   if (!read.ok) throw new RefusedError(read.error);
   const { pkg } = read;
   const who = `${pkg.name}@${pkg.version}`;
+  // The name becomes a folder under plugins/: nothing that could climb out of it.
+  if (!PACKAGE_NAME.test(pkg.name) || pkg.name.includes(".."))
+    throw new RefusedError(
+      `"${pkg.name}" is not an npm package name keel can install under plugins/; it was not installed`,
+    );
+  if (context.expectName && pkg.name !== context.expectName)
+    throw new RefusedError(
+      `the source of ${context.expectName} now holds a package named ${pkg.name}; nothing was changed. Remove ${context.expectName} and install the new package by its own name if that is what you want.`,
+    );
   const block = context.blocked?.(pkg.name, pkg.version);
   if (block) throw new RefusedError(`${who} is blocked: ${block}. It was not installed.`);
   const fit = apiFits(pkg.keel.apiVersion);
@@ -39,8 +64,10 @@ export function checkStaged(dir: string, context: CheckContext): PluginPackage {
   for (const [dep, range] of Object.entries(pkg.keel.dependsOn)) {
     const have = context.installed.get(dep);
     if (have === undefined)
-      throw new RefusedError(
-        `${who} depends on the plugin ${dep} (${range}), which is not installed; install it first (\`${context.command} install ${dep}\`)`,
+      throw new MissingDependencyError(
+        `${who} depends on the plugin ${dep} (${range}), which is not installed; install it first (\`${context.command} install npm:${dep}@${range}\`)`,
+        dep,
+        range,
       );
     if (!satisfies(have, range, { includePrerelease: true }))
       throw new RefusedError(`${who} depends on ${dep} ${range}, but ${dep}@${have} is installed; update ${dep} first`);

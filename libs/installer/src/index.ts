@@ -6,7 +6,7 @@
  */
 export { parseSource, sourceText, type Source } from "./source.ts";
 export { IntegrityError } from "./fetch.ts";
-export { RefusedError, type CheckContext } from "./check.ts";
+export { MissingDependencyError, RefusedError, type CheckContext } from "./check.ts";
 export { HOST_PACKAGES } from "./dependencies.ts";
 export {
   INSTALL_STEPS,

@@ -98,7 +98,10 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
     await step("unpack");
     if (fetched) await unpack(fetched.data, stage);
     await step("check");
-    const pkg = checkStaged(source.kind === "folder" ? source.path : stage, options);
+    const pkg = checkStaged(source.kind === "folder" ? source.path : stage, {
+      ...options,
+      expectName: options.expectName ?? options.current?.name,
+    });
     const plan = planOf(pkg, source, options);
     await step("consent");
     const asks =

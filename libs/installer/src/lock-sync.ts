@@ -42,6 +42,7 @@ export async function installFromLock(options: Omit<InstallOptions, "integrity">
       catalog: entry.catalog,
       locked: entry.packages,
       expectTree: entry.tree,
+      expectName: name,
       // Git and URL sources in a lock were opted into when they were first installed.
       allowGit: true,
       allowRemote: true,

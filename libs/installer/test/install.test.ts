@@ -168,6 +168,26 @@ describe("installPlugin", () => {
     ).rejects.toThrow(/base@1\.0\.0 is installed/);
   });
 
+  it("refuses a package whose name would climb out of the plugin folder", async () => {
+    const { root, scope, options } = setup();
+    const src = writePackage(join(root, "src", "evil"), { name: "evil" });
+    const pkg = JSON.parse(readFileSync(join(src, "package.json"), "utf8"));
+    writeFileSync(join(src, "package.json"), JSON.stringify({ ...pkg, name: "../../escaped" }));
+    await packTarball(src, join(root, "evil.tgz"));
+    await expect(installPlugin(parseSource("./evil.tgz", root), options())).rejects.toThrow(
+      /"name"|is not an npm package name/,
+    );
+    expect(existsSync(join(scope.root, "..", "escaped"))).toBe(false);
+  });
+
+  it("refuses an update whose source now holds another package", async () => {
+    const { root, options } = setup();
+    await packTarball(writePackage(join(root, "a", "hello"), { name: "hello" }), join(root, "a.tgz"));
+    await expect(installPlugin(parseSource("./a.tgz", root), options({ current: { name: "other" } }))).rejects.toThrow(
+      /the source of other now holds a package named hello/,
+    );
+  });
+
   it("links a local folder and does not verify it", async () => {
     const { root, scope, options } = setup();
     const src = writePackage(join(root, "dev", "hello"), { name: "hello" });

@@ -99,6 +99,21 @@ describe("verification at load", () => {
   });
 });
 
+describe("dependsOn", () => {
+  it("installs a missing dependency plugin too, after asking", async () => {
+    const env = marketEnv(registry);
+    await registry.publish(packageDir(env, "base", { name: "kp-base", version: "1.2.0" }));
+    await registry.publish(packageDir(env, "child", { name: "kp-child", dependsOn: { "kp-base": "^1.1.0" } }));
+    const declined = await env.keel(["install", "npm:kp-child"], "n\n");
+    expect(declined.stderr).toContain("kp-child@1.0.0 depends on the plugin kp-base (^1.1.0), which is not installed");
+    expect(declined.stderr).toContain("Install kp-base (^1.1.0) too? [y/N]");
+    expect(declined.code).toBe(1);
+    const run = await env.keel(["install", "npm:kp-child"], "y\ny\ny\n");
+    expect(run.code).toBe(0);
+    expect((await env.keel(["list"])).stdout).toMatch(/^kp-base@1\.2\.0 .*\n^kp-child@1\.0\.0 /m);
+  }, 60_000);
+});
+
 describe("updates", () => {
   it("keeps the previous version working when the new one's dependencies cannot be installed", async () => {
     const env = marketEnv(registry);

@@ -3,7 +3,8 @@
  * A bare name is resolved through the catalogs and says which catalog it came from.
  */
 import type { CliContext } from "@keel/extensions-api";
-import { installFromLock, installPlugin, scopeLock } from "@keel/installer";
+import { installFromLock, scopeLock } from "@keel/installer";
+import { withDependencies } from "../dependencies.ts";
 import { guarded, installOptions } from "../options.ts";
 import { resolveSource } from "../resolve-source.ts";
 import { scopeFlag, scopeOf } from "../scope.ts";
@@ -30,8 +31,7 @@ export function run(
       return results.some((r) => r.outcome === "declined") ? 1 : 0;
     }
     const sha512 = typeof options.sha512 === "string" ? options.sha512 : undefined;
-    const target = resolveSource(text, context, sha512);
-    const done = await installPlugin(target.source, { ...base, ...target, alwaysConfirm: true });
+    const done = await withDependencies(resolveSource(text, context, sha512), base, context, options.yes === true);
     if (done.outcome === "declined") {
       context.stderr(`${context.command}: not installed (declined). Run again with --yes to agree without asking.\n`);
       return 1;

@@ -30,31 +30,35 @@ export function run(
     const names = name ? [name] : Object.keys(lock.plugins);
     if (name && !lock.plugins[name])
       throw new UsageError(`${name} is not installed${scope.kind === "project" ? " in the project" : ""}`);
-    let declined = false;
+    let failed = false;
     for (const n of names) {
       const entry = lock.plugins[n]!;
       if (entry.linked) {
         context.stdout(`linked: ${n} (a folder you develop; nothing to update)\n`);
         continue;
       }
-      const target = resolveSource(entry.source, context);
-      const done = await installPlugin(target.source, {
-        ...installOptions(scope, context, settings, options),
-        ...target,
-        // Sources in the lock were opted into when first installed.
-        allowGit: true,
-        allowRemote: true,
-        current: { name: n, integrity: entry.integrity },
+      // One plugin that cannot be updated does not keep the others from it.
+      const outcome = await guarded(context, async () => {
+        const target = resolveSource(entry.source, context);
+        const done = await installPlugin(target.source, {
+          ...installOptions(scope, context, settings, options),
+          ...target,
+          // Sources in the lock were opted into when first installed.
+          allowGit: true,
+          allowRemote: true,
+          current: { name: n, integrity: entry.integrity },
+        });
+        context.stdout(
+          done.outcome === "installed"
+            ? `updated ${n}: ${entry.version} → ${done.entry!.version}\n`
+            : done.outcome === "unchanged"
+              ? `up to date: ${n}@${entry.version}\n`
+              : `not updated (declined): ${n}\n`,
+        );
+        return done.outcome === "declined" ? 1 : 0;
       });
-      if (done.outcome === "declined") declined = true;
-      context.stdout(
-        done.outcome === "installed"
-          ? `updated ${n}: ${entry.version} → ${done.entry!.version}\n`
-          : done.outcome === "unchanged"
-            ? `up to date: ${n}@${entry.version}\n`
-            : `not updated (declined): ${n}\n`,
-      );
+      if (outcome !== 0) failed = true;
     }
-    return declined ? 1 : 0;
+    return failed ? 1 : 0;
   });
 }
