@@ -43,6 +43,8 @@ export async function fetchTarball(source: Source, options: FetchOptions): Promi
       where: options.where,
       ignoreScripts: true,
       Arborist,
+      // An install or update asks for what is there now: a cached packument or URL must be revalidated.
+      preferOnline: true,
       ...(options.integrity ? { integrity: options.integrity } : {}),
     });
   } catch (error) {

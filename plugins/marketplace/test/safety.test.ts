@@ -3,7 +3,7 @@
  * plugin's, a dependency's, a git repository's `prepare`), a changed file is refused at load, a tarball that
  * is not the catalog's is refused, an update asking for more asks again, and `keel -p` never loads any of it.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRegistry, type LocalRegistry } from "../../../test/support/local-registry.ts";
@@ -62,6 +62,19 @@ describe("lifecycle scripts", () => {
     const run = await env.keel(["install", `git:file://${repo}`, "--yes"]);
     expect(run.stderr).toContain("git sources are opt-in; add --allow-git");
     expect(run.code).toBe(1);
+  });
+});
+
+describe("scopes", () => {
+  it("refuses to change an untrusted project's plugins", async () => {
+    const env = marketEnv(registry);
+    const { path } = await tarball(env, "p.tgz", { name: "kp-project" });
+    mkdirSync(join(env.cwd, ".keel"));
+    writeFileSync(join(env.cwd, ".keel", "settings.json"), JSON.stringify({ systemPrompt: "from a stranger" }));
+    const run = await env.keel(["install", path, "--project", "--yes"]);
+    expect(run.stderr).toContain(`${env.cwd} is not trusted, so its plugins cannot be changed; trust it first`);
+    expect(run.code).toBe(1);
+    expect(existsSync(join(env.cwd, ".keel", "plugins"))).toBe(false);
   });
 });
 

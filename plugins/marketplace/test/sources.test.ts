@@ -2,7 +2,9 @@
  * Every kind of source through the real binary: install, list, disable, enable, update, remove; and the
  * fixture's own command shows which version actually runs.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRegistry, type LocalRegistry } from "../../../test/support/local-registry.ts";
@@ -10,10 +12,24 @@ import { packTarball } from "../../../libs/installer/test/support/packages.ts";
 import { gitCommit, marketEnv, packageDir, type MarketEnv } from "./support/market-env.ts";
 
 let registry: LocalRegistry;
+/** Serves files of `served` by name over http on 127.0.0.1: the remote-URL source kind. */
+const served = new Map<string, string>();
+let files: Server;
+let filesUrl: string;
 beforeAll(async () => {
   registry = await startRegistry();
+  files = createServer((req, res) => {
+    const file = served.get(req.url ?? "");
+    if (!file) return void res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "application/octet-stream" }).end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => files.listen(0, "127.0.0.1", resolve));
+  filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
 }, 60_000);
-afterAll(() => registry?.close());
+afterAll(async () => {
+  await registry?.close();
+  files?.close();
+});
 
 interface Kind {
   kind: string;
@@ -34,6 +50,21 @@ const KINDS: Kind[] = [
     },
     async v2(env) {
       await packTarball(packageDir(env, "t2", { name: "kp-tarball", version: "2.0.0" }), join(env.fixtures, "kp.tgz"));
+    },
+  },
+  {
+    kind: "a tarball URL (opt-in)",
+    name: "kp-remote",
+    async v1(env) {
+      await packTarball(packageDir(env, "r1", { name: "kp-remote" }), join(env.fixtures, "remote.tgz"));
+      served.set("/kp-remote.tgz", join(env.fixtures, "remote.tgz"));
+      return [`${filesUrl}/kp-remote.tgz`, "--allow-remote"];
+    },
+    async v2(env) {
+      await packTarball(
+        packageDir(env, "r2", { name: "kp-remote", version: "2.0.0" }),
+        join(env.fixtures, "remote.tgz"),
+      );
     },
   },
   {
