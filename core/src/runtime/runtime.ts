@@ -259,7 +259,8 @@ export class KeelRuntime implements Runtime {
       safeMode: options.safeMode ?? false,
     });
     const refused = verifyInstalled(
-      candidates.filter((c) => c.source === "user").map((c) => c.dir),
+      // A built distribution's npm plugins are installed in its own scope (`bundled/`), locked the same way.
+      candidates.filter((c) => c.source === "user" || c.source === "distribution").map((c) => c.dir),
       { keelHome: options.keelHome, command: options.distribution?.command ?? "keel" },
     );
     trace("installed plugins verified");

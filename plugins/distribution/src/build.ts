@@ -4,7 +4,7 @@
  * which runs the agent under its own name with its own home. `link` builds the same folder pointing at the
  * plugins and the runtime where they are installed, for `dist run`.
  */
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -13,15 +13,19 @@ import {
   type CliContext,
   type DistributionField,
   type DistributionManifest,
+  type DistributionPlugin,
 } from "@keel/extensions-api";
+import { fetchPlugins } from "./fetch.ts";
 import { findPackage, runtimeClosure } from "./packages.ts";
 import { resolvePlugin, type ResolvedPlugin } from "./resolve.ts";
 
 export type BuildResult = { ok: true; out: string; bin: string; command: string } | { ok: false; problems: string[] };
 
 export interface BuildOptions {
-  context: Pick<CliContext, "distributionFile">;
+  context: Pick<CliContext, "distributionFile" | "keelHome" | "listPlugins" | "stderr">;
   link: boolean;
+  /** The npm registry `npm` plugins come from (`marketplace.registry`). */
+  registry?: string;
 }
 
 export async function buildDistribution(file: string, out: string, options: BuildOptions): Promise<BuildResult> {
@@ -31,7 +35,8 @@ export async function buildDistribution(file: string, out: string, options: Buil
   const { distributionFile } = options.context;
   const problems: string[] = [];
   const plugins: ResolvedPlugin[] = [];
-  for (const plugin of manifest.plugins) {
+  const fromNpm = manifest.plugins.filter((p) => p.source === "npm");
+  for (const plugin of manifest.plugins.filter((p) => p.source !== "npm")) {
     const resolved = resolvePlugin(plugin, file, distributionFile);
     if (typeof resolved === "string") problems.push(resolved);
     else plugins.push(resolved);
@@ -39,16 +44,56 @@ export async function buildDistribution(file: string, out: string, options: Buil
   const core = findPackage(dirname(distributionFile), "@keel/core");
   if (!core) problems.push(`keel's runtime (@keel/core) is not installed beside ${distributionFile}.`);
   if (problems.length > 0 || !core) return { ok: false, problems };
+  try {
+    return await assemble(manifest, file, out, core, plugins, fromNpm, options);
+  } catch (error) {
+    rmSync(out, { recursive: true, force: true });
+    return { ok: false, problems: [(error as Error).message] };
+  }
+}
 
+/** Writes the folder; on a problem, removes what it wrote, so a failed build leaves nothing. */
+async function assemble(
+  manifest: DistributionManifest,
+  file: string,
+  out: string,
+  core: string,
+  plugins: ResolvedPlugin[],
+  fromNpm: DistributionPlugin[],
+  options: BuildOptions,
+): Promise<BuildResult> {
+  const problems: string[] = [];
+  const fetched = await fetchPlugins(fromNpm, out, {
+    cwd: dirname(file),
+    registry: options.registry,
+    cache: join(options.context.keelHome, "cache", "npm"),
+    known: new Map([
+      ...options.context.listPlugins().map((p) => [p.name, p.version] as const),
+      ...plugins.map((p) => [p.plugin.name, p.plugin.version] as const),
+    ]),
+    log: (text) => options.context.stderr(`dist: ${text}\n`),
+  });
+  if (fetched.problems.length > 0) {
+    rmSync(out, { recursive: true, force: true });
+    return { ok: false, problems: fetched.problems };
+  }
+
+  // In the manifest's order: the order is which plugin keeps a clashing name.
+  const dirOf = (name: string, copied: Map<string, string>) => copied.get(name) ?? fetched.dirs.get(name)!;
   let pluginDirs: string[];
   let launch: string;
   if (options.link) {
-    pluginDirs = plugins.map((p) => p.dir);
+    const local = new Map(plugins.map((p) => [p.plugin.name, p.dir]));
+    pluginDirs = manifest.plugins.map((p) => dirOf(p.name, local));
     launch = pathToFileURL(join(core, "dist", "launch.js")).href;
   } else {
     const runtime = runtimeClosure([core, ...plugins.map((p) => p.dir)], problems);
-    if (problems.length > 0) return { ok: false, problems };
-    pluginDirs = plugins.map((p) => copyPlugin(p, out));
+    if (problems.length > 0) {
+      rmSync(out, { recursive: true, force: true });
+      return { ok: false, problems };
+    }
+    const copied = new Map(plugins.map((p) => [p.plugin.name, copyPlugin(p, out)]));
+    pluginDirs = manifest.plugins.map((p) => dirOf(p.name, copied));
     for (const pkg of [{ dir: core, name: "@keel/core" }, ...runtime])
       copyFolder(pkg.dir, join(out, "node_modules", pkg.name));
     launch = "@keel/core/launch";

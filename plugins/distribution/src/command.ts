@@ -4,13 +4,17 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { CliCommandSpec } from "@keel/extensions-api";
+import { z, type CliCommandSpec } from "@keel/extensions-api";
 import { buildDistribution } from "./build.ts";
 import { runBuilt } from "./run.ts";
 
 const USAGE = "Use `dist build <manifest> --out <dir>` or `dist run <manifest> [-- <arguments for the agent>]`.";
 
-export const distCommand: CliCommandSpec = {
+/** The registry `npm` plugins come from: the marketplace's setting, so keel has one. */
+const MarketplaceRegistry = z.object({ registry: z.string().optional() }).loose();
+
+/** The command; `allSettings` are the settings it may read (`marketplace`). */
+export const distCommand = (allSettings: () => Readonly<Record<string, unknown>>): CliCommandSpec => ({
   name: "dist",
   description: "build an agent from a distribution manifest (its own command and home), or run one without building",
   arguments: "<action> <manifest> [args...]",
@@ -34,7 +38,11 @@ export const distCommand: CliCommandSpec = {
         context.stderr(`dist build: name the folder to write with --out <dir>. ${USAGE}\n`);
         return 2;
       }
-      const built = await buildDistribution(file, resolve(context.cwd, options.out), { context, link: false });
+      const built = await buildDistribution(file, resolve(context.cwd, options.out), {
+        context,
+        link: false,
+        registry: registryOf(allSettings()),
+      });
       if (!built.ok) return fail(context.stderr, built.problems);
       context.stdout(`Built ${built.command} in ${built.out}: run ${built.bin}\n`);
       return 0;
@@ -42,16 +50,21 @@ export const distCommand: CliCommandSpec = {
     // Running without building: the same folder, with the plugins and the runtime linked where they are.
     const out = join(mkdtempSync(join(tmpdir(), "keel-dist-run-")), "agent");
     try {
-      const built = await buildDistribution(file, out, { context, link: true });
+      const built = await buildDistribution(file, out, { context, link: true, registry: registryOf(allSettings()) });
       if (!built.ok) return fail(context.stderr, built.problems);
       return await runBuilt(built.bin, rest, context.cwd);
     } finally {
       rmSync(join(out, ".."), { recursive: true, force: true });
     }
   },
-};
+});
 
 function fail(stderr: (text: string) => void, problems: string[]): number {
   for (const problem of problems) stderr(`dist: ${problem}\n`);
   return 2;
+}
+
+function registryOf(settings: Readonly<Record<string, unknown>>): string | undefined {
+  const parsed = MarketplaceRegistry.safeParse(settings.marketplace ?? {});
+  return parsed.success ? parsed.data.registry : undefined;
 }

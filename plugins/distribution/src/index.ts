@@ -7,6 +7,6 @@ import { distCommand } from "./command.ts";
 
 export default definePlugin({
   activate(api) {
-    api.registerCliCommand(distCommand);
+    api.registerCliCommand(distCommand(() => api.allSettings));
   },
 });

@@ -6,6 +6,7 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { CatalogPluginSchema, type CatalogPlugin } from "@keel/extensions-api/catalog";
 
 const run = promisify(execFile);
 
@@ -13,7 +14,7 @@ export interface Packed {
   tarball: string;
   integrity: string;
   /** A `plugins[]` entry of a catalog, ready to paste. */
-  catalogEntry: Record<string, unknown>;
+  catalogEntry: CatalogPlugin;
 }
 
 export async function packPlugin(dir: string, destination: string): Promise<Packed> {
@@ -33,13 +34,14 @@ export async function packPlugin(dir: string, destination: string): Promise<Pack
   return {
     tarball: join(destination, result.filename),
     integrity: result.integrity,
-    catalogEntry: {
+    // Parsed with the catalog's own schema, so the entry is one `keel market add` accepts.
+    catalogEntry: CatalogPluginSchema.parse({
       name: pkg.name,
       ...(pkg.description ? { description: pkg.description } : {}),
       source: `npm:${pkg.name}`,
       versions: [{ version: pkg.version, integrity: result.integrity }],
       capabilities: pkg.keel?.capabilities ?? [],
       keywords: pkg.keywords ?? [],
-    },
+    }),
   };
 }

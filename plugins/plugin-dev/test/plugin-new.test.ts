@@ -1,29 +1,39 @@
 /**
- * `keel plugin new` for every kind, outside the repository: the package it writes, with the contract packages
- * as its only dependencies, passes `keel plugin validate` and its own test (`npm test`). Then `keel plugin pack`.
+ * `keel plugin new` for every kind, outside the repository: the package it writes installs its dependencies
+ * from a real registry (verdaccio on 127.0.0.1, holding the contract packages published as they stand and what
+ * they need from npm, taken from this install: the registry has no uplink), passes `keel plugin validate`, and
+ * passes its own test (`npm test`). Then `keel plugin pack`.
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runtimeClosure } from "../../distribution/src/packages.ts";
 import { keelEnv, runKeel } from "../../../test/support/keel-cli.ts";
+import { startRegistry, type LocalRegistry } from "../../../test/support/local-registry.ts";
+import { tempDir } from "../../../test/support/plugin-fixtures.ts";
 import { KIND_NAMES } from "../src/kinds.ts";
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL("../../..", import.meta.url));
+/** The contract packages a plugin's test needs, as they stand in the repository. */
+const CONTRACT = ["extensions-api", "core", "libs/provider-kit", "libs/testing"].map((p) => join(repo, p));
 
-/** The package's dev dependencies: the contract packages as they stand in the repository. */
-function installContract(dir: string): void {
-  mkdirSync(join(dir, "node_modules", "@keel"), { recursive: true });
-  for (const [name, folder] of [
-    ["extensions-api", "extensions-api"],
-    ["testing", "libs/testing"],
-  ])
-    symlinkSync(join(repo, folder!), join(dir, "node_modules", "@keel", name!));
-}
+let registry: LocalRegistry;
+const npmCache = join(tempDir("keel-npm-cache-"), "cache");
+
+beforeAll(async () => {
+  registry = await startRegistry();
+  const problems: string[] = [];
+  const fromNpm = runtimeClosure(CONTRACT, problems).filter((p) => !p.name.startsWith("@keel/"));
+  expect(problems).toEqual([]);
+  for (const dir of [...fromNpm.map((p) => p.dir), ...CONTRACT]) await registry.publish(dir);
+}, 240_000);
+
+afterAll(() => registry?.close());
 
 describe("keel plugin new", () => {
   it.each(KIND_NAMES)(
@@ -36,7 +46,11 @@ describe("keel plugin new", () => {
       expect(made.code).toBe(0);
       const dir = join(env.cwd, name);
       expect(dir.startsWith(repo)).toBe(false);
-      installContract(dir);
+      await run("npm", ["install", "--registry", registry.url, "--no-audit", "--no-fund", "--ignore-scripts"], {
+        cwd: dir,
+        env: { ...process.env, npm_config_cache: npmCache },
+      });
+      expect(existsSync(join(dir, "node_modules", "@keel", "core", "dist", "keel-cli.cjs"))).toBe(true);
 
       const validated = await runKeel(["plugin", "validate", dir], env);
       expect(validated.stderr).toBe("");
@@ -49,7 +63,7 @@ describe("keel plugin new", () => {
       expect(tested.stdout).toMatch(/# pass 1\n/);
       expect(tested.stdout).toMatch(/# fail 0\n/);
     },
-    60_000,
+    120_000,
   );
 
   it("refuses a kind it does not know, naming the kinds", async () => {

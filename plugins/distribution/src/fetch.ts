@@ -1,0 +1,59 @@
+/**
+ * Plugins a manifest takes from the npm registry, installed by keel's installer into the built folder's own
+ * scope (`<out>/bundled`): fetched without running any script, checked (`apiVersion`, `dependsOn`, blocked
+ * versions), their own dependencies installed per plugin, the tree hashed and recorded in
+ * `<out>/bundled/keel.lock`. The manifest is the consent: what each plugin contributes and may do is printed.
+ */
+import { join } from "node:path";
+import type { DistributionPlugin } from "@keel/extensions-api";
+
+export interface FetchOptions {
+  /** The folder relative sources resolve against (the manifest's). */
+  cwd: string;
+  registry?: string;
+  cache: string;
+  /** Plugins resolved from elsewhere (name → version), for `dependsOn`. */
+  known: ReadonlyMap<string, string>;
+  log(text: string): void;
+}
+
+/** Installs each plugin; its folder by name, or the problems. */
+export async function fetchPlugins(
+  plugins: DistributionPlugin[],
+  out: string,
+  options: FetchOptions,
+): Promise<{ dirs: Map<string, string>; problems: string[] }> {
+  const dirs = new Map<string, string>();
+  const problems: string[] = [];
+  if (plugins.length === 0) return { dirs, problems };
+  const installer = await import("@keel/installer");
+  const scope = { kind: "user" as const, root: join(out, "bundled") };
+  const known = new Map(options.known);
+  for (const plugin of plugins) {
+    try {
+      const installed = await installer.installPlugin(
+        { kind: "npm", name: plugin.name, range: plugin.version },
+        {
+          scope,
+          cwd: options.cwd,
+          registry: options.registry,
+          cache: options.cache,
+          command: "keel",
+          installed: known,
+          confirm: async (plan) => {
+            options.log(
+              `${plan.name}@${plan.version} from ${plan.source}: capabilities ${plan.capabilities.join(", ") || "none"}`,
+            );
+            return true;
+          },
+          warn: options.log,
+        },
+      );
+      known.set(installed.name, plugin.version);
+      dirs.set(plugin.name, installer.pluginDir(scope, installed.name));
+    } catch (error) {
+      problems.push(`plugin ${plugin.name}@${plugin.version}: ${(error as Error).message}`);
+    }
+  }
+  return { dirs, problems };
+}
