@@ -3,7 +3,7 @@
  * with its own home, offers only the tools its manifest enables, and keeps its locks against a trusted
  * project that tries to widen them.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -106,6 +106,14 @@ describe("keel dist build readonly-reviewer", () => {
   });
 });
 
+/** A manifest in a new temp folder. */
+function writeManifest(content: unknown): { dir: string; manifest: string } {
+  const dir = tempDir("keel-dist-manifest-");
+  const manifest = join(dir, "distribution.json");
+  writeFileSync(manifest, JSON.stringify(content));
+  return { dir, manifest };
+}
+
 describe("keel dist", () => {
   it("runs a manifest without building, under its own name and home", async () => {
     const userHome = tempDir("keel-dist-home-");
@@ -121,18 +129,12 @@ describe("keel dist", () => {
   });
 
   it("lists every problem of a manifest and builds nothing", async () => {
-    const dir = tempDir("keel-dist-bad-");
-    const manifest = join(dir, "distribution.json");
-    writeFileSync(
-      manifest,
-      JSON.stringify({
-        name: "bad",
-        command: "Bad Name",
-        version: "^1.0.0",
-        plugins: [{ name: "@keel/plugin-tools-fs", version: "1.0" }],
-      }),
-    );
-    mkdirSync(join(dir, "work"));
+    const { dir, manifest } = writeManifest({
+      name: "bad",
+      command: "Bad Name",
+      version: "^1.0.0",
+      plugins: [{ name: "@keel/plugin-tools-fs", version: "1.0" }],
+    });
     const run = await runKeel(["dist", "build", manifest, "--out", join(dir, "out")], keelEnv());
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`dist: the distribution manifest ${manifest} is invalid:`);
@@ -141,17 +143,12 @@ describe("keel dist", () => {
   });
 
   it("refuses a plugin whose version is not the one installed", async () => {
-    const dir = tempDir("keel-dist-version-");
-    const manifest = join(dir, "distribution.json");
-    writeFileSync(
-      manifest,
-      JSON.stringify({
-        name: "old",
-        command: "old",
-        version: "1.0.0",
-        plugins: [{ name: "@keel/plugin-tools-fs", version: "0.9.0" }],
-      }),
-    );
+    const { dir, manifest } = writeManifest({
+      name: "old",
+      command: "old",
+      version: "1.0.0",
+      plugins: [{ name: "@keel/plugin-tools-fs", version: "0.9.0" }],
+    });
     const run = await runKeel(["dist", "build", manifest, "--out", join(dir, "out")], keelEnv());
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/plugin @keel\/plugin-tools-fs@0\.9\.0: .* holds @keel\/plugin-tools-fs@1\.0\.0/);
