@@ -32,6 +32,18 @@ export type ContributionKind = keyof ContributionTypes;
 export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
+ * A family of tools whose names are known only at run time (`mcp__*`: an MCP server's), declared in
+ * `keel.contributes.tools` by its prefix and a `*`. It makes the plugin start with the host, and its tools of
+ * that prefix are not reported as missing from the manifest.
+ */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,63}\*$/;
+
+/** Whether `name` is one a manifest's tool entries declare, by name or by a `prefix*` pattern. */
+export function declaresTool(entries: readonly string[], name: string): boolean {
+  return entries.some((entry) => (entry.endsWith("*") ? name.startsWith(entry.slice(0, -1)) : entry === name));
+}
+
+/**
  * A tool declared in full in the manifest, so the model sees it before the plugin is loaded: the plugin is
  * activated by the first call (`onTool:<name>`), and its registered tool of that name runs the call.
  */
@@ -99,7 +111,15 @@ export const CONTRIBUTIONS = {
     event: "onTool",
     lazy: true,
     when: "the model first calls it; the tool must be declared in full in the manifest (name, description, parameters) so the model sees it before the plugin loads",
-    entry: z.union([z.string().regex(TOOL_NAME, "a tool name is 1-64 letters, digits, _ or -"), ToolDeclarationSchema]),
+    entry: z.union([
+      z
+        .string()
+        .refine(
+          (name) => TOOL_NAME.test(name) || TOOL_NAME_PATTERN.test(name),
+          "a tool name is 1-64 letters, digits, _ or -, or a prefix of them and * (mcp__*) for tools named at run time",
+        ),
+      ToolDeclarationSchema,
+    ]),
     show: "tool:",
     doc: "What the model can call.",
   },

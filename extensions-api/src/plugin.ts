@@ -262,8 +262,12 @@ export interface PluginAPI<S = unknown> {
   readonly events: EventSubscriber;
   /** `debug`/`info` go to stderr under `KEEL_DEBUG=1`; `warn`/`error` become `plugin_warning`/`plugin_error` events. */
   readonly log: Logger;
-  /** Adds a tool the model may call. A name already taken gets an alias and a `plugin_warning`. */
-  registerTool(tool: Tool<any, any>): void;
+  /**
+   * Adds a tool the model may call. A name already taken gets an alias and a `plugin_warning`. Returns its
+   * remover, for tools that come and go while the session runs (an MCP server's); disposing the plugin removes
+   * the rest.
+   */
+  registerTool(tool: Tool<any, any>): () => void;
   /** Adds a model provider, chosen with `--provider` or the `provider` setting. */
   registerProvider(provider: Provider): void;
   /** Adds a `/name` command the user can type. */

@@ -38,6 +38,11 @@ export interface Tool<TParams extends z.ZodType = z.ZodType, TDetails = unknown>
   /** What the tool does, for the model. */
   description: string;
   parameters: TParams;
+  /**
+   * The JSON Schema the model is sent, as written, when the tool's schema comes from elsewhere as JSON (an MCP
+   * server, a manifest): converting it to zod and back would change it. `parameters` still validates every call.
+   */
+  inputSchema?: Record<string, unknown>;
   /** Read-only tools may run in parallel with each other within one reply. */
   readOnly?: boolean;
   /**

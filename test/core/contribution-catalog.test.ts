@@ -263,6 +263,18 @@ describe("declared and registered contributions", () => {
     ]);
   });
 
+  it("lets a prefix* tool entry cover tools named at run time, and a registered tool be removed again", async () => {
+    const body = `const remove = api.registerTool({ name: "dyn__one", description: "x", parameters: z.object({}),
+        async execute() { return { content: "one" }; } });
+      api.registerTool({ name: "dyn__two", description: "x", parameters: z.object({}),
+        async execute() { return { content: "two" }; } });
+      remove();`;
+    const { dir } = lazyPlugin(tempDir(), "dynamic", { contributes: { tools: ["dyn__*"] } }, body);
+    kit = await createTestKit({ plugins: [dir] });
+    expect(kit.problems()).toEqual([]);
+    expect(kit.runtime.listTools().map((t) => t.name)).toEqual(["dyn__two"]);
+  });
+
   it("warns about a hook tapped but not declared, and one declared but not tapped", async () => {
     const body = `api.hooks.tap("tool_result", (m) => m);`;
     const { dir } = lazyPlugin(tempDir(), "hooky", { contributes: { hooks: ["context"] } }, body);

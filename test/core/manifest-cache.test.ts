@@ -65,7 +65,12 @@ describe("the manifest cache", () => {
  * of the old shape is served as if it were valid (a missing default crashes the host): bump FORMAT in
  * core/src/host/manifest-cache.ts and add its fingerprint here; never edit an old entry.
  */
-const FINGERPRINTS: Record<number, string> = { 3: "e1e6dd8df2bca94b", 4: "f37fcae7fdc0805f", 5: "5b568062d57cf696" };
+const FINGERPRINTS: Record<number, string> = {
+  3: "e1e6dd8df2bca94b",
+  4: "f37fcae7fdc0805f",
+  5: "5b568062d57cf696",
+  6: "53062eafe5e3637a",
+};
 
 it("has a new cache format for every change of the manifest schema", () => {
   const shape = JSON.stringify(z.toJSONSchema(PluginPackageSchema, { unrepresentable: "any" }));

@@ -18,6 +18,7 @@ import * as scripted from "@keel/extensions-api/scripted";
 import * as sleep from "@keel/extensions-api/sleep";
 import * as stream from "@keel/extensions-api/stream";
 import * as truncate from "@keel/extensions-api/truncate";
+import * as userSettings from "@keel/extensions-api/user-settings";
 import * as zod from "zod";
 import type { PluginDefinition } from "@keel/extensions-api";
 import * as installed from "./installed/index.js";
@@ -53,6 +54,7 @@ function getJiti(): Jiti {
       "@keel/extensions-api/sleep": sleep,
       "@keel/extensions-api/stream": stream,
       "@keel/extensions-api/truncate": truncate,
+      "@keel/extensions-api/user-settings": userSettings,
       zod,
       "zod/v4": zod,
       // The installer (a library the marketplace plugin loads) writes the lock the host checks: one copy.

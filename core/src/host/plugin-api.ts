@@ -3,6 +3,7 @@
  * or failing the plugin removes all of it; once revoked (a timed-out activate), late registrations throw.
  */
 import {
+  declaresTool,
   CONTRIBUTION_KINDS,
   CONTRIBUTIONS,
   type ContributionKind,
@@ -89,11 +90,14 @@ export function createScope(
     if (problem) throw new Error(problem);
     const admitted = admission.normalise?.(item) ?? item;
     const name = admission.nameOf(admitted);
-    if (deps.declared && !deps.declared[kind].includes(name) && !implicit(kind)) {
+    const listed = (names: string[]) => (kind === "tools" ? declaresTool(names, name) : names.includes(name));
+    if (deps.declared && !listed(deps.declared[kind]) && !implicit(kind)) {
       const message = `registered ${CONTRIBUTIONS[kind].noun} "${name}" that its manifest does not list in keel.contributes.${kind}; listings and lazy activation will not know about it.`;
       deps.bus.emit("plugin_warning", { plugin: ref, message });
     }
-    track((deps.contributions[kind] as Registry<ContributionTypes[K]>).add(name, admitted, owner));
+    const remove = (deps.contributions[kind] as Registry<ContributionTypes[K]>).add(name, admitted, owner);
+    track(remove);
+    return remove;
   };
   const tapped = new Set<string>();
   const registrars = Object.fromEntries(
@@ -123,7 +127,7 @@ export function createScope(
     }),
     events: deps.bus.subscriberFor(ref, track),
     log: log as PluginAPI["log"],
-    ...(registrars as Pick<PluginAPI, RegisterMethods>),
+    ...(registrars as unknown as Pick<PluginAPI, RegisterMethods>),
     publish(event, payload) {
       // Checked at run time too: a plugin written in JavaScript could name a kernel event.
       if (!(PLUGIN_EVENTS as readonly string[]).includes(event))

@@ -118,7 +118,7 @@ export function presetJsonSchema(tool: Tool, schema: Record<string, unknown>): v
 
 /** The JSON Schema a provider sends for a tool (input side: defaulted fields are optional). */
 export function toolJsonSchema(tool: Tool): Record<string, unknown> {
-  let schema = schemaCache.get(tool);
+  let schema = schemaCache.get(tool) ?? tool.inputSchema;
   if (!schema) {
     const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.parameters, { io: "input" }) as Record<string, unknown>;
     schema = rest;

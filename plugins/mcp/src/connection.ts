@@ -1,0 +1,159 @@
+/**
+ * One MCP server for the session: started on first need, re-listed after every connect and on
+ * `tools/list_changed`, restarted with backoff after a crash, stopped (its whole process group) with the
+ * session. The SDK is imported on the first start, so a session that never uses a server never loads it.
+ */
+import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/client";
+import type { ServerConfig, McpSettings } from "./settings.ts";
+import { knownTools, type KnownTool } from "./definition.ts";
+import { safePart } from "./names.ts";
+
+export type ServerStatus = "idle" | "starting" | "ready" | "restarting" | "failed" | "stopped";
+
+export interface ConnectionEvents {
+  /** A fresh tool list (after connecting, or after `tools/list_changed`). */
+  tools(tools: KnownTool[], problems: string[]): void;
+  /** The server failed to start, crashed for good, or another problem worth telling the user. */
+  problem(message: string): void;
+}
+
+/** Backoff before restart number `n` (0-based): 0.5 s, 1 s, 2 s, … at most 8 s. */
+export const restartDelay = (n: number) => Math.min(500 * 2 ** n, 8_000);
+
+/** Long enough for slow tools: keel's own tool deadline (via the call's signal) is the one that counts. */
+const CALL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+export class ServerConnection {
+  status: ServerStatus = "idle";
+  lastError: string | undefined;
+  /** The protocol revision negotiated on the current connection. */
+  protocolVersion: string | undefined;
+  readonly logFile: string;
+  private client: Client | undefined;
+  private starting: Promise<Client> | undefined;
+  private restarts = 0;
+  private stopping = false;
+
+  constructor(
+    readonly name: string,
+    readonly config: ServerConfig,
+    private readonly settings: McpSettings,
+    private readonly cwd: string,
+    keelHome: string,
+    private readonly on: ConnectionEvents,
+  ) {
+    this.logFile = join(keelHome, "mcp", "logs", `${safePart(name)}.log`);
+  }
+
+  /** The connected client, starting the server if needed. Rejects with a message naming the server. */
+  ensure(): Promise<Client> {
+    if (this.client && this.status === "ready") return Promise.resolve(this.client);
+    if (this.stopping) return Promise.reject(new Error(`MCP server "${this.name}" was stopped with the session.`));
+    if (this.status === "failed" && !this.starting)
+      return Promise.reject(new Error(`MCP server "${this.name}" is not running: ${this.lastError}`));
+    this.starting ??= this.start().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async start(): Promise<Client> {
+    this.status = this.restarts > 0 ? "restarting" : "starting";
+    const { Client } = await import("@modelcontextprotocol/client");
+    const client = new Client(
+      { name: "keel", version: "0.1.0" },
+      {
+        versionNegotiation: { mode: negotiationMode(this.settings.protocol) },
+        listChanged: {
+          tools: {
+            onChanged: (error, tools) => {
+              if (error)
+                this.on.problem(
+                  `MCP server "${this.name}" changed its tools but listing them failed: ${error.message}`,
+                );
+              else if (tools) this.report(tools);
+            },
+          },
+        },
+      },
+    );
+    const transport = await this.transport();
+    try {
+      await client.connect(transport, { timeout: this.settings.startTimeoutMs });
+      const { tools } = await client.listTools(undefined, { timeout: this.settings.startTimeoutMs });
+      this.client = client;
+      this.status = "ready";
+      this.protocolVersion = client.getNegotiatedProtocolVersion();
+      this.lastError = undefined;
+      client.onclose = () => this.closed(client);
+      this.report(tools);
+      return client;
+    } catch (error) {
+      await client.close().catch(() => {});
+      const why = (error as Error).message;
+      this.lastError = `${why} (its log: ${this.logFile})`;
+      this.status = "failed";
+      this.on.problem(`MCP server "${this.name}" did not start: ${this.lastError}. keel goes on without it.`);
+      throw new Error(`MCP server "${this.name}" did not start: ${this.lastError}`);
+    }
+  }
+
+  private report(tools: readonly unknown[]): void {
+    const listed = knownTools(tools);
+    this.on.tools(listed.tools, listed.problems);
+  }
+
+  private async transport() {
+    const config = this.config;
+    if ("url" in config) {
+      const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+      return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+    }
+    const { ProcessGroupStdioTransport } = await import("./stdio-transport.ts");
+    return new ProcessGroupStdioTransport({
+      command: config.command,
+      args: config.args,
+      env: config.env,
+      cwd: config.cwd ?? this.cwd,
+      logFile: this.logFile,
+    });
+  }
+
+  /** The connection ended without `stop()`: the server crashed. Restart with backoff, up to `maxRestarts`. */
+  private closed(client: Client): void {
+    if (this.client !== client || this.stopping) return;
+    this.client = undefined;
+    if (this.restarts >= this.settings.maxRestarts) {
+      this.status = "failed";
+      this.lastError = `it stopped ${this.restarts + 1} times (its log: ${this.logFile})`;
+      this.on.problem(`MCP server "${this.name}" stopped and is not restarted again: ${this.lastError}.`);
+      return;
+    }
+    const delay = restartDelay(this.restarts++);
+    this.status = "restarting";
+    this.on.problem(`MCP server "${this.name}" stopped unexpectedly; restarting it in ${delay} ms.`);
+    const restart = new Promise<void>((resolve) => setTimeout(resolve, delay).unref()).then(() => this.start());
+    this.starting = restart.finally(() => (this.starting = undefined));
+    this.starting.catch(() => {});
+  }
+
+  /** Calls a tool by its MCP name. */
+  async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    const client = await this.ensure();
+    return client.callTool({ name: tool, arguments: args }, { signal, timeout: CALL_TIMEOUT_MS });
+  }
+
+  /** Stops the server (and everything it started); the session is ending. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const client = this.client ?? (await this.starting?.catch(() => undefined));
+    this.client = undefined;
+    this.status = "stopped";
+    await client?.close().catch(() => {});
+  }
+}
+
+function negotiationMode(protocol: McpSettings["protocol"]) {
+  if (protocol === "auto") return "auto" as const;
+  if (protocol === "2026-07-28") return { pin: "2026-07-28" };
+  return "legacy" as const;
+}

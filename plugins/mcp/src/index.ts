@@ -1,0 +1,57 @@
+/**
+ * mcp: the tools, prompts and resources of MCP servers (`mcpServers` in settings) as keel tools and commands.
+ * Registration only; `hub.ts` holds the servers and what they offer, `connection.ts` one server's life. With no
+ * server configured nothing but this file and the settings schema loads; with servers, the SDK still waits for
+ * the first server to start, and a server starts when first needed: its tools come from the list its last
+ * connection left in the cache.
+ */
+import { definePlugin, type Runtime } from "@keel/extensions-api";
+import { objectSection } from "@keel/extensions-api/user-settings";
+import { McpSettingsSchema } from "./settings.ts";
+
+export default definePlugin({
+  settings: McpSettingsSchema,
+  async activate(api) {
+    const raw = api.allSettings.mcpServers;
+    if (raw !== undefined && (typeof raw !== "object" || raw === null || Array.isArray(raw)))
+      api.log.warn(`mcpServers must be an object of server name → { command, args } or { url }; it is ignored.`);
+    // The subcommand's code loads only when it runs.
+    api.registerCliCommand({
+      name: "mcp",
+      description: "list, add or remove MCP servers, and approve changed tool definitions",
+      arguments: "<list|add|remove|approve> [args...]",
+      options: [
+        { name: "url", description: "add: the server's Streamable HTTP URL", type: "string", valueName: "<url>" },
+        { name: "header", description: 'add: an HTTP header, "Name: value"', type: "string[]", valueName: "<h>" },
+        { name: "env", description: "add: an environment variable, KEY=VALUE", type: "string[]", valueName: "<kv>" },
+      ],
+      run: async (args, options, context) =>
+        (await import("./cli.ts")).runMcpCli(args, options, context, objectSection(raw)),
+    });
+    const configured = objectSection(raw);
+    let hub: import("./hub.ts").McpHub | undefined;
+    let runtime: Runtime | undefined;
+    api.registerCommand({
+      name: "/mcp",
+      description: "List MCP servers, their state and their tools",
+      run: async (_args, rt) =>
+        rt.notify(
+          hub ? (await import("./commands.ts")).describeServers(hub) : "No MCP servers are configured.",
+          "info",
+        ),
+    });
+    let unknown: string[] = [];
+    api.hooks.tap("session_start", { timeoutMs: api.settings.startTimeoutMs + 5_000 }, async () => {
+      runtime = api.runtime;
+      // Servers never seen before start now, so their tools are known before the first request.
+      await hub?.startUnknown(unknown);
+      await hub?.askPending();
+    });
+    api.hooks.tap("session_end", () => hub?.stop());
+    api.onDispose(() => hub?.stop());
+    if (Object.keys(configured).length === 0) return;
+
+    hub = (await import("./create-hub.ts")).createHub(api, configured, () => runtime);
+    unknown = hub?.fromCache() ?? [];
+  },
+});
