@@ -1,0 +1,159 @@
+// MCP: (1) bytes of the first request's tool definitions with 50 MCP tools sent one by one vs behind
+// `mcp_search`, and without MCP; (2) what one MCP tool call costs over a direct keel tool doing the same work
+// (a scripted model making many calls in one process, rounds interleaved); (3) a `keel -p` run with three
+// configured MCP servers it never uses vs none, through the real binary (goal: no added time: their tool
+// lists come from the cache and no server starts).
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createTestKit } from "@keel/testing";
+import { definePlugin, defineTool, z } from "@keel/extensions-api";
+import { playTurn } from "@keel/extensions-api/scripted";
+import { median, ms, printTable, ratio } from "./lib.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const bin = join(root, "bin", "keel.js");
+const mcpPlugin = resolve(root, "plugins", "mcp");
+const many = fileURLToPath(new URL("./fixtures/many-tools-server.mjs", import.meta.url));
+const require = createRequire(import.meta.url);
+const reference = (name) =>
+  join(dirname(require.resolve(`@modelcontextprotocol/server-${name}/package.json`)), "dist", "index.js");
+const CALLS = Number(process.env.MCP_BENCH_CALLS ?? 100);
+const ROUNDS = 5;
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+
+/** The tools of the first request, as JSON bytes, with `settings` (a provider that records the request). */
+async function firstRequestToolBytes(settings) {
+  const requests = [];
+  const capture = definePlugin({
+    activate(api) {
+      api.registerProvider({
+        id: "capture",
+        models: () => [{ id: "m", provider: "capture", contextWindow: 200_000, maxOutput: 1_000 }],
+        async *stream(request, options) {
+          requests.push(request);
+          yield* playTurn({ text: "ok" }, options.signal, { provider: "capture", model: "m" });
+        },
+      });
+    },
+  });
+  const kit = await createTestKit({
+    plugins: [mcpPlugin],
+    inline: [{ name: "capture", plugin: capture, manifest: { activation: ["onStartup"] } }],
+    settings: { provider: "capture", model: "m", ...settings },
+  });
+  await kit.run("hi");
+  await kit.dispose();
+  const tools = requests[0].tools;
+  return { bytes: Buffer.byteLength(JSON.stringify(tools)), count: tools.length };
+}
+
+const manyServer = { mcpServers: { tracker: { command: process.execPath, args: [many] } } };
+const none = await firstRequestToolBytes({});
+const direct = await firstRequestToolBytes({ ...manyServer, mcp: { searchAboveTools: 1000, searchAboveBytes: 1e9 } });
+const search = await firstRequestToolBytes(manyServer);
+printTable("first request: tool definitions with 50 MCP tools", [
+  ["tools sent", "count", "bytes", "vs sent one by one"],
+  ["no MCP server (mcp_read_resource absent)", none.count, none.bytes, ""],
+  ["50 MCP tools one by one", direct.count, direct.bytes, "1.00×"],
+  ["behind mcp_search", search.count, search.bytes, ratio(search.bytes, direct.bytes)],
+]);
+
+/** Milliseconds per call of `call` over CALLS calls in one run. */
+async function perCall(options, call) {
+  const script = [...Array.from({ length: CALLS }, () => ({ toolCalls: [call] })), { text: "done" }];
+  const kit = await createTestKit({ ...options, script });
+  const start = performance.now();
+  await kit.run("go");
+  const elapsed = performance.now() - start;
+  await kit.dispose();
+  return elapsed / CALLS;
+}
+const echo = definePlugin({
+  activate: (api) =>
+    api.registerTool(
+      defineTool({
+        name: "echo",
+        description: "answers its text back",
+        parameters: z.object({ text: z.string() }),
+        execute: async ({ text }) => ({ content: text }),
+      }),
+    ),
+});
+const samples = { direct: [], mcp: [] };
+for (let i = 0; i < ROUNDS; i++) {
+  samples.direct.push(
+    await perCall({ inline: [{ name: "echo", plugin: echo }] }, { name: "echo", arguments: { text: "x" } }),
+  );
+  samples.mcp.push(
+    await perCall(
+      { plugins: [mcpPlugin], settings: manyServer },
+      { name: "mcp__tracker__create_issue_0", arguments: { text: "x" } },
+    ),
+  );
+}
+const d = median(samples.direct);
+const m = median(samples.mcp);
+printTable(`one tool call (median of ${ROUNDS} runs of ${CALLS} calls; the MCP run includes its server's start)`, [
+  ["tool", "per call", "vs direct"],
+  ["direct keel tool", ms(d), "1.00×"],
+  ["MCP tool (stdio)", ms(m), `${ratio(m, d)} (+${(m - d).toFixed(2)} ms)`],
+]);
+
+/** Wall time of one `keel -p hi` with the scripted model, in the folder `home`. */
+function run(home) {
+  return new Promise((resolvePromise, reject) => {
+    const start = performance.now();
+    const child = spawn(
+      process.execPath,
+      [bin, "-p", "hi", "--provider", "scripted", "--settings", '{"provider-scripted":{"script":"turns.json"}}'],
+      {
+        cwd: home,
+        stdio: "ignore",
+        env: { ...process.env, KEEL_HOME: home },
+      },
+    );
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolvePromise(performance.now() - start) : reject(new Error(`keel exited ${code}`)),
+    );
+  });
+}
+function home(settings) {
+  const dir = mkdtempSync(join(tmpdir(), "keel-bench-mcp-"));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "settings.json"), JSON.stringify(settings));
+  writeFileSync(join(dir, "turns.json"), JSON.stringify(Array.from({ length: 100 }, () => ({ text: "ok" }))));
+  return dir;
+}
+const plain = home({});
+const fsRoot = mkdtempSync(join(tmpdir(), "keel-bench-mcp-fs-"));
+const three = home({
+  mcpServers: {
+    everything: { command: process.execPath, args: [reference("everything"), "stdio"] },
+    memory: {
+      command: process.execPath,
+      args: [reference("memory")],
+      env: { MEMORY_FILE_PATH: join(fsRoot, "m.jsonl") },
+    },
+    filesystem: { command: process.execPath, args: [reference("filesystem"), fsRoot] },
+  },
+});
+const firstEver = await run(three); // no cached lists yet: the servers start once, at session start
+await run(plain);
+const runs = { plain: [], three: [] };
+for (let i = 0; i < RUNS; i++) {
+  runs.plain.push(await run(plain));
+  runs.three.push(await run(three));
+}
+const p = median(runs.plain);
+const t = median(runs.three);
+printTable(`keel -p with three MCP servers it never uses (median of ${RUNS}, interleaved)`, [
+  ["configuration", "run", "vs none"],
+  ["no MCP server", ms(p), "1.00×"],
+  ["3 servers, tool lists cached", ms(t), ratio(t, p)],
+  ["3 servers, first run ever (they start once)", ms(firstEver), ratio(firstEver, p)],
+]);
