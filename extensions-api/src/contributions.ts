@@ -33,13 +33,13 @@ export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * A family of tools whose names are known only at run time (`mcp__*`: an MCP server's), declared in
- * `keel.contributes.tools` by its prefix and a `*`. It makes the plugin start with the host, and its tools of
- * that prefix are not reported as missing from the manifest.
+ * `keel.contributes.tools` by its prefix and a `*` (commands likewise: `/mcp:*`). It makes the plugin start
+ * with the host, and its contributions of that prefix are not reported as missing from the manifest.
  */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,63}\*$/;
 
-/** Whether `name` is one a manifest's tool entries declare, by name or by a `prefix*` pattern. */
-export function declaresTool(entries: readonly string[], name: string): boolean {
+/** Whether `name` is one of a manifest's entries, by name or by a `prefix*` pattern. */
+export function declaresName(entries: readonly string[], name: string): boolean {
   return entries.some((entry) => (entry.endsWith("*") ? name.startsWith(entry.slice(0, -1)) : entry === name));
 }
 
@@ -129,7 +129,12 @@ export const CONTRIBUTIONS = {
     event: "onCommand",
     lazy: true,
     when: "the user runs it (`/name args`)",
-    entry: z.string().regex(/^\/[\w:-]+$/, "a command starts with / followed by letters, digits, _ - :"),
+    entry: z
+      .string()
+      .regex(
+        /^\/[\w:-]+\*?$/,
+        "a command starts with / followed by letters, digits, _ - :, or is such a prefix and * (/mcp:*) for commands named at run time",
+      ),
     show: "",
     doc: "Slash commands, with their leading `/`.",
   },

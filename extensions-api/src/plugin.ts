@@ -270,8 +270,8 @@ export interface PluginAPI<S = unknown> {
   registerTool(tool: Tool<any, any>): () => void;
   /** Adds a model provider, chosen with `--provider` or the `provider` setting. */
   registerProvider(provider: Provider): void;
-  /** Adds a `/name` command the user can type. */
-  registerCommand(command: SlashCommand): void;
+  /** Adds a `/name` command the user can type. Returns its remover, like `registerTool`. */
+  registerCommand(command: SlashCommand): () => void;
   /** Adds a UI mode (`--mode <name>`). */
   registerMode(mode: Mode): void;
   /** Adds a flag to the main `keel` command; its value is in `runtime.flags`. */

@@ -70,6 +70,7 @@ const FINGERPRINTS: Record<number, string> = {
   4: "f37fcae7fdc0805f",
   5: "5b568062d57cf696",
   6: "53062eafe5e3637a",
+  7: "0df6063445e4daf8",
 };
 
 it("has a new cache format for every change of the manifest schema", () => {

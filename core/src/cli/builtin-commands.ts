@@ -68,7 +68,7 @@ export function addBuiltinCommands(
 
   program
     .command("trust [dir]")
-    .description("trust a folder's own configuration (.keel/settings.json); a change to it asks again")
+    .description("trust a folder's own configuration (.keel/settings.json, .mcp.json); a change to it asks again")
     .option("--revoke", "forget the folder's trust decision")
     .action((dir: string | undefined, opts: { revoke?: boolean }) => {
       const config = readProjectConfig(resolve(runtime.cwd, dir ?? "."));

@@ -126,7 +126,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     .option("--plugin <path>", "load a plugin folder (repeatable)")
     .option("--settings <json|file>", "extra settings, over the settings files (repeatable)")
     .option("--safe-mode", "load only the distribution's own plugins")
-    .option("--trust", "trust this folder's own configuration (.keel/settings.json) for this run")
+    .option("--trust", "trust this folder's own configuration (.keel/settings.json, .mcp.json) for this run")
     .configureOutput({ writeOut: out, writeErr: err })
     .exitOverride();
   for (const entry of runtime.contributions.flags.list()) addFlag(program, entry.item);

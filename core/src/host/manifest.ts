@@ -44,8 +44,8 @@ export function readManifest(dir: string): ManifestResult {
 
 /**
  * Activation events: declared, or derived from what the plugin contributes. A plugin contributing a kind that
- * cannot be lazy (`CONTRIBUTIONS`), a hook, or a tool not declared in full starts with the host; otherwise it
- * waits for any of its contributions to be used.
+ * cannot be lazy (`CONTRIBUTIONS`), a hook, a tool not declared in full, or a `prefix*` command starts with the
+ * host; otherwise it waits for any of its contributions to be used.
  */
 export function activationEvents(manifest: KeelManifest): string[] {
   if (manifest.activation && manifest.activation.length > 0) return manifest.activation;
@@ -53,6 +53,7 @@ export function activationEvents(manifest: KeelManifest): string[] {
   const eager =
     c.hooks.length > 0 ||
     c.tools.some((t) => typeof t === "string") ||
+    c.commands.some((name) => name.endsWith("*")) ||
     CONTRIBUTION_KINDS.some((kind) => !CONTRIBUTIONS[kind].lazy && c[kind].length > 0);
   if (eager) return ["onStartup"];
   const lazy = [

@@ -3,7 +3,7 @@
  * or failing the plugin removes all of it; once revoked (a timed-out activate), late registrations throw.
  */
 import {
-  declaresTool,
+  declaresName,
   CONTRIBUTION_KINDS,
   CONTRIBUTIONS,
   type ContributionKind,
@@ -90,8 +90,7 @@ export function createScope(
     if (problem) throw new Error(problem);
     const admitted = admission.normalise?.(item) ?? item;
     const name = admission.nameOf(admitted);
-    const listed = (names: string[]) => (kind === "tools" ? declaresTool(names, name) : names.includes(name));
-    if (deps.declared && !listed(deps.declared[kind]) && !implicit(kind)) {
+    if (deps.declared && !declaresName(deps.declared[kind], name) && !implicit(kind)) {
       const message = `registered ${CONTRIBUTIONS[kind].noun} "${name}" that its manifest does not list in keel.contributes.${kind}; listings and lazy activation will not know about it.`;
       deps.bus.emit("plugin_warning", { plugin: ref, message });
     }

@@ -464,8 +464,8 @@ export class PluginHost {
     }
     for (const kind of CONTRIBUTION_KINDS) {
       const registered = this.deps.contributions[kind].declaredBy(r.name);
-      // A `prefix*` tool entry names a family known only at run time: it may have no member yet.
-      const promised = declared[kind].filter((n) => !(kind === "tools" && n.endsWith("*")));
+      // A `prefix*` entry names a family known only at run time: it may have no member yet.
+      const promised = declared[kind].filter((n) => !n.endsWith("*"));
       for (const name of promised.filter((n) => !registered.includes(n))) {
         const message = `declares ${CONTRIBUTIONS[kind].noun} "${name}" in keel.contributes.${kind} but did not register it when activated; remove it from the manifest or register it in activate().`;
         this.deps.bus.emit("plugin_warning", { plugin: { name: r.name, version: r.version }, message });

@@ -73,7 +73,7 @@ export function parseSettingsArg(arg: string, cwd: string, errors: string[]): Se
 export interface SettingLayers {
   defaults?: SettingsObject;
   user?: SettingsObject;
-  /** `.keel/settings.json` as the project wrote it. */
+  /** `.keel/settings.json` as the project wrote it, with the servers of its `.mcp.json` (see `projectLayer`). */
   project?: SettingsObject;
   /** Each `--settings`, in order. */
   extra: SettingsObject[];
@@ -105,6 +105,24 @@ export function namedLayers(layers: SettingLayers): NamedLayer[] {
   ];
 }
 
+/**
+ * The project's layer: `.keel/settings.json`, and the `mcpServers` of the project's `.mcp.json` (the file Claude
+ * Code and other MCP clients read) under its own, so that a cloned repository's servers wait for trust like any
+ * project key. A server named in both is the settings file's.
+ */
+function projectLayer(cwd: string, projectFile: string, warnings: string[]): SettingsObject | undefined {
+  const settings = readSettingsFile(projectFile, warnings);
+  const mcpFile = join(cwd, ".mcp.json");
+  const mcp = readSettingsFile(mcpFile, warnings);
+  if (mcp === undefined) return settings;
+  if (!isPlainObject(mcp.mcpServers)) {
+    warnings.push(`${mcpFile} has no "mcpServers" object, so it adds no MCP server.`);
+    return settings;
+  }
+  const own = isPlainObject(settings?.mcpServers) ? settings.mcpServers : {};
+  return { ...settings, mcpServers: { ...mcp.mcpServers, ...own } };
+}
+
 export function loadSettingLayers(options: {
   keelHome: string;
   cwd: string;
@@ -118,7 +136,7 @@ export function loadSettingLayers(options: {
   return {
     defaults: options.defaults,
     user: readSettingsFile(userFile, warnings),
-    project: readSettingsFile(projectFile, warnings),
+    project: projectLayer(options.cwd, projectFile, warnings),
     extra: options.extra ?? [],
     managed: readSettingsFile(options.managedFile, warnings),
     managedFile: options.managedFile,

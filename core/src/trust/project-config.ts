@@ -7,7 +7,7 @@ import { readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /** Every project-scoped configuration file, relative to the project folder. A new one is added here only. */
-export const PROJECT_CONFIG_FILES = [".keel/settings.json"] as const;
+export const PROJECT_CONFIG_FILES = [".keel/settings.json", ".mcp.json"] as const;
 
 export interface ProjectConfig {
   /** The project folder's real path: the key of its trust decision. */

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import type { ServerConfig, McpSettings } from "./settings.ts";
-import { knownTools, type KnownTool } from "./definition.ts";
+import { knownPrompts, knownTools, type KnownTool, type McpPrompt } from "./definition.ts";
 import { safePart } from "./names.ts";
 
 export type ServerStatus = "idle" | "starting" | "ready" | "restarting" | "failed" | "stopped";
@@ -14,6 +14,8 @@ export type ServerStatus = "idle" | "starting" | "ready" | "restarting" | "faile
 export interface ConnectionEvents {
   /** A fresh tool list (after connecting, or after `tools/list_changed`). */
   tools(tools: KnownTool[], problems: string[]): void;
+  /** A fresh prompt list (after connecting, or after `prompts/list_changed`). */
+  prompts(prompts: McpPrompt[]): void;
   /** The server failed to start, crashed for good, or another problem worth telling the user. */
   problem(message: string): void;
 }
@@ -73,6 +75,11 @@ export class ServerConnection {
               else if (tools) this.report(tools);
             },
           },
+          prompts: {
+            onChanged: (error, prompts) => {
+              if (!error && prompts) this.on.prompts(knownPrompts(prompts));
+            },
+          },
         },
       },
     );
@@ -86,6 +93,11 @@ export class ServerConnection {
       this.lastError = undefined;
       client.onclose = () => this.closed(client);
       this.report(tools);
+      if (client.getServerCapabilities()?.prompts)
+        await client.listPrompts(undefined, { timeout: this.settings.startTimeoutMs }).then(
+          ({ prompts }) => this.on.prompts(knownPrompts(prompts)),
+          (error: Error) => this.on.problem(`MCP server "${this.name}" did not list its prompts: ${error.message}`),
+        );
       return client;
     } catch (error) {
       await client.close().catch(() => {});

@@ -55,3 +55,23 @@ export function knownTools(raw: readonly unknown[]): { tools: KnownTool[]; probl
   }
   return { tools, problems };
 }
+
+/** One prompt of a `prompts/list` answer: it becomes the command `/mcp:<server>:<prompt>`. */
+export const McpPromptSchema = z.object({
+  name: z.string().min(1),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  arguments: z
+    .array(z.object({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() }))
+    .optional(),
+});
+
+export type McpPrompt = z.output<typeof McpPromptSchema>;
+
+/** Parses a server's prompt list, leaving out what is not a prompt. */
+export function knownPrompts(raw: readonly unknown[]): McpPrompt[] {
+  return raw.flatMap((entry) => {
+    const parsed = McpPromptSchema.safeParse(entry);
+    return parsed.success ? [parsed.data] : [];
+  });
+}

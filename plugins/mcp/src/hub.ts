@@ -5,9 +5,9 @@
  * one by one, or, above the search threshold, only those `mcp_search` has chosen.
  */
 import { createHash } from "node:crypto";
-import type { Runtime, Tool } from "@keel/extensions-api";
+import type { Runtime, SlashCommand, Tool } from "@keel/extensions-api";
 import { ServerConnection } from "./connection.ts";
-import type { KnownTool } from "./definition.ts";
+import type { KnownTool, McpPrompt } from "./definition.ts";
 import { mcpToolName } from "./names.ts";
 import type { McpSettings, ServerConfig } from "./settings.ts";
 import { changedTools, type ServerStore } from "./store.ts";
@@ -15,11 +15,13 @@ import { definitionBytes, keelTool } from "./tools.ts";
 
 export interface HubDeps {
   settings: McpSettings;
-  servers: Record<string, ServerConfig>;
   store: ServerStore;
   cwd: string;
   keelHome: string;
   registerTool(tool: Tool): () => void;
+  registerCommand(command: SlashCommand): () => void;
+  /** The command that runs one of a server's prompts. */
+  promptCommand(hub: McpHub, server: string, prompt: McpPrompt): SlashCommand;
   /** The running session, once it has started (asking and notices need it). */
   runtime(): Runtime | undefined;
   warn(message: string): void;
@@ -47,30 +49,36 @@ export class McpHub {
   readonly chosen = new Set<string>();
   private readonly asked = new Set<string>();
   private removeSearch: (() => void) | undefined;
+  private readonly commands = new Map<string, () => void>();
   private readonly pendingAsks: { server: string; tools: KnownTool[] }[] = [];
 
-  constructor(private readonly deps: HubDeps) {
-    for (const [name, config] of Object.entries(deps.servers)) {
-      this.connections.set(
-        name,
-        new ServerConnection(name, config, deps.settings, deps.cwd, deps.keelHome, {
-          tools: (tools, problems) => {
-            for (const problem of problems) deps.warn(`MCP server "${name}": ${problem}`);
-            this.listed(name, tools);
-          },
-          problem: (message) => this.tell(message),
-        }),
-      );
-    }
-  }
+  constructor(private readonly deps: HubDeps) {}
 
-  /** Offers every server's cached list; returns the servers that have none (they must start to be known). */
-  fromCache(): string[] {
+  /**
+   * Adds servers and offers each one's cached list; returns those that have none (they must start to be known).
+   * A name already taken keeps its first server.
+   */
+  add(servers: Record<string, ServerConfig>): string[] {
     const unknown: string[] = [];
-    for (const [name, connection] of this.connections) {
+    for (const [name, config] of Object.entries(servers)) {
+      if (this.connections.has(name)) {
+        this.deps.warn(`MCP server "${name}" is configured twice; the first one is used.`);
+        continue;
+      }
+      const connection = new ServerConnection(name, config, this.deps.settings, this.deps.cwd, this.deps.keelHome, {
+        tools: (tools, problems) => {
+          for (const problem of problems) this.deps.warn(`MCP server "${name}": ${problem}`);
+          this.listed(name, tools);
+        },
+        prompts: (prompts) => this.promptsListed(name, prompts),
+        problem: (message) => this.tell(message),
+      });
+      this.connections.set(name, connection);
       const state = this.deps.store.get(name);
-      if (state && state.configHash === configHash(connection.config)) this.apply(name, state.tools, state.approved);
-      else unknown.push(name);
+      if (state && state.configHash === configHash(config)) {
+        this.apply(name, state.tools, state.approved);
+        this.offerPrompts(name, state.prompts);
+      } else unknown.push(name);
     }
     this.sync();
     return unknown;
@@ -86,10 +94,30 @@ export class McpHub {
       // A tool not approved before (a first connection, or a tool added later) is recorded as approved; a
       // changed definition keeps the old hash until the user approves the new one.
       for (const tool of tools) approved[tool.name] ??= tool.hash;
-      return { configHash: configHash(connection.config), tools, approved };
+      return { configHash: configHash(connection.config), tools, approved, prompts: state?.prompts ?? [] };
     });
     this.apply(server, tools, approved);
     this.sync();
+  }
+
+  private promptsListed(server: string, prompts: McpPrompt[]): void {
+    this.deps.store.update(server, (state) => state && { ...state, prompts });
+    this.offerPrompts(server, prompts);
+  }
+
+  /** Registers `/mcp:<server>:<prompt>` for each prompt, removing the server's commands that are gone. */
+  private offerPrompts(server: string, prompts: McpPrompt[]): void {
+    const prefix = `${server}\0`;
+    for (const [key, remove] of this.commands)
+      if (key.startsWith(prefix) && !prompts.some((p) => key === prefix + p.name)) {
+        remove();
+        this.commands.delete(key);
+      }
+    for (const prompt of prompts) {
+      const key = prefix + prompt.name;
+      this.commands.get(key)?.();
+      this.commands.set(key, this.deps.registerCommand(this.deps.promptCommand(this, server, prompt)));
+    }
   }
 
   private apply(server: string, tools: KnownTool[], approved: Record<string, string>): void {

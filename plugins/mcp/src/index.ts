@@ -1,9 +1,9 @@
 /**
  * mcp: the tools, prompts and resources of MCP servers (`mcpServers` in settings) as keel tools and commands.
  * Registration only; `hub.ts` holds the servers and what they offer, `connection.ts` one server's life. With no
- * server configured nothing but this file and the settings schema loads; with servers, the SDK still waits for
- * the first server to start, and a server starts when first needed: its tools come from the list its last
- * connection left in the cache.
+ * server configured, nothing loads but this file, the settings schema and the look for plugins' `.mcp.json`;
+ * with servers, the SDK still waits for the first server to start, and a server starts when first needed: its
+ * tools come from the list its last connection left in the cache.
  */
 import { definePlugin, type Runtime } from "@keel/extensions-api";
 import { objectSection } from "@keel/extensions-api/user-settings";
@@ -40,18 +40,23 @@ export default definePlugin({
           "info",
         ),
     });
-    let unknown: string[] = [];
+    const unknown: string[] = [];
+    const warn = (message: string) => api.log.warn(message);
+    const addServers = async (entries: Record<string, unknown>) => {
+      if (Object.keys(entries).length === 0) return;
+      const { createHub, parseServers } = await import("./create-hub.ts");
+      hub ??= createHub(api, () => runtime);
+      unknown.push(...hub.add(parseServers(entries, warn)));
+    };
     api.hooks.tap("session_start", { timeoutMs: api.settings.startTimeoutMs + 5_000 }, async () => {
       runtime = api.runtime;
+      await addServers((await import("./plugin-servers.ts")).pluginServers(runtime.listPlugins(), warn));
       // Servers never seen before start now, so their tools are known before the first request.
-      await hub?.startUnknown(unknown);
+      await hub?.startUnknown(unknown.splice(0));
       await hub?.askPending();
     });
     api.hooks.tap("session_end", () => hub?.stop());
     api.onDispose(() => hub?.stop());
-    if (Object.keys(configured).length === 0) return;
-
-    hub = (await import("./create-hub.ts")).createHub(api, configured, () => runtime);
-    unknown = hub?.fromCache() ?? [];
+    await addServers(configured);
   },
 });

@@ -6,12 +6,14 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "@keel/extensions-api";
-import { McpToolSchema, type KnownTool } from "./definition.ts";
+import { McpPromptSchema, McpToolSchema, type KnownTool } from "./definition.ts";
 
 const ServerStateSchema = z.object({
   /** Hash of the server's settings entry: a list kept for another command is not this server's. */
   configHash: z.string(),
   tools: z.array(McpToolSchema.extend({ hash: z.string() })),
+  /** Its prompts, so their commands exist before the server starts. */
+  prompts: z.array(McpPromptSchema).default([]),
   /** Tool name → the definition hash the user approved (the first connection approves what it finds). */
   approved: z.record(z.string(), z.string()),
 });

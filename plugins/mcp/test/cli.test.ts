@@ -59,4 +59,20 @@ describe("keel mcp", () => {
     const again = await runKeel(["-p", "greet", ...SCRIPTED, "--mode", "json"], env);
     expect(again.stdout).toContain("hello Ada");
   });
+
+  it("ignores a project's .mcp.json until the folder is trusted", async () => {
+    const t = tiny();
+    const greet = [{ toolCalls: [{ name: "mcp__tiny__greet", arguments: { who: "Ada" } }] }, { text: "done" }];
+    const env = keelEnv({ script: greet, files: { ".mcp.json": JSON.stringify({ mcpServers: { tiny: t.server } }) } });
+    writeFileSync(join(env.home, "settings.json"), JSON.stringify({ permissions: { allow: ["mcp__tiny__*"] } }));
+    const untrusted = await runKeel(["-p", "greet", ...SCRIPTED, "--mode", "json"], env);
+    expect(untrusted.stderr).toContain(".mcp.json");
+    expect(untrusted.stderr).toContain("mcpServers");
+    expect(untrusted.stdout).not.toContain("hello Ada");
+    expect(t.startCount()).toBe(0);
+
+    writeFileSync(join(env.cwd, "turns.json"), JSON.stringify(greet));
+    const trusted = await runKeel(["-p", "greet", ...SCRIPTED, "--mode", "json", "--trust"], env);
+    expect(trusted.stdout).toContain("hello Ada");
+  });
 });
