@@ -53,11 +53,12 @@ async function firstRequestToolBytes(settings) {
 
 const manyServer = { mcpServers: { tracker: { command: process.execPath, args: [many] } } };
 const none = await firstRequestToolBytes({});
-const direct = await firstRequestToolBytes({ ...manyServer, mcp: { searchAboveTools: 1000, searchAboveBytes: 1e9 } });
+const noSearch = { mcp: { searchAboveTools: 1000, searchAboveBytes: 1e9 } };
+const direct = await firstRequestToolBytes({ ...manyServer, ...noSearch });
 const search = await firstRequestToolBytes(manyServer);
 printTable("first request: tool definitions with 50 MCP tools", [
   ["tools sent", "count", "bytes", "vs sent one by one"],
-  ["no MCP server (mcp_read_resource absent)", none.count, none.bytes, ""],
+  ["no MCP server (and no other tool plugin)", none.count, none.bytes, ""],
   ["50 MCP tools one by one", direct.count, direct.bytes, "1.00×"],
   ["behind mcp_search", search.count, search.bytes, ratio(search.bytes, direct.bytes)],
 ]);
@@ -69,6 +70,8 @@ async function perCall(options, call) {
   const start = performance.now();
   await kit.run("go");
   const elapsed = performance.now() - start;
+  const failed = kit.toolResults().filter((r) => r.isError);
+  if (failed.length > 0) throw new Error(`a call failed: ${JSON.stringify(failed[0].content)}`);
   await kit.dispose();
   return elapsed / CALLS;
 }
@@ -90,7 +93,7 @@ for (let i = 0; i < ROUNDS; i++) {
   );
   samples.mcp.push(
     await perCall(
-      { plugins: [mcpPlugin], settings: manyServer },
+      { plugins: [mcpPlugin], settings: { ...manyServer, ...noSearch } },
       { name: "mcp__tracker__create_issue_0", arguments: { text: "x" } },
     ),
   );
