@@ -17,7 +17,7 @@ import { median, ms, printTable, ratio } from "./lib.mjs";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = join(root, "bin", "keel.js");
 const mcpPlugin = resolve(root, "plugins", "mcp");
-const many = fileURLToPath(new URL("./fixtures/many-tools-server.mjs", import.meta.url));
+const many = join(root, "plugins", "mcp", "test", "fixtures", "many-tools-server.mjs");
 const require = createRequire(import.meta.url);
 const reference = (name) =>
   join(dirname(require.resolve(`@modelcontextprotocol/server-${name}/package.json`)), "dist", "index.js");
