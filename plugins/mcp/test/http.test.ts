@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestKit, type TestKit } from "@keel/testing";
-import { fixtures, pluginDir, referenceServer } from "./servers.ts";
+import { fixtures, pluginDir, referenceServer, startHttpServer } from "./servers.ts";
 
 let kit: TestKit | undefined;
 let server: ChildProcess | undefined;
@@ -13,22 +13,15 @@ afterEach(async () => {
 });
 
 /** server-everything's own Streamable HTTP transport, bound to 127.0.0.1 on a free port. */
-function startEverythingHttp(): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    ["--import", join(fixtures, "loopback.mjs"), referenceServer("everything"), "streamableHttp"],
-    { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  server = child;
-  return new Promise((resolve, reject) => {
-    let text = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
-      text += chunk.toString();
-      const port = /listening on (\d+)/.exec(text)?.[1];
-      if (port) resolve(`http://127.0.0.1:${port}/mcp`);
-    });
-    child.once("exit", (code) => reject(new Error(`server-everything exited (${code}): ${text}`)));
-  });
+async function startEverythingHttp(): Promise<string> {
+  const started = await startHttpServer([
+    "--import",
+    join(fixtures, "loopback.mjs"),
+    referenceServer("everything"),
+    "streamableHttp",
+  ]);
+  server = started.child;
+  return started.url;
 }
 
 describe("mcp over Streamable HTTP", () => {
@@ -49,4 +42,25 @@ describe("mcp over Streamable HTTP", () => {
     expect(JSON.stringify(echo!.content)).toContain("over http");
     expect(image!.content.some((b) => b.type === "image")).toBe(true);
   });
+
+  for (const protocol of ["2026-07-28", "auto"] as const) {
+    it(`negotiates 2026-07-28 with protocol ${protocol} against a server that offers it, and calls work`, async () => {
+      const started = await startHttpServer([join(fixtures, "modern-server.mjs")]);
+      server = started.child;
+      kit = await createTestKit({
+        plugins: [pluginDir],
+        settings: { mcpServers: { modern: { url: started.url } }, mcp: { protocol } },
+        script: [{ toolCalls: [{ name: "mcp__modern__shout", arguments: { text: "hi" } }] }, { text: "ok" }],
+      });
+      await kit.runtime.runCommand("/mcp");
+      expect(
+        kit
+          .eventsOf("notice")
+          .map((n) => n.message)
+          .join("\n"),
+      ).toMatch(/modern \(.*\): ready, protocol 2026-07-28/);
+      await kit.run("shout");
+      expect(JSON.stringify(kit.toolResults()[0]!.content)).toContain("HI");
+    });
+  }
 });

@@ -2,6 +2,7 @@
  * The real MCP servers the tests run (the reference servers, which nobody here wrote) and the kit settings that
  * configure them.
  */
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -35,4 +36,21 @@ export function tiny() {
   });
   const startCount = () => (existsSync(starts) ? readFileSync(starts, "utf8").trim().split("\n").length : 0);
   return { server, definition, startCount, home: join(dir, "home") };
+}
+
+/** Runs `node …args` (a server that prints `listening on <port>` to stderr); resolves its URL and process. */
+export function startHttpServer(args: string[], path = "/mcp"): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, PORT: "0" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let text = "";
+    child.stderr!.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      const port = /listening on (\d+)/.exec(text)?.[1];
+      if (port) resolve({ url: `http://127.0.0.1:${port}${path}`, child });
+    });
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited (${code}): ${text}`)));
+  });
 }
