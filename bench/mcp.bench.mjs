@@ -2,7 +2,7 @@
 // `mcp_search`, and without MCP; (2) what one MCP tool call costs over a direct keel tool doing the same work
 // (a scripted model making many calls in one process, rounds interleaved); (3) a `keel -p` run with three
 // configured MCP servers it never uses vs none, through the real binary (goal: no added time: their tool
-// lists come from the cache and no server starts).
+// lists come from the cache and no server starts), and the plugin itself vs disabled: what it adds to a start.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -133,6 +133,7 @@ function home(settings) {
   return dir;
 }
 const plain = home({});
+const without = home({ plugins: { disabled: ["@keel/plugin-mcp"] } });
 const fsRoot = mkdtempSync(join(tmpdir(), "keel-bench-mcp-fs-"));
 const three = home({
   mcpServers: {
@@ -147,16 +148,20 @@ const three = home({
 });
 const firstEver = await run(three); // no cached lists yet: the servers start once, at session start
 await run(plain);
-const runs = { plain: [], three: [] };
+await run(without);
+const runs = { without: [], plain: [], three: [] };
 for (let i = 0; i < RUNS; i++) {
+  runs.without.push(await run(without));
   runs.plain.push(await run(plain));
   runs.three.push(await run(three));
 }
+const w = median(runs.without);
 const p = median(runs.plain);
 const t = median(runs.three);
 printTable(`keel -p with three MCP servers it never uses (median of ${RUNS}, interleaved)`, [
-  ["configuration", "run", "vs none"],
-  ["no MCP server", ms(p), "1.00×"],
-  ["3 servers, tool lists cached", ms(t), ratio(t, p)],
-  ["3 servers, first run ever (they start once)", ms(firstEver), ratio(firstEver, p)],
+  ["configuration", "run", "vs mcp plugin disabled"],
+  ["the mcp plugin disabled (plugins.disabled)", ms(w), "1.00×"],
+  ["no MCP server", ms(p), ratio(p, w)],
+  ["3 servers, tool lists cached", ms(t), ratio(t, w)],
+  ["3 servers, first run ever (they start once)", ms(firstEver), ratio(firstEver, w)],
 ]);
