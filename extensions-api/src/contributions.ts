@@ -133,7 +133,8 @@ export const CONTRIBUTIONS = {
       .string()
       .regex(
         /^\/[\w:-]+\*?$/,
-        "a command starts with / followed by letters, digits, _ - :, or is such a prefix and * (/mcp:*) for commands named at run time",
+        "a command starts with / followed by letters, digits, _ - :, or is such a prefix and * (/mcp:*) " +
+          "for commands named at run time",
       ),
     show: "",
     doc: "Slash commands, with their leading `/`.",

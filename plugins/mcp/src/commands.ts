@@ -1,4 +1,4 @@
-/** What `/mcp` shows: the configured servers, their state, protocol revision and tools, and what is held for approval. */
+/** What `/mcp` shows: the servers, their state, protocol revision and tools, and what is held for approval. */
 import type { McpHub } from "./hub.ts";
 
 export function describeServers(hub: McpHub): string {
@@ -8,7 +8,8 @@ export function describeServers(hub: McpHub): string {
     const where = "url" in connection.config ? connection.config.url : connection.config.command;
     const protocol = connection.protocolVersion ? `, protocol ${connection.protocolVersion}` : "";
     lines.push(
-      `${name} (${where}): ${connection.status}${protocol}${connection.lastError ? ` — ${connection.lastError}` : ""}`,
+      `${name} (${where}): ${connection.status}${protocol}` +
+        (connection.lastError ? ` — ${connection.lastError}` : ""),
     );
     for (const tool of catalogue.filter((t) => t.server === name)) lines.push(`  ${tool.name}`);
     for (const tool of hub.held(name))

@@ -138,7 +138,9 @@ export class McpHub {
       const names = tools.map((t) => t.name).join(", ");
       const answer = await runtime.ask({
         kind: "confirm",
-        title: `MCP server "${server}" changed ${tools.length === 1 ? "a tool" : "tools"} since you approved it: ${names}`,
+        title:
+          `MCP server "${server}" changed ${tools.length === 1 ? "a tool" : "tools"} ` +
+          `since you approved it: ${names}`,
         message: tools.map((t) => `${t.name}: ${t.description ?? "(no description)"}`).join("\n"),
       });
       if (answer?.kind === "confirm" && answer.confirmed)
@@ -148,7 +150,8 @@ export class McpHub {
         );
       else
         this.tell(
-          `MCP server "${server}" changed ${names} since you approved it; held until you approve (keel mcp approve ${server}).`,
+          `MCP server "${server}" changed ${names} since you approved it; ` +
+            `held until you approve (keel mcp approve ${server}).`,
         );
     }
   }
@@ -234,7 +237,8 @@ export class McpHub {
     const { server, tool } = offered;
     if (this.held(server).some((t) => t.name === tool.name))
       return refusal(
-        `The MCP tool "${tool.name}" of "${server}" changed since the user approved it, so it is held and was not run. The user can approve it with: keel mcp approve ${server}`,
+        `The MCP tool "${tool.name}" of "${server}" changed since the user approved it, so it is held and ` +
+          `was not run. The user can approve it with: keel mcp approve ${server}`,
       );
     const current = this.lists.get(server)?.tools.find((t) => t.name === tool.name);
     if (!current) return refusal(`The MCP server "${server}" no longer offers "${tool.name}"; nothing was run.`);

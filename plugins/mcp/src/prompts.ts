@@ -31,7 +31,9 @@ export function promptCommand(hub: McpHub, server: string, prompt: McpPrompt): S
   const names = (prompt.arguments ?? []).map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ");
   return {
     name: mcpPromptCommand(server, prompt.name),
-    description: `${prompt.description ?? prompt.title ?? `The ${prompt.name} prompt`} (MCP server ${server})${names ? ` ${names}` : ""}`,
+    description:
+      `${prompt.description ?? prompt.title ?? `The ${prompt.name} prompt`} (MCP server ${server})` +
+      (names ? ` ${names}` : ""),
     async run(args, runtime) {
       const values = promptArguments(prompt, args);
       const missing = (prompt.arguments ?? []).filter((a) => a.required && !(a.name in values)).map((a) => a.name);

@@ -13,7 +13,8 @@ export function resourceTool(hub: McpHub): Tool {
     name: "mcp_read_resource",
     label: "Read MCP resource",
     description:
-      "Reads a resource (a file, a record, a document) of an MCP server by its URI; without a URI, lists the server's resources.",
+      "Reads a resource (a file, a record, a document) of an MCP server by its URI; " +
+      "without a URI, lists the server's resources.",
     parameters: z.object({
       server: z.string().describe(`The MCP server: ${[...hub.connections.keys()].join(", ")}`),
       uri: z.string().optional().describe("The resource's URI; leave out to list the server's resources"),

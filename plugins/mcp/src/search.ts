@@ -30,7 +30,8 @@ export function searchTool(hub: McpHub): Tool {
     name: "mcp_search",
     label: "Search MCP tools",
     description:
-      "Finds tools of the connected MCP servers by words (what you want to do, a server's name) and makes the ones it returns callable from your next step on. Call it before you need such a tool.",
+      "Finds tools of the connected MCP servers by words (what you want to do, a server's name) and makes " +
+      "the ones it returns callable from your next step on. Call it before you need such a tool.",
     parameters: z.object({
       query: z.string().min(1).describe("Words describing the tool you need"),
       limit: z.number().int().min(1).max(20).default(5).describe("How many tools to return and enable"),
@@ -47,7 +48,9 @@ export function searchTool(hub: McpHub): Tool {
         .map((r) => r.tool);
       if (ranked.length === 0)
         return {
-          content: `No MCP tool matches "${query}". Servers: ${[...hub.connections.keys()].join(", ") || "none"}. Try other words.`,
+          content:
+            `No MCP tool matches "${query}". ` +
+            `Servers: ${[...hub.connections.keys()].join(", ") || "none"}. Try other words.`,
         };
       for (const tool of ranked) hub.chosen.add(tool.name);
       hub.sync();

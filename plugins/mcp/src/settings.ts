@@ -36,7 +36,8 @@ export const McpSettingsSchema = z
       .enum(["2025-11-25", "auto", "2026-07-28"])
       .default("2025-11-25")
       .describe(
-        "MCP revision: `2025-11-25` (the initialize handshake), `auto` (probe for 2026-07-28, fall back) or `2026-07-28` (required).",
+        "MCP revision: `2025-11-25` (the initialize handshake), `auto` (probe for 2026-07-28, fall back) " +
+          "or `2026-07-28` (required).",
       ),
     searchAboveTools: z
       .number()
@@ -76,6 +77,8 @@ export function parseServer(
   if (parsed.success) return { ok: true, config: parsed.data };
   return {
     ok: false,
-    error: `MCP server "${name}" in mcpServers is not { command, args, env, cwd } nor { url, headers }: ${z.prettifyError(parsed.error).replaceAll("\n", " ")}. Fix or remove it; the other servers still run.`,
+    error:
+      `MCP server "${name}" in mcpServers is not { command, args, env, cwd } nor { url, headers }: ` +
+      `${z.prettifyError(parsed.error).replaceAll("\n", " ")}. Fix or remove it; the other servers still run.`,
   };
 }

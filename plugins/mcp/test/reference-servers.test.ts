@@ -32,7 +32,7 @@ describe("mcp with the reference servers filesystem and memory", () => {
     expect(JSON.stringify(kit.toolResults()[0]!.content)).toContain("the answer is 42");
   });
 
-  it("does not let a readOnlyHint grant anything: the permission guard still asks (and, with no UI, refuses)", async () => {
+  it("lets no readOnlyHint grant anything: the permission guard asks (and, with no UI, refuses)", async () => {
     const root = mkdtempSync(join(tmpdir(), "keel-mcp-fs-"));
     writeFileSync(join(root, "notes.txt"), "secret\n");
     kit = await createTestKit({
