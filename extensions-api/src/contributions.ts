@@ -13,6 +13,7 @@ import type { CliCommandSpec, FlagSpec, Mode, PluginAPI, SlashCommand } from "./
 import type { Provider } from "./provider.js";
 import type { SessionStore } from "./session-store.js";
 import type { Tool } from "./tool.js";
+import type { Keybinding, MessageRenderer, StatusEntry, Widget } from "./ui.js";
 
 /** The catalog as types: kind (the key in `keel.contributes` and in `prefer`) → what a plugin registers. */
 export interface ContributionTypes {
@@ -24,6 +25,10 @@ export interface ContributionTypes {
   cliCommands: CliCommandSpec;
   ops: OperationsBackend;
   sessionStores: SessionStore;
+  statusEntries: StatusEntry;
+  widgets: Widget;
+  messageRenderers: MessageRenderer;
+  keybindings: Keybinding;
 }
 
 export type ContributionKind = keyof ContributionTypes;
@@ -198,6 +203,46 @@ export const CONTRIBUTIONS = {
     entry: plainName,
     show: "sessions:",
     doc: "Session stores: where sessions are kept, as surfaces list, switch, fork and walk them.",
+  },
+  statusEntries: {
+    noun: "status entry",
+    register: "registerStatusEntry",
+    event: "onStatusEntry",
+    lazy: false,
+    when: "read by the UI from its first screen, so a plugin that shows one starts with the host",
+    entry: plainName,
+    show: "status:",
+    doc: "Entries of the status line (the terminal UI's footer; the line chat prints them after a run).",
+  },
+  widgets: {
+    noun: "widget",
+    register: "registerWidget",
+    event: "onWidget",
+    lazy: false,
+    when: "read by the UI from its first screen, so a plugin that shows one starts with the host",
+    entry: plainName,
+    show: "widget:",
+    doc: "Lines above the editor (the terminal UI) or after a run (the line chat).",
+  },
+  messageRenderers: {
+    noun: "message renderer",
+    register: "registerMessageRenderer",
+    event: "onMessageRenderer",
+    lazy: false,
+    when: "needed when a resumed session is first drawn, so a plugin that renders its entries starts with the host",
+    entry: plainName,
+    show: "renders:",
+    doc: "How the plugin's own session entries of a kind appear in the conversation, by entry kind.",
+  },
+  keybindings: {
+    noun: "keybinding",
+    register: "registerKeybinding",
+    event: "onKeybinding",
+    lazy: false,
+    when: "bound when the terminal UI starts, so a plugin that binds a key starts with the host",
+    entry: plainName,
+    show: "key:",
+    doc: "Keys of the terminal UI that run a slash command line, by key (`ctrl+t`).",
   },
 } as const satisfies ContributionTable;
 

@@ -12,7 +12,7 @@ import type { ModelInfo, Provider, ThinkingLevel } from "./provider.js";
 import type { PluginEntry, PluginSession, ReplaceOptions } from "./session.js";
 import type { SessionStore } from "./session-store.js";
 import type { Tool } from "./tool.js";
-import type { UiRequest, UiResponse } from "./ui.js";
+import type { Keybinding, MessageRenderer, StatusEntry, UiContributions, UiRequest, UiResponse, Widget } from "./ui.js";
 
 export type PluginSource = "distribution" | "user" | "cli";
 export type PluginState = "active" | "lazy" | "failed" | "degraded" | "disabled";
@@ -48,6 +48,8 @@ export interface RunResult {
 
 /** The running agent, as modes and commands drive it. */
 export interface Runtime {
+  /** The program running the session: the distribution's command (`keel`) and version, for headers. */
+  readonly app: { readonly command: string; readonly version: string };
   /** The workspace folder the session works in (`--cwd`, else the current folder). */
   readonly cwd: string;
   /** keel's own folder for sessions, user settings and data (`$KEEL_HOME`, default `~/.keel`). */
@@ -82,7 +84,10 @@ export interface Runtime {
   steer(content: string | UserContent[]): void;
   /** Queues a message that starts another round after the run would have stopped. */
   followUp(content: string | UserContent[]): void;
-  /** Aborts the current run: the provider stream and running tools see the signal. */
+  /**
+   * Aborts the current run: the provider stream and running tools see the signal. Steering and follow-ups
+   * still queued are dropped (a UI that wants them back keeps its own copy, as the terminal UI does).
+   */
   abort(): void;
   /** Resolves when no run is going. */
   waitForIdle(): Promise<void>;
@@ -102,6 +107,13 @@ export interface Runtime {
   listModels(): ModelInfo[];
   /** Every model of every installed provider, loading the provider plugins still waiting to be (`keel models`). */
   allModels(): Promise<ModelInfo[]>;
+  /**
+   * Why the next run could not reach a model, in words that say the fix (no provider, a missing key); undefined
+   * when the model's provider says it is ready. Asks the provider (`checkReady`), sends no request.
+   */
+  modelProblem(): Promise<string | undefined>;
+  /** The UI contributions of the active plugins (tool renderers, status entries, widgets, …), for surfaces. */
+  ui(): UiContributions;
   /** The registered tools and the plugin each came from. */
   listTools(): { name: string; description: string; plugin: string }[];
   /** The registered `/commands` and the plugin each came from. */
@@ -282,6 +294,14 @@ export interface PluginAPI<S = unknown> {
   registerOps(backend: OperationsBackend): void;
   /** Offers a session store (where sessions are kept); surfaces reach it through `runtime.sessionStore()`. */
   registerSessionStore(store: SessionStore): void;
+  /** Adds an entry to the status line, read after every event. */
+  registerStatusEntry(entry: StatusEntry): void;
+  /** Adds lines above the editor, read after every event. */
+  registerWidget(widget: Widget): void;
+  /** Renders this plugin's session entries of one kind in the conversation. */
+  registerMessageRenderer(renderer: MessageRenderer): void;
+  /** Binds a key of the terminal UI to a slash command line. */
+  registerKeybinding(binding: Keybinding): void;
   /** Publishes an event plugins may publish (`PLUGIN_EVENTS`, e.g. `permission_decision`) to every subscriber. */
   publish<K extends PluginEventName>(event: K, payload: EventPayloads[K]): void;
   /**

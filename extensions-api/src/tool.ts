@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import type { ImageContent, TextContent, ToolResultContent } from "./messages.js";
 import type { Operations } from "./ops.js";
+import type { ToolRenderer } from "./ui.js";
 
 /** What a tool returns. A string is shorthand for one text block. */
 export interface ToolResult<TDetails = unknown> {
@@ -51,6 +52,8 @@ export interface Tool<TParams extends z.ZodType = z.ZodType, TDetails = unknown>
    * a tool that bounds its own run time. The user's `loop.toolTimeouts` setting overrides it by tool name.
    */
   timeoutMs?: number;
+  /** How UIs show its calls and results (an edit as a diff); without it they show the name and the text. */
+  render?: ToolRenderer<z.output<TParams>, TDetails>;
   /**
    * Runs one call. Throwing is allowed and becomes an error result with the message; it never ends the run.
    */

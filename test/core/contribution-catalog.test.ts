@@ -108,6 +108,26 @@ const CASES: {
     register: `api.registerSessionStore({ name: "lazy-store", list: () => [], newSession: async () => {}, switchTo: async () => {}, fork: async () => "", tree: () => ({ sessionId: "", entries: [], leafId: null }), jump: async () => {} });`,
     event: "onSessionStore:lazy-store",
   },
+  statusEntries: {
+    contributes: ["lazy-status"],
+    register: `api.registerStatusEntry({ name: "lazy-status", text: () => "on" });`,
+    event: "onStatusEntry:lazy-status",
+  },
+  widgets: {
+    contributes: ["lazy-widget"],
+    register: `api.registerWidget({ name: "lazy-widget", render: () => ["a line"] });`,
+    event: "onWidget:lazy-widget",
+  },
+  messageRenderers: {
+    contributes: ["lazy-kind"],
+    register: `api.registerMessageRenderer({ kind: "lazy-kind", render: () => ["a line"] });`,
+    event: "onMessageRenderer:lazy-kind",
+  },
+  keybindings: {
+    contributes: ["ctrl+t"],
+    register: `api.registerKeybinding({ key: "ctrl+t", description: "x", command: "/x" });`,
+    event: "onKeybinding:ctrl+t",
+  },
 };
 
 describe("an activation event for each contribution kind", () => {

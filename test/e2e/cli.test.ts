@@ -133,8 +133,18 @@ describe("the keel command", () => {
 
   it("says which modes exist when asked for one that does not", async () => {
     const env = keelEnv();
-    const run = await runKeel(["--mode", "tui", "hi"], env);
+    const run = await runKeel(["--mode", "fancy", "hi"], env);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/no "tui" mode is installed \(installed: text, json, interactive, rpc(, [\w-]+)*\)/);
+    expect(run.stderr).toMatch(/no "fancy" mode is installed \(installed: text, json, interactive(, [\w-]+)*\)/);
+  });
+
+  it("runs the line chat on a pipe, and refuses the terminal UI there with what to use", async () => {
+    const env = keelEnv({ script: [{ text: "Piped answer." }] });
+    const chat = await runKeel([...SCRIPTED], env, { input: "hi\n" });
+    expect(chat.code).toBe(0);
+    expect(chat.stdout).toBe("Piped answer.\n");
+    const tui = await runKeel(["--mode", "tui"], env);
+    expect(tui.code).toBe(2);
+    expect(tui.stderr).toMatch(/the tui mode needs a terminal.*--mode interactive/);
   });
 });

@@ -16,6 +16,7 @@ import { trace } from "../trace.js";
 import { addBuiltinCommands, BUILTIN_COMMANDS } from "./builtin-commands.js";
 import { RequiredPluginError } from "../runtime/required-plugins.js";
 import { askYesNo } from "./ask-yes-no.js";
+import { defaultMode, LINE_MODE, TUI_MODE } from "./default-mode.js";
 
 export interface MainOptions {
   /** Path of the distribution's package.json. */
@@ -67,7 +68,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   const builtin = boot.firstWord !== undefined && BUILTIN_COMMANDS.includes(boot.firstWord);
   const trust = {
     granted: boot.trust,
-    interactive: !boot.print && (boot.mode ?? "interactive") === "interactive" && !builtin,
+    interactive: !boot.print && [LINE_MODE, TUI_MODE].includes(boot.mode ?? LINE_MODE) && !builtin,
     firstWord: boot.firstWord,
   };
   // Before any plugin code runs, for the rest of the process: plugins' console output, stray errors and
@@ -219,7 +220,10 @@ async function runMode(
 ): Promise<number> {
   let prompt = typeof opts.print === "string" ? opts.print : words.length > 0 ? words.join(" ") : undefined;
   if (prompt === undefined && opts.print === true && !process.stdin.isTTY) prompt = await readStdin();
-  const modeName = typeof opts.mode === "string" ? opts.mode : opts.print !== undefined ? "text" : "interactive";
+  const tuiInstalled =
+    runtime.contributions.modes.get(TUI_MODE) !== undefined || runtime.host.waitsFor("modes", TUI_MODE);
+  const modeName =
+    typeof opts.mode === "string" ? opts.mode : opts.print !== undefined ? "text" : defaultMode(tuiInstalled);
   await runtime.host.activateFor("modes", modeName);
   const mode = runtime.contributions.modes.get(modeName);
   if (!mode) {
@@ -227,7 +231,7 @@ async function runMode(
       .listPlugins()
       .filter((p) => p.state !== "failed" && p.state !== "disabled")
       .flatMap((p) => p.contributes.modes);
-    const hint = modeName === "interactive" ? ` Run with -p "<prompt>" to print an answer.` : "";
+    const hint = modeName === LINE_MODE ? ` Run with -p "<prompt>" to print an answer.` : "";
     err(
       `${name}: no "${modeName}" mode is installed${installed.length ? ` (installed: ${installed.join(", ")})` : ""}.${hint}\n`,
     );

@@ -93,6 +93,38 @@ export const ADMISSIONS: AdmissionTable = {
         : undefined,
     alias: aliasFor.other,
   },
+  statusEntries: {
+    nameOf: (entry) => entry.name,
+    problem: (entry) =>
+      typeof entry?.name !== "string" || typeof entry.text !== "function"
+        ? `a status entry needs a \`name\` and a \`text\` function (got ${JSON.stringify(entry?.name)})`
+        : undefined,
+    alias: aliasFor.other,
+  },
+  widgets: {
+    nameOf: (widget) => widget.name,
+    problem: (widget) =>
+      typeof widget?.name !== "string" || typeof widget.render !== "function"
+        ? `a widget needs a \`name\` and a \`render\` function (got ${JSON.stringify(widget?.name)})`
+        : undefined,
+    alias: aliasFor.other,
+  },
+  messageRenderers: {
+    nameOf: (renderer) => renderer.kind,
+    problem: (renderer) =>
+      typeof renderer?.kind !== "string" || typeof renderer.render !== "function"
+        ? `a message renderer needs a \`kind\` and a \`render\` function (got ${JSON.stringify(renderer?.kind)})`
+        : undefined,
+    alias: aliasFor.other,
+  },
+  keybindings: {
+    nameOf: (binding) => binding.key,
+    problem: (binding) =>
+      typeof binding?.key !== "string" || typeof binding.command !== "string" || !binding.command.startsWith("/")
+        ? `a keybinding needs a \`key\` and a \`command\` line starting with / (got ${JSON.stringify(binding?.key)})`
+        : undefined,
+    alias: aliasFor.other,
+  },
 };
 
 export function createContributions(

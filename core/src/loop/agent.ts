@@ -115,6 +115,9 @@ export class Agent {
   }
 
   abort(): void {
+    // What was queued for this run goes with it: it would otherwise enter the next run after its prompt.
+    this.steering.length = 0;
+    this.followUps.length = 0;
     this.controller?.abort(new Error("Aborted by the user."));
   }
 

@@ -25,6 +25,7 @@ import {
   type ToolCall,
   type ToolContext,
   type ToolResult,
+  type UiContributions,
   type UiRequest,
   type UiResponse,
   type UserContent,
@@ -62,6 +63,7 @@ import { allModels, resolveTarget, type Target } from "./model-resolver.js";
 import { ModelSlot } from "./model-slot.js";
 import { BackendSlot, createOps } from "./ops.js";
 import { checkedEntries, PluginEntries } from "./plugin-entries.js";
+import { uiContributions } from "./ui-contributions.js";
 import { trace } from "../trace.js";
 import type { Distribution } from "./distribution.js";
 import { applyLocks, lockWarnings } from "../settings/locked.js";
@@ -101,6 +103,7 @@ export class KeelRuntime implements Runtime {
   readonly keelHome: string;
   readonly flags: Record<string, unknown>;
   readonly events: EventSubscriber;
+  readonly app: { command: string; version: string };
   /** Settings problems found while loading, for the CLI to print. */
   readonly warnings: string[];
   /** The project folder's trust, decided while the runtime is created. */
@@ -138,6 +141,7 @@ export class KeelRuntime implements Runtime {
     this.cwd = options.cwd;
     this.keelHome = options.keelHome;
     this.flags = { ...options.flags };
+    this.app = { command: options.distribution?.command ?? "keel", version: options.distribution?.version ?? "" };
     this.warnings = layers.warnings;
     this.locked = options.distribution?.locked ?? [];
     this.promptAdditions = options.distribution?.promptAdditions ?? [];
@@ -440,6 +444,17 @@ export class KeelRuntime implements Runtime {
   /** Every model of every provider, activating lazy provider plugins. */
   allModels(): Promise<ModelInfo[]> {
     return allModels(this.host, this.contributions);
+  }
+
+  modelProblem(): Promise<string | undefined> {
+    return this.target.ready().then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+  }
+
+  ui(): UiContributions {
+    return uiContributions(this.contributions);
   }
 
   listTools() {

@@ -1,0 +1,164 @@
+/**
+ * The terminal UI as a person meets it: the real binary in a real terminal (a pseudo-terminal drawn by a
+ * headless xterm.js), driven by keystrokes, checked by what the screen shows. The scripted model plays each
+ * test's turns.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { keelEnv, SCRIPTED, type KeelEnv } from "../../../test/support/keel-cli.ts";
+import { TerminalSession } from "../../../test/support/terminal.ts";
+
+let term: TerminalSession | undefined;
+afterEach(() => {
+  term?.kill();
+  term = undefined;
+});
+
+function start(env: KeelEnv, args: string[] = []): TerminalSession {
+  term = new TerminalSession([...SCRIPTED, ...args], env);
+  return term;
+}
+
+/** The editor's text: the lines between its two rules, the last rules drawn on the screen. */
+function editorText(screen: string): string {
+  const lines = screen.split("\n");
+  const rules = lines.flatMap((line, i) => (/^─{20,}/.test(line) ? [i] : []));
+  const [top, bottom] = rules.slice(-2);
+  return lines
+    .slice(top! + 1, bottom)
+    .join("\n")
+    .trim();
+}
+
+describe("the terminal UI", () => {
+  it("shows the header and footer, streams the answer and shows the tool call with its output", async () => {
+    const env = keelEnv({
+      script: [
+        { text: "Let me look.", toolCalls: [{ name: "bash", arguments: { command: "echo hello from bash" } }] },
+        { text: "Bash said **hello**.", delayMs: 5, chunkSize: 3 },
+      ],
+    });
+    const t = start(env, ["--permission-mode", "full"]);
+    await t.waitFor("context 0%");
+    expect(t.screen()).toMatch(/^keel \S+ scripted\/script · .*work · session [0-9a-f]{8}/);
+    t.type("say hello");
+    t.press("enter");
+    const screen = await t.waitFor("Bash said hello.");
+    expect(screen).toContain("› say hello");
+    expect(screen).toMatch(/● bash echo hello from bash\n {2}⎿ hello from bash/);
+    // The answer comes after the tool call, and the editor is empty again.
+    expect(screen.indexOf("Bash said hello.")).toBeGreaterThan(screen.indexOf("⎿ hello from bash"));
+    expect(editorText(t.screen())).toBe("");
+    t.type("/exit");
+    t.press("enter");
+    expect(await t.exited).toBe(0);
+  });
+
+  it("steers the run with a message typed while it works; the model reads it at its next step", async () => {
+    const env = keelEnv({
+      script: [
+        {
+          text: "Reading the files now, this takes a moment.",
+          delayMs: 60,
+          chunkSize: 2,
+          toolCalls: [{ name: "bash", arguments: { command: "echo step one" } }],
+        },
+        { text: "Noted: I will check the tests too." },
+      ],
+    });
+    const t = start(env, ["--permission-mode", "full"]);
+    await t.waitFor("context 0%");
+    t.type("read the files");
+    t.press("enter");
+    await t.waitFor("Working…");
+    t.type("also check the tests");
+    t.press("enter");
+    await t.waitFor("↳ steer: also check the tests");
+    const screen = await t.waitFor("Noted: I will check the tests too.");
+    const steer = screen.indexOf("› also check the tests");
+    expect(steer).toBeGreaterThan(screen.indexOf("⎿ step one"));
+    expect(steer).toBeLessThan(screen.indexOf("Noted: I will"));
+    expect(t.screen()).not.toContain("↳ steer");
+  });
+
+  it("aborts with Esc and gives the queued messages back to the editor in the order typed", async () => {
+    const env = keelEnv({ script: [{ text: "Thinking about it", hang: true }, { text: "Fresh start." }] });
+    const t = start(env);
+    await t.waitFor("context 0%");
+    t.type("a long task");
+    t.press("enter");
+    await t.waitFor("Thinking about it");
+    t.type("first note");
+    t.press("enter");
+    await t.waitFor("↳ steer: first note");
+    t.type("second note");
+    t.press("alt+enter");
+    await t.waitFor("↳ follow-up: second note");
+    t.type("third");
+    t.press("escape");
+    await t.waitFor("(aborted)");
+    await t.waitFor((s) => editorText(s.split("\n").slice(-30).join("\n")) === "first note\nsecond note\nthird");
+    expect(t.screen()).not.toContain("↳");
+    // What came back is sent as one new prompt; none of it had reached the aborted run.
+    t.press("enter");
+    const screen = await t.waitFor("Fresh start.");
+    expect(screen.match(/› first note/g)).toHaveLength(1);
+    expect(screen).toMatch(/› first note\n {2}second note\n {2}third/);
+  });
+
+  it("answers a permission question in a dialog", async () => {
+    const env = keelEnv({
+      script: [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo made > out.txt" } }] },
+        { text: "Wrote out.txt." },
+      ],
+    });
+    const t = start(env, ["--permission-mode", "ask"]);
+    await t.waitFor("context 0%");
+    t.type("write a file");
+    t.press("enter");
+    await t.waitFor("Allow bash");
+    expect(t.screen()).toContain("Allow once");
+    t.press("enter");
+    await t.waitFor("Wrote out.txt.");
+    expect(readFileSync(join(env.cwd, "out.txt"), "utf8")).toBe("made\n");
+  });
+
+  it("refuses the call when the dialog is dismissed with Esc", async () => {
+    const env = keelEnv({
+      script: [
+        { toolCalls: [{ name: "bash", arguments: { command: "echo made > out.txt" } }] },
+        { text: "Understood." },
+      ],
+    });
+    const t = start(env, ["--permission-mode", "ask"]);
+    await t.waitFor("context 0%");
+    t.type("write a file");
+    t.press("enter");
+    await t.waitFor("Allow once");
+    t.press("escape");
+    await t.waitFor("Understood.");
+    expect(existsSync(join(env.cwd, "out.txt"))).toBe(false);
+  });
+
+  it("completes a slash command and a file path", async () => {
+    const env = keelEnv({ files: { "src/math.ts": "export {}\n", "src/main.ts": "" }, script: [{ text: "ok" }] });
+    const t = start(env);
+    await t.waitFor("context 0%");
+    t.type("/hel");
+    await t.waitFor("List the commands and keys");
+    t.press("tab");
+    await t.waitFor((s) => editorText(s) === "/help");
+    t.press("enter");
+    await t.waitFor("Commands:");
+    t.type("look at @sr");
+    await t.waitFor((s) => editorText(s).startsWith("look at @sr") && s.includes("src/"));
+    t.press("tab");
+    await t.waitFor((s) => editorText(s) === "look at @src/");
+    t.type("mat");
+    await t.waitFor("src/math.ts");
+    t.press("tab");
+    await t.waitFor((s) => editorText(s) === "look at @src/math.ts");
+  });
+});
