@@ -71,6 +71,7 @@ const FINGERPRINTS: Record<number, string> = {
   5: "5b568062d57cf696",
   6: "53062eafe5e3637a",
   7: "0df6063445e4daf8",
+  8: "bfbea6c3b5c89aa8",
 };
 
 it("has a new cache format for every change of the manifest schema", () => {
