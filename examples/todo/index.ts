@@ -3,6 +3,10 @@
  * `api.session` entry; on `history_replaced` (resume with -c, a /tree jump, a /fork, a compaction) the plugin
  * rebuilds its list from the last entry of the new active branch. So after jumping back to before an item was
  * added, the item is gone, and after a fork each session goes on with its own list. `/todos` shows the list.
+ *
+ * It also uses the UI extension points: a widget above the editor with the open items, a status-line entry
+ * with the count, a renderer for its session entries, and alt+t for `/todos`. The line chat and JSON show
+ * the same lines as plain text.
  */
 import { definePlugin, defineTool, z } from "@keel/extensions-api";
 
@@ -56,6 +60,30 @@ export default definePlugin({
         },
       }),
     );
+
+    api.registerWidget({
+      name: "todo",
+      render: (_runtime, { style }) => {
+        const open = state.items.filter((i) => !i.done);
+        if (open.length === 0) return [];
+        return [style.bold("Todo"), ...open.map((i) => `${style.muted("☐")} ${i.id}. ${i.text}`)];
+      },
+    });
+    api.registerStatusEntry({
+      name: "todo",
+      text: () =>
+        state.items.length ? `todo ${state.items.filter((i) => i.done).length}/${state.items.length}` : undefined,
+    });
+    api.registerMessageRenderer({
+      kind: "todos",
+      render: (entry, { style }) => {
+        const saved = State.safeParse(entry.data);
+        if (!saved.success) return [];
+        const done = saved.data.items.filter((i) => i.done).length;
+        return [style.muted(`☑ todo list: ${done} of ${saved.data.items.length} done`)];
+      },
+    });
+    api.registerKeybinding({ key: "alt+t", description: "Show the todo list", command: "/todos" });
 
     api.registerCommand({
       name: "/todos",

@@ -4,6 +4,7 @@
  */
 import { defineTool, z, type ToolResult } from "@keel/extensions-api";
 import type { BackgroundProcesses } from "./background.ts";
+import { bashRenderer } from "./render.ts";
 import { runForeground } from "./run-foreground.ts";
 import type { BashSettings } from "./settings.ts";
 
@@ -38,6 +39,7 @@ export function bashTool(settings: BashSettings, background: BackgroundProcesses
     readOnly: false,
     // Every call is bounded by its own `timeout` argument (up to a day), which also kills what it started.
     timeoutMs: Infinity,
+    render: bashRenderer,
     async execute(input, ctx): Promise<ToolResult> {
       if (!input.background)
         return runForeground(input.command, input.timeout ?? settings.timeoutSeconds, settings, ctx);

@@ -4,6 +4,7 @@
  */
 import { z, type ToolDeclaration } from "@keel/extensions-api";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "@keel/extensions-api/truncate";
+import { editRenderer, writeRenderer } from "./render.ts";
 
 export const LS_DEFAULT_LIMIT = 500;
 export const FIND_DEFAULT_LIMIT = 1000;
@@ -34,6 +35,7 @@ export const writeDeclaration = {
     path: z.string().describe("File to write, relative to the workspace or absolute; missing folders are created"),
     content: z.string().describe("The complete new content of the file"),
   }),
+  render: writeRenderer,
 } satisfies ToolDeclaration;
 
 export const editDeclaration = {
@@ -56,6 +58,7 @@ export const editDeclaration = {
       .min(1)
       .describe("Replacements, all matched against the file as it is now and applied together"),
   }),
+  render: editRenderer,
 } satisfies ToolDeclaration;
 
 export const lsDeclaration = {

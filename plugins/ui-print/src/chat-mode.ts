@@ -7,6 +7,7 @@
  */
 import type { Mode, Runtime } from "@keel/extensions-api";
 import type { LineInput } from "./line-input.ts";
+import { uiSummary } from "./plain.ts";
 import { showProgress } from "./progress.ts";
 
 async function submit(runtime: Runtime, text: string): Promise<void> {
@@ -19,6 +20,9 @@ async function submit(runtime: Runtime, text: string): Promise<void> {
     return;
   }
   const result = await runtime.prompt(text);
+  // Plugins' widgets and status entries, as plain text: the chat's stand-in for the terminal UI's panels.
+  const summary = uiSummary(runtime);
+  if (summary.length) process.stderr.write(`${summary.join("\n")}\n`);
   if (result.reason !== "stop")
     process.stderr.write(
       `(the run ended: ${result.reason}${result.errorMessage ? ` — ${result.errorMessage}` : ""})\n`,

@@ -17,6 +17,7 @@ import type { Runtime, UiRequest, UiResponse } from "@keel/extensions-api";
 import { footerLines, headerLines, queueLines, widgetLines, workingLine, type Queued } from "./chrome.ts";
 import { completionCommands, helpText } from "./commands.ts";
 import { KeelCompletion } from "./completion.ts";
+import { runPicker } from "./pickers.ts";
 import { Conversation } from "./conversation.ts";
 import { Dialogs } from "./dialogs.ts";
 import { captureStderr } from "./stderr.ts";
@@ -211,6 +212,7 @@ export class TuiApp {
     if (name === "/exit" || name === "/quit") return this.exit?.();
     if (name === "/help") return this.conversation.notice("info", helpText(this.runtime));
     try {
+      if (await runPicker(this.runtime, line)) return;
       if (!(await this.runtime.runCommand(line)))
         this.conversation.notice("error", `Unknown command ${name}. /help lists the commands.`);
     } catch (error) {

@@ -4,10 +4,12 @@
  */
 import type { SlashCommand as CompletionCommand } from "@earendil-works/pi-tui";
 import type { Runtime } from "@keel/extensions-api";
+import { PICKER_COMMANDS } from "./pickers.ts";
 
 export const OWN_COMMANDS = [
   { name: "/help", description: "List the commands and keys" },
   { name: "/exit", description: "End the session" },
+  ...PICKER_COMMANDS,
   { name: "/quit", description: "End the session" },
 ];
 
@@ -32,7 +34,8 @@ export function completionCommands(runtime: Runtime): CompletionCommand[] {
 }
 
 export function helpText(runtime: Runtime): string {
-  const commands = [...OWN_COMMANDS.slice(0, 2), ...runtime.listCommands()];
+  const own = OWN_COMMANDS.filter((c) => c.name !== "/quit");
+  const commands = [...own, ...runtime.listCommands().filter((c) => !own.some((o) => o.name === c.name))];
   const width = Math.max(...commands.map((c) => c.name.length));
   const keys = [...KEYS, ...runtime.ui().keybindings.map((k) => [k.key, `${k.description} (${k.command})`] as const)];
   const keyWidth = Math.max(...keys.map(([k]) => k.length));

@@ -3,7 +3,15 @@
  * the order asked. Enter answers, Esc answers nothing (the asking plugin then takes its safe default). The
  * pickers (/model, /resume) are selects asked by the commands that own them.
  */
-import { Input, SelectList, type Component, type Focusable } from "@earendil-works/pi-tui";
+import {
+  decodeKittyPrintable,
+  fuzzyFilter,
+  Input,
+  matchesKey,
+  SelectList,
+  type Component,
+  type Focusable,
+} from "@earendil-works/pi-tui";
 import type { UiRequest, UiResponse } from "@keel/extensions-api";
 import { selectTheme, style } from "./style.ts";
 import { Lines } from "./views.ts";
@@ -31,6 +39,57 @@ class Dialog implements Component {
   }
   invalidate(): void {
     this.body.invalidate();
+  }
+}
+
+/** A select list that narrows as the user types (fuzzy, like the editor's completion); backspace widens it. */
+class FilteredSelect implements Component {
+  private filter = "";
+  private list: SelectList;
+
+  constructor(
+    private readonly options: string[],
+    private readonly onSelect: (value: string) => void,
+    private readonly onCancel: () => void,
+  ) {
+    this.list = this.build();
+  }
+
+  private build(): SelectList {
+    const shown = this.filter ? fuzzyFilter(this.options, this.filter, (o) => o) : this.options;
+    const list = new SelectList(
+      shown.map((o) => ({ value: o, label: o })),
+      Math.max(1, Math.min(10, shown.length)),
+      selectTheme,
+    );
+    list.onSelect = (item) => this.onSelect(item.value);
+    list.onCancel = () => this.onCancel();
+    return list;
+  }
+
+  handleInput(data: string): void {
+    if (matchesKey(data, "backspace")) {
+      if (!this.filter) return;
+      this.filter = this.filter.slice(0, -1);
+      this.list = this.build();
+      return;
+    }
+    const printable = data.length === 1 && data >= " " && data !== "\x7f" ? data : decodeKittyPrintable(data);
+    if (printable !== undefined && this.options.length > 10) {
+      this.filter += printable;
+      this.list = this.build();
+      return;
+    }
+    this.list.handleInput(data);
+  }
+
+  render(width: number): string[] {
+    const lines = this.list.render(width);
+    return this.filter ? [style.muted(`filter: ${this.filter}`), ...lines] : lines;
+  }
+
+  invalidate(): void {
+    this.list.invalidate();
   }
 }
 
@@ -73,20 +132,17 @@ export class Dialogs {
         return;
       }
       const options = request.kind === "confirm" ? ["Yes", "No"] : request.options;
-      const list = new SelectList(
-        options.map((o) => ({ value: o, label: o })),
-        Math.min(10, options.length),
-        selectTheme,
+      const list = new FilteredSelect(
+        options,
+        (value) =>
+          done(
+            request.kind === "confirm" ? { kind: "confirm", confirmed: value === "Yes" } : { kind: "select", value },
+          ),
+        () => done(undefined),
       );
-      list.onSelect = (item) =>
-        done(
-          request.kind === "confirm"
-            ? { kind: "confirm", confirmed: item.value === "Yes" }
-            : { kind: "select", value: item.value },
-        );
-      list.onCancel = () => done(undefined);
       const message = request.kind === "confirm" ? request.message : undefined;
-      this.host.show(new Dialog(request.title, message, list, "↑↓ choose · enter answers · esc skips"), list);
+      const hint = `↑↓ choose${options.length > 10 ? " · type to filter" : ""} · enter answers · esc skips`;
+      this.host.show(new Dialog(request.title, message, list, hint), list);
     });
   }
 }

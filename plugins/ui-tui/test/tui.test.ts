@@ -3,20 +3,24 @@
  * headless xterm.js), driven by keystrokes, checked by what the screen shows. The scripted model plays each
  * test's turns.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
 import { keelEnv, SCRIPTED, type KeelEnv } from "../../../test/support/keel-cli.ts";
 import { TerminalSession } from "../../../test/support/terminal.ts";
 
 let term: TerminalSession | undefined;
-afterEach(() => {
+let llm: MockLlm | undefined;
+afterEach(async () => {
   term?.kill();
   term = undefined;
+  await llm?.close();
+  llm = undefined;
 });
 
-function start(env: KeelEnv, args: string[] = []): TerminalSession {
-  term = new TerminalSession([...SCRIPTED, ...args], env);
+function start(env: KeelEnv, args: string[] = [], extraEnv?: Record<string, string>): TerminalSession {
+  term = new TerminalSession([...SCRIPTED, ...args], env, { extraEnv });
   return term;
 }
 
@@ -160,5 +164,54 @@ describe("the terminal UI", () => {
     await t.waitFor("src/math.ts");
     t.press("tab");
     await t.waitFor((s) => editorText(s) === "look at @src/math.ts");
+  });
+
+  it("switches the model with the /model picker; the next prompt goes to the model picked", async () => {
+    llm = await startMockLlm([{ reply: { text: "From the mock model." } }]);
+    const env = keelEnv({ script: [{ text: "From the script." }] });
+    const t = start(env, [], { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-test" });
+    await t.waitFor("scripted/script · thinking");
+    t.type("/model");
+    t.press("enter");
+    await t.waitFor("type to filter");
+    expect(t.screen()).toContain("scripted/script  Scripted model  (current)");
+    t.type("openai/gpt-4.1-mini");
+    await t.waitFor(/→ openai\/gpt-4\.1-mini\s*$/m);
+    t.press("enter");
+    await t.waitFor("Model: openai/gpt-4.1-mini.");
+    await t.waitFor("openai/gpt-4.1-mini · thinking");
+    t.type("hello");
+    t.press("enter");
+    await t.waitFor("From the mock model.");
+    expect(llm.requests.map((r) => r.body.model)).toEqual(["gpt-4.1-mini"]);
+  });
+
+  it("resumes an earlier session of the folder with the /resume picker", async () => {
+    const env = keelEnv({ script: [{ text: "Noted the blue door." }] });
+    const first = start(env);
+    await first.waitFor("context 0%");
+    first.type("remember the blue door");
+    first.press("enter");
+    await first.waitFor("Noted the blue door.");
+    first.type("/exit");
+    first.press("enter");
+    expect(await first.exited).toBe(0);
+
+    writeFileSync(join(env.cwd, "turns.json"), JSON.stringify([{ text: "It was blue." }]));
+    const t = start(env);
+    await t.waitFor("context 0%");
+    expect(t.all()).not.toContain("blue door");
+    t.type("/resume");
+    t.press("enter");
+    await t.waitFor("Resume a session");
+    expect(t.screen()).toMatch(/→ .*remember the blue door/);
+    t.press("enter");
+    await t.waitFor("Resumed session");
+    const screen = t.screen();
+    expect(screen).toContain("› remember the blue door");
+    expect(screen).toContain("Noted the blue door.");
+    t.type("which colour?");
+    t.press("enter");
+    await t.waitFor("It was blue.");
   });
 });
