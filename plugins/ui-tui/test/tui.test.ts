@@ -111,6 +111,30 @@ describe("the terminal UI", () => {
     expect(screen).toMatch(/› first note\n {2}second note\n {2}third/);
   });
 
+  it("says at start, before any message, that the provider's key is missing and how to set it", async () => {
+    const env = keelEnv();
+    term = new TerminalSession(["--provider", "openai", "--model", "gpt-4.1-mini"], env, {
+      extraEnv: { OPENAI_API_KEY: "" },
+    });
+    const screen = await term.waitFor((s) => s.includes("OPENAI_API_KEY") && s.includes("· thinking"));
+    expect(screen).toMatch(/No API key for provider openai .*: set OPENAI_API_KEY/);
+    expect(screen).not.toContain("›");
+  });
+
+  it("sends a multi-line paste as one message, and recalls it from the history with Up", async () => {
+    const env = keelEnv({ script: [{ text: "One message received." }] });
+    const t = start(env);
+    await t.waitFor("context 0%");
+    t.paste("first line\nsecond line\nthird line");
+    await t.waitFor((s) => editorText(s) === "first line\nsecond line\nthird line");
+    t.press("enter");
+    const screen = await t.waitFor("One message received.");
+    expect(screen).toMatch(/› first line\n {2}second line\n {2}third line\n/);
+    expect(screen.match(/›/g)).toHaveLength(1);
+    t.press("up");
+    await t.waitFor((s) => editorText(s) === "first line\nsecond line\nthird line");
+  });
+
   it("answers a permission question in a dialog", async () => {
     const env = keelEnv({
       script: [
