@@ -43,7 +43,9 @@ function open(env) {
     session.bytes += Buffer.byteLength(data);
     term.write(data, () => {
       const text = screen();
-      session.waiters = session.waiters.filter(([test, resolve]) => !(test(text) && (resolve(performance.now()), true)));
+      session.waiters = session.waiters.filter(
+        ([test, resolve]) => !(test(text) && (resolve(performance.now()), true)),
+      );
     });
   });
   term.onData((reply) => child.write(reply));
@@ -133,7 +135,12 @@ const streamBytes = median(streamed.map((s) => s.bytes));
 printTable(`TUI: ${TOKENS} streamed tokens (${words.length} characters)`, [
   ["measure", "median", "per 1,000 tokens", "vs the text's own size"],
   ["time to the last token drawn", ms(streamMs), ms((streamMs / TOKENS) * 1000), ""],
-  ["bytes written to the terminal", String(streamBytes), String(Math.round((streamBytes / TOKENS) * 1000)), ratio(streamBytes, words.length)],
+  [
+    "bytes written to the terminal",
+    String(streamBytes),
+    String(Math.round((streamBytes / TOKENS) * 1000)),
+    ratio(streamBytes, words.length),
+  ],
 ]);
 const idleMs = median(idle);
 const busyMs = median(busy);

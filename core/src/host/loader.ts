@@ -14,6 +14,7 @@ import * as extensionsApi from "@keel/extensions-api";
 import * as catalog from "@keel/extensions-api/catalog";
 import * as compaction from "@keel/extensions-api/compaction";
 import * as paths from "@keel/extensions-api/paths";
+import * as render from "@keel/extensions-api/render";
 import * as scripted from "@keel/extensions-api/scripted";
 import * as sleep from "@keel/extensions-api/sleep";
 import * as stream from "@keel/extensions-api/stream";
@@ -50,6 +51,7 @@ function getJiti(): Jiti {
       "@keel/extensions-api/catalog": catalog,
       "@keel/extensions-api/compaction": compaction,
       "@keel/extensions-api/paths": paths,
+      "@keel/extensions-api/render": render,
       "@keel/extensions-api/scripted": scripted,
       "@keel/extensions-api/sleep": sleep,
       "@keel/extensions-api/stream": stream,

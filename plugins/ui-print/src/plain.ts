@@ -3,29 +3,10 @@
  * unchanged (`plain: true`), so the line chat and the JSON mode show the same lines the terminal UI draws,
  * without colour. A renderer that throws or returns nothing counts as absent.
  */
-import type { PluginEntry, RenderContext, Runtime, ToolResultContent, UiStyle } from "@keel/extensions-api";
+import type { PluginEntry, Runtime, ToolResultContent } from "@keel/extensions-api";
+import { plainContext, renderedLines as lines } from "@keel/extensions-api/render";
 
-const same = (text: string) => text;
-const PLAIN_STYLE: UiStyle = {
-  bold: same,
-  dim: same,
-  accent: same,
-  success: same,
-  error: same,
-  warning: same,
-  muted: same,
-};
-
-export const PLAIN: RenderContext = { width: 100, expanded: false, style: PLAIN_STYLE, plain: true };
-
-function lines(render: () => string[] | undefined): string[] | undefined {
-  try {
-    const out = render();
-    return Array.isArray(out) && out.length > 0 ? out.map(String) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const PLAIN = plainContext();
 
 /** The tool's own call lines, if it renders them. */
 export function callLines(runtime: Runtime, tool: string, input: unknown): string[] | undefined {

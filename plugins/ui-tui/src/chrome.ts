@@ -6,7 +6,8 @@
 import { homedir } from "node:os";
 import { truncateToWidth } from "@earendil-works/pi-tui";
 import type { Runtime } from "@keel/extensions-api";
-import { renderContext, tryRender } from "./render-context.ts";
+import { renderedLines } from "@keel/extensions-api/render";
+import { renderContext } from "./render-context.ts";
 import { style } from "./style.ts";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -57,7 +58,7 @@ export function footerLines(runtime: Runtime, width: number): string[] {
     window ? `context ${Math.round((context / window) * 100)}%` : "context ?",
   ];
   for (const entry of runtime.ui().statusEntries) {
-    const text = tryRender(() => {
+    const text = renderedLines(() => {
       const t = entry.text(runtime);
       return t === undefined ? undefined : [t];
     });
@@ -69,7 +70,7 @@ export function footerLines(runtime: Runtime, width: number): string[] {
 export function widgetLines(runtime: Runtime, width: number): string[] {
   return runtime
     .ui()
-    .widgets.flatMap((w) => tryRender(() => w.render(runtime, renderContext(width, false))) ?? [])
+    .widgets.flatMap((w) => renderedLines(() => w.render(runtime, renderContext(width, false))) ?? [])
     .map((line) => truncateToWidth(line, width));
 }
 

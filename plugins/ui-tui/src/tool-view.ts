@@ -5,7 +5,8 @@
  */
 import { truncateToWidth, type Component } from "@earendil-works/pi-tui";
 import { resultContent, type Runtime, type ToolResult, type ToolResultContent } from "@keel/extensions-api";
-import { renderContext, tryRender } from "./render-context.ts";
+import { renderedLines } from "@keel/extensions-api/render";
+import { renderContext } from "./render-context.ts";
 import { style } from "./style.ts";
 import type { ViewState } from "./views.ts";
 
@@ -59,7 +60,7 @@ export class ToolView implements Component {
     const expanded = this.state.expandTools;
     const ctx = renderContext(Math.max(10, width - 4), expanded);
     const renderer = this.runtime.ui().toolRenderer(this.name);
-    const call = tryRender(renderer?.call && (() => renderer.call!(this.input, ctx))) ?? [
+    const call = renderedLines(renderer?.call && (() => renderer.call!(this.input, ctx))) ?? [
       `${style.bold(this.name)} ${firstString(this.input)}`,
     ];
     const mark =
@@ -74,7 +75,7 @@ export class ToolView implements Component {
     if (!this.result) return ["", ...out];
     const result = this.result;
     let body =
-      tryRender(renderer?.result && (() => renderer.result!(result, this.input, ctx))) ??
+      renderedLines(renderer?.result && (() => renderer.result!(result, this.input, ctx))) ??
       textOf(result.content).map((l) => (result.isError ? style.error(l) : style.muted(l)));
     if (!expanded && body.length > COLLAPSED_LINES) {
       const hidden = body.length - COLLAPSED_LINES;

@@ -4,7 +4,8 @@
  */
 import { Markdown, truncateToWidth, wrapTextWithAnsi, type Component } from "@earendil-works/pi-tui";
 import type { AssistantMessage, Message, PluginEntry, Runtime } from "@keel/extensions-api";
-import { renderContext, tryRender } from "./render-context.ts";
+import { renderedLines } from "@keel/extensions-api/render";
+import { renderContext } from "./render-context.ts";
 import { markdownTheme, style } from "./style.ts";
 
 /** What the views read each frame: whether thinking and tool output are expanded (ctrl+t, ctrl+o). */
@@ -89,7 +90,7 @@ export class AssistantView implements Component {
 export function entryView(runtime: Runtime, entry: PluginEntry, state: ViewState): Component {
   return new Lines((width) => {
     const renderer = runtime.ui().messageRenderer(entry);
-    const lines = tryRender(renderer && (() => renderer.render(entry, renderContext(width, state.expandTools))));
+    const lines = renderedLines(renderer && (() => renderer.render(entry, renderContext(width, state.expandTools))));
     return lines ? lines.map((l) => truncateToWidth(l, width)) : [];
   });
 }
