@@ -3,7 +3,7 @@
  * headless xterm.js), driven by keystrokes, checked by what the screen shows. The scripted model plays each
  * test's turns.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
@@ -22,6 +22,16 @@ afterEach(async () => {
 function start(env: KeelEnv, args: string[] = [], extraEnv?: Record<string, string>): TerminalSession {
   term = new TerminalSession([...SCRIPTED, ...args], env, { extraEnv });
   return term;
+}
+
+/** Every entry of the one session file under `home`. */
+function sessionEntries(home: string): any[] {
+  const dir = join(home, "sessions");
+  const file = readdirSync(dir, { recursive: true, encoding: "utf8" }).find((f) => f.endsWith(".jsonl"))!;
+  return readFileSync(join(dir, file), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 /** The editor's text: the lines between its two rules, the last rules drawn on the screen. */
@@ -57,6 +67,23 @@ describe("the terminal UI", () => {
     t.type("/exit");
     t.press("enter");
     expect(await t.exited).toBe(0);
+  });
+
+  it("streams a command's output while it runs", async () => {
+    const command = "echo first output; while [ ! -f go ]; do sleep 0.05; done; echo second output";
+    const env = keelEnv({
+      script: [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "Both seen." }],
+    });
+    const t = start(env, ["--permission-mode", "full"]);
+    await t.waitFor("context 0%");
+    t.type("run it");
+    t.press("enter");
+    // The command is still waiting for the file, and its first line is already on the screen.
+    await t.waitFor("⎿ first output");
+    expect(t.all()).not.toMatch(/^ {4}second output/m);
+    writeFileSync(join(env.cwd, "go"), "");
+    await t.waitFor("Both seen.");
+    expect(t.all()).toMatch(/⎿ first output\n {4}second output/);
   });
 
   it("steers the run with a message typed while it works; the model reads it at its next step", async () => {
@@ -237,5 +264,31 @@ describe("the terminal UI", () => {
     t.type("which colour?");
     t.press("enter");
     await t.waitFor("It was blue.");
+  });
+
+  it("moves back in the session with the /tree picker; the next message continues from there", async () => {
+    const env = keelEnv({ script: [{ text: "First answer." }, { text: "Second answer." }, { text: "Third answer." }] });
+    const t = start(env);
+    await t.waitFor("context 0%");
+    t.type("first question");
+    t.press("enter");
+    await t.waitFor("First answer.");
+    t.type("second question");
+    t.press("enter");
+    await t.waitFor("Second answer.");
+    t.type("/tree");
+    t.press("enter");
+    await t.waitFor("Continue from");
+    expect(t.screen()).toMatch(/→ user: first question/);
+    t.press("enter");
+    await t.waitFor("Moved to");
+    expect(t.screen()).not.toContain("second question");
+    t.type("another try");
+    t.press("enter");
+    await t.waitFor("Third answer.");
+    const entries = sessionEntries(env.home);
+    const another = entries.find((e) => e.message?.content === "another try");
+    const first = entries.find((e) => e.message?.content === "first question");
+    expect(another.parentId).toBe(first.id);
   });
 });
