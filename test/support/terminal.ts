@@ -22,12 +22,17 @@ export const KEYS = {
   "ctrl+o": "\x0f",
 } as const;
 
+const SYNC_START = "\x1b[?2026h";
+const SYNC_END = "\x1b[?2026l";
+
 export class TerminalSession {
   private readonly term: InstanceType<typeof xterm.Terminal>;
   private readonly pty: IPty;
   private readonly waiters = new Set<() => void>();
-  /** Bytes the program wrote, for the benchmarks. */
+  /** Bytes the program wrote. */
   written = 0;
+  private inFrame = false;
+  private tail = "";
   readonly exited: Promise<number>;
 
   constructor(
@@ -50,7 +55,15 @@ export class TerminalSession {
     });
     this.pty.onData((data) => {
       this.written += Buffer.byteLength(data);
-      this.term.write(data, () => this.wake());
+      // A frame drawn with synchronized output (pi-tui's) is shown whole, as a real terminal shows it: the
+      // screen is checked only where no frame is half-written, even when a frame arrives in several reads.
+      const seen = this.tail + data;
+      const open = seen.lastIndexOf(SYNC_START);
+      const close = seen.lastIndexOf(SYNC_END);
+      if (open !== close) this.inFrame = open > close;
+      this.tail = seen.slice(-SYNC_START.length);
+      const settled = !this.inFrame;
+      this.term.write(data, () => settled && this.wake());
     });
     this.term.onData((reply) => this.pty.write(reply));
     this.exited = new Promise((resolve) =>

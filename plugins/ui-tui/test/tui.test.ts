@@ -60,7 +60,7 @@ describe("the terminal UI", () => {
     t.press("enter");
     const screen = await t.waitFor("Bash said hello.");
     expect(screen).toContain("› say hello");
-    expect(screen).toMatch(/● bash echo hello from bash\n {2}⎿ hello from bash/);
+    expect(screen).toMatch(/● \$ echo hello from bash\n {2}⎿ hello from bash/);
     // The answer comes after the tool call, and the editor is empty again.
     expect(screen.indexOf("Bash said hello.")).toBeGreaterThan(screen.indexOf("⎿ hello from bash"));
     expect(editorText(t.screen())).toBe("");
