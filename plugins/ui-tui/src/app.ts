@@ -69,7 +69,11 @@ export class TuiApp {
       this.tui.requestRender();
     });
     const offEvents = this.conversation.listen(() => this.tui.requestRender());
-    const offKeys = this.tui.addInputListener((data) => (this.key(data) ? { consume: true } : undefined));
+    const offKeys = this.tui.addInputListener((data) => {
+      if (!this.key(data)) return undefined;
+      this.tui.requestRender();
+      return { consume: true };
+    });
     const exited = new Promise<void>((resolve) => (this.exit = resolve));
     this.tui.start();
     try {

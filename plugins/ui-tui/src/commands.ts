@@ -4,7 +4,7 @@
  */
 import type { SlashCommand as CompletionCommand } from "@earendil-works/pi-tui";
 import type { Runtime } from "@keel/extensions-api";
-import { PICKER_COMMANDS } from "./pickers.ts";
+import { PICKER_COMMANDS, pickerArguments } from "./pickers.ts";
 
 export const OWN_COMMANDS = [
   { name: "/help", description: "List the commands and keys" },
@@ -30,7 +30,13 @@ export function completionCommands(runtime: Runtime): CompletionCommand[] {
   const seen = new Set<string>();
   return [...OWN_COMMANDS, ...runtime.listCommands()]
     .filter((c) => !seen.has(c.name) && seen.add(c.name))
-    .map((c) => ({ name: c.name.slice(1), description: c.description }));
+    .map((c) => ({
+      name: c.name.slice(1),
+      description: c.description,
+      ...(PICKER_COMMANDS.some((p) => p.name === c.name) && {
+        getArgumentCompletions: (prefix: string) => pickerArguments(runtime, c.name, prefix),
+      }),
+    }));
 }
 
 export function helpText(runtime: Runtime): string {

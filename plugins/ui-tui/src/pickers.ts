@@ -4,6 +4,7 @@
  * `runtime.ask`, so the choice is a dialog here and would be a numbered question in the line chat; each
  * reports through `runtime.notify`. With an argument they skip the picker.
  */
+import type { AutocompleteItem } from "@earendil-works/pi-tui";
 import { THINKING_LEVELS, type Runtime, type ThinkingLevel } from "@keel/extensions-api";
 
 export const PICKER_COMMANDS = [
@@ -13,6 +14,23 @@ export const PICKER_COMMANDS = [
   { name: "/new", description: "Start a new session" },
   { name: "/tree", description: "Pick an entry of this session to continue from (/tree <id> jumps)" },
 ];
+
+/** What Tab offers after a picker command's name: model names, levels, session ids. */
+export async function pickerArguments(runtime: Runtime, name: string, prefix: string): Promise<AutocompleteItem[]> {
+  let values: { value: string; description?: string }[] = [];
+  if (name === "/model")
+    values = (await runtime.allModels()).map((m) => ({ value: `${m.provider}/${m.id}`, description: m.name }));
+  else if (name === "/thinking") values = THINKING_LEVELS.map((value) => ({ value }));
+  else if (name === "/resume")
+    values = ((await runtime.sessionStore())?.list() ?? []).map((s) => ({
+      value: s.id.slice(0, 8),
+      description: s.name ?? s.firstPrompt,
+    }));
+  return values
+    .filter((v) => v.value.startsWith(prefix))
+    .slice(0, 50)
+    .map((v) => ({ value: v.value, label: v.value, ...(v.description ? { description: v.description } : {}) }));
+}
 
 /** `options[i]` stands for `values[i]`; the picked one's value, or undefined when dismissed. */
 async function pick<T>(runtime: Runtime, title: string, options: string[], values: T[]): Promise<T | undefined> {

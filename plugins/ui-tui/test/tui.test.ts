@@ -197,7 +197,7 @@ describe("the terminal UI", () => {
     expect(existsSync(join(env.cwd, "out.txt"))).toBe(false);
   });
 
-  it("completes a slash command and a file path", async () => {
+  it("completes a slash command, its argument and a file path", async () => {
     const env = keelEnv({ files: { "src/math.ts": "export {}\n", "src/main.ts": "" }, script: [{ text: "ok" }] });
     const t = start(env);
     await t.waitFor("context 0%");
@@ -207,6 +207,13 @@ describe("the terminal UI", () => {
     await t.waitFor((s) => editorText(s) === "/help");
     t.press("enter");
     await t.waitFor("Commands:");
+    // A command's arguments: /thinking offers its levels.
+    t.type("/thinking hi");
+    await t.waitFor("→ high");
+    t.press("tab");
+    await t.waitFor((s) => editorText(s) === "/thinking high");
+    t.press("ctrl+c");
+    await t.waitFor((s) => editorText(s) === "");
     t.type("look at @sr");
     await t.waitFor((s) => editorText(s).startsWith("look at @sr") && s.includes("src/"));
     t.press("tab");
