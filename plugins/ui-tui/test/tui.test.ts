@@ -298,4 +298,20 @@ describe("the terminal UI", () => {
     const first = entries.find((e) => e.message?.content === "first question");
     expect(another.parentId).toBe(first.id);
   });
+
+  it("starts a new session with /new: an empty conversation under a new id", async () => {
+    const env = keelEnv({ script: [{ text: "Old answer." }, { text: "New answer." }] });
+    const t = start(env);
+    const first = /session ([0-9a-f]{8})/.exec(await t.waitFor("context 0%"))![1];
+    t.type("old question");
+    t.press("enter");
+    await t.waitFor("Old answer.");
+    t.type("/new");
+    t.press("enter");
+    const screen = await t.waitFor("New session");
+    const second = /session ([0-9a-f]{8})/.exec(t.screen())![1];
+    expect(second).not.toBe(first);
+    expect(screen).toContain(`New session ${second}.`);
+    expect(t.screen()).not.toContain("Old answer.");
+  });
 });
