@@ -64,6 +64,9 @@ describe("a coding task end to end (the README demo)", () => {
     expect(demo.status, demo.stderr).toBe(0);
     expect(demo.stdout).toContain("Fixed: add() in math.js now returns a + b");
     expect(demo.stdout).toContain("return a + b;");
-    expect(demo.stderr).toContain("● bash node math.test.js\n  ⎿ PASS add(2, 3) = 5\n");
+    // The tools' own lines (Tool.render), as plain text: the edit as its diff, bash as a shell line.
+    expect(demo.stderr).toContain("● edit math.js\n  ⎿ +1 -1 lines\n");
+    expect(demo.stderr).toContain("    -  return a - b;\n    +  return a + b;\n");
+    expect(demo.stderr).toContain("● $ node math.test.js\n  ⎿ PASS add(2, 3) = 5\n");
   });
 });
