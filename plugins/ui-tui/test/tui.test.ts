@@ -3,47 +3,14 @@
  * headless xterm.js), driven by keystrokes, checked by what the screen shows. The scripted model plays each
  * test's turns.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
-import { keelEnv, SCRIPTED, type KeelEnv } from "../../../test/support/keel-cli.ts";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
+import { keelEnv } from "../../../test/support/keel-cli.ts";
 import { TerminalSession } from "../../../test/support/terminal.ts";
+import { closeAll, editorText, start } from "./screen.ts";
 
-let term: TerminalSession | undefined;
-let llm: MockLlm | undefined;
-afterEach(async () => {
-  term?.kill();
-  term = undefined;
-  await llm?.close();
-  llm = undefined;
-});
-
-function start(env: KeelEnv, args: string[] = [], extraEnv?: Record<string, string>): TerminalSession {
-  term = new TerminalSession([...SCRIPTED, ...args], env, { extraEnv });
-  return term;
-}
-
-/** Every entry of the one session file under `home`. */
-function sessionEntries(home: string): any[] {
-  const dir = join(home, "sessions");
-  const file = readdirSync(dir, { recursive: true, encoding: "utf8" }).find((f) => f.endsWith(".jsonl"))!;
-  return readFileSync(join(dir, file), "utf8")
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line));
-}
-
-/** The editor's text: the lines between its two rules, the last rules drawn on the screen. */
-function editorText(screen: string): string {
-  const lines = screen.split("\n");
-  const rules = lines.flatMap((line, i) => (/^─{20,}/.test(line) ? [i] : []));
-  const [top, bottom] = rules.slice(-2);
-  return lines
-    .slice(top! + 1, bottom)
-    .join("\n")
-    .trim();
-}
+afterEach(closeAll);
 
 describe("the terminal UI", () => {
   it("shows the header and footer, streams the answer and shows the tool call with its output", async () => {
@@ -140,9 +107,10 @@ describe("the terminal UI", () => {
 
   it("says at start, before any message, that the provider's key is missing and how to set it", async () => {
     const env = keelEnv();
-    term = new TerminalSession(["--provider", "openai", "--model", "gpt-4.1-mini"], env, {
+    const term = new TerminalSession(["--provider", "openai", "--model", "gpt-4.1-mini"], env, {
       extraEnv: { OPENAI_API_KEY: "" },
     });
+    onTestFinished(() => term.kill());
     const screen = await term.waitFor((s) => s.includes("OPENAI_API_KEY") && s.includes("· thinking"));
     expect(screen).toMatch(/No API key for provider openai .*: set OPENAI_API_KEY/);
     expect(screen).not.toContain("›");
@@ -222,96 +190,5 @@ describe("the terminal UI", () => {
     await t.waitFor("src/math.ts");
     t.press("tab");
     await t.waitFor((s) => editorText(s) === "look at @src/math.ts");
-  });
-
-  it("switches the model with the /model picker; the next prompt goes to the model picked", async () => {
-    llm = await startMockLlm([{ reply: { text: "From the mock model." } }]);
-    const env = keelEnv({ script: [{ text: "From the script." }] });
-    const t = start(env, [], { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-test" });
-    await t.waitFor("scripted/script · thinking");
-    t.type("/model");
-    t.press("enter");
-    await t.waitFor("type to filter");
-    expect(t.screen()).toContain("scripted/script  Scripted model  (current)");
-    t.type("openai/gpt-4.1-mini");
-    await t.waitFor(/→ openai\/gpt-4\.1-mini\s*$/m);
-    t.press("enter");
-    await t.waitFor("Model: openai/gpt-4.1-mini.");
-    await t.waitFor("openai/gpt-4.1-mini · thinking");
-    t.type("hello");
-    t.press("enter");
-    await t.waitFor("From the mock model.");
-    expect(llm.requests.map((r) => r.body.model)).toEqual(["gpt-4.1-mini"]);
-  });
-
-  it("resumes an earlier session of the folder with the /resume picker", async () => {
-    const env = keelEnv({ script: [{ text: "Noted the blue door." }] });
-    const first = start(env);
-    await first.waitFor("context 0%");
-    first.type("remember the blue door");
-    first.press("enter");
-    await first.waitFor("Noted the blue door.");
-    first.type("/exit");
-    first.press("enter");
-    expect(await first.exited).toBe(0);
-
-    writeFileSync(join(env.cwd, "turns.json"), JSON.stringify([{ text: "It was blue." }]));
-    const t = start(env);
-    await t.waitFor("context 0%");
-    expect(t.all()).not.toContain("blue door");
-    t.type("/resume");
-    t.press("enter");
-    await t.waitFor("Resume a session");
-    expect(t.screen()).toMatch(/→ .*remember the blue door/);
-    t.press("enter");
-    await t.waitFor("Resumed session");
-    const screen = t.screen();
-    expect(screen).toContain("› remember the blue door");
-    expect(screen).toContain("Noted the blue door.");
-    t.type("which colour?");
-    t.press("enter");
-    await t.waitFor("It was blue.");
-  });
-
-  it("moves back in the session with the /tree picker; the next message continues from there", async () => {
-    const env = keelEnv({ script: [{ text: "First answer." }, { text: "Second answer." }, { text: "Third answer." }] });
-    const t = start(env);
-    await t.waitFor("context 0%");
-    t.type("first question");
-    t.press("enter");
-    await t.waitFor("First answer.");
-    t.type("second question");
-    t.press("enter");
-    await t.waitFor("Second answer.");
-    t.type("/tree");
-    t.press("enter");
-    await t.waitFor("Continue from");
-    expect(t.screen()).toMatch(/→ user: first question/);
-    t.press("enter");
-    await t.waitFor("Moved to");
-    expect(t.screen()).not.toContain("second question");
-    t.type("another try");
-    t.press("enter");
-    await t.waitFor("Third answer.");
-    const entries = sessionEntries(env.home);
-    const another = entries.find((e) => e.message?.content === "another try");
-    const first = entries.find((e) => e.message?.content === "first question");
-    expect(another.parentId).toBe(first.id);
-  });
-
-  it("starts a new session with /new: an empty conversation under a new id", async () => {
-    const env = keelEnv({ script: [{ text: "Old answer." }, { text: "New answer." }] });
-    const t = start(env);
-    const first = /session ([0-9a-f]{8})/.exec(await t.waitFor("context 0%"))![1];
-    t.type("old question");
-    t.press("enter");
-    await t.waitFor("Old answer.");
-    t.type("/new");
-    t.press("enter");
-    const screen = await t.waitFor("New session");
-    const second = /session ([0-9a-f]{8})/.exec(t.screen())![1];
-    expect(second).not.toBe(first);
-    expect(screen).toContain(`New session ${second}.`);
-    expect(t.screen()).not.toContain("Old answer.");
   });
 });
