@@ -87,8 +87,8 @@ export interface MessageRenderer {
 }
 
 /**
- * A key that runs a slash command line in the terminal UI. The command is the plain-text fallback: surfaces
- * without keys (the line chat) list the binding and the user types the command.
+ * A key that runs a slash command line in the terminal UI (whose /help lists it). The command is the plain-text
+ * fallback: on surfaces without keys (the line chat) the user types the command itself.
  */
 export interface Keybinding {
   /** The key, as pi-tui names keys: `ctrl+t`, `alt+x`, `f2`, `shift+tab`. */
