@@ -137,7 +137,7 @@ export const CONTRIBUTIONS = {
     entry: z
       .string()
       .regex(
-        /^\/[\w:-]+\*?$/,
+        /^\/([\w:-]+|[\w:-]*\*)$/,
         "a command starts with / followed by letters, digits, _ - :, or is such a prefix and * (/mcp:*) " +
           "for commands named at run time",
       ),

@@ -88,6 +88,13 @@ export const KeelManifestSchema = z
      * a provider id nothing else declares, and does not warn about the ids they register.
      */
     providerApis: z.array(z.string().min(1)).default([]),
+    /**
+     * Folders of Agent Skills the plugin ships (each skill a folder with a `SKILL.md`), relative to the
+     * plugin's folder. Read by the context plugin when a session starts; the plugin's code is not loaded for it.
+     */
+    skills: z.array(z.string().min(1)).default([]),
+    /** Folders of prompt templates the plugin ships (`<name>.md` becomes `/<name>`), relative to its folder. */
+    prompts: z.array(z.string().min(1)).default([]),
   })
   .strict()
   .superRefine((manifest, ctx) => {

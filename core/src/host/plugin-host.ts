@@ -9,6 +9,7 @@ import {
   API_VERSION,
   CONTRIBUTION_KINDS,
   CONTRIBUTIONS,
+  declaresName,
   ContributesSchema,
   type ContributionKind,
   settingsKeyOf,
@@ -337,7 +338,8 @@ export class PluginHost {
     const prefix = `${CONTRIBUTIONS[kind].event}:`;
     for (const r of this.records) {
       if (r.state !== "lazy") continue;
-      if (r.events.some((e) => e === prefix + name || (name === "*" && e.startsWith(prefix)))) await this.activate(r);
+      const fires = (e: string) => declaresName([e], prefix + name) || (name === "*" && e.startsWith(prefix));
+      if (r.events.some(fires)) await this.activate(r);
     }
   }
 

@@ -543,10 +543,11 @@ export class KeelRuntime implements Runtime {
     const match = /^(\/\S+)\s*([\s\S]*)$/.exec(line.trim());
     if (!match) return false;
     const [, name, args] = match as unknown as [string, string, string];
+    // The session starts first: plugins register commands named by the session's files when it starts.
+    await this.startSession();
     if (!this.contributions.commands.get(name)) await this.host.activateFor("commands", name);
     const entry = this.contributions.commands.get(name);
     if (!entry) return false;
-    await this.startSession();
     await entry.item.run(args, this);
     return true;
   }

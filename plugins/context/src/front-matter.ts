@@ -1,0 +1,52 @@
+/**
+ * Markdown files with YAML front matter (`---` lines around it), as skills, prompt templates and agent
+ * definitions are written. The `yaml` package is imported on the first file that has front matter, so a
+ * session with none never loads it.
+ */
+import type { z } from "@keel/extensions-api";
+
+export interface FrontMatter {
+  /** The parsed header; `{}` when the file has none. */
+  data: Record<string, unknown>;
+  /** The text after the header. */
+  body: string;
+}
+
+const HEADER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/** Splits and parses; throws with the YAML error when the header is not a YAML mapping. */
+export async function parseFrontMatter(text: string): Promise<FrontMatter> {
+  const match = HEADER.exec(text);
+  if (!match) return { data: {}, body: text };
+  const { parse } = await import("yaml");
+  const data: unknown = parse(match[1]!);
+  if (data !== null && (typeof data !== "object" || Array.isArray(data)))
+    throw new Error("its front matter is not a YAML mapping of keys to values");
+  return { data: (data ?? {}) as Record<string, unknown>, body: text.slice(match[0].length) };
+}
+
+/**
+ * Reads `text`'s front matter against `schema`. A problem (bad YAML, a missing or wrong key) is pushed to
+ * `problems` naming `file` and the key, and the file is skipped (undefined).
+ */
+export async function readHeader<S extends z.ZodType>(
+  text: string,
+  file: string,
+  schema: S,
+  problems: string[],
+): Promise<{ data: z.output<S>; body: string } | undefined> {
+  let parsed: FrontMatter;
+  try {
+    parsed = await parseFrontMatter(text);
+  } catch (error) {
+    problems.push(`${file}: ${(error as Error).message.split("\n")[0]!.replace(/:$/, "")}; the file was skipped`);
+    return undefined;
+  }
+  const checked = schema.safeParse(parsed.data);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    problems.push(`${file}: front matter key "${issue.path.join(".")}" ${issue.message}; the file was skipped`);
+    return undefined;
+  }
+  return { data: checked.data, body: parsed.body };
+}
