@@ -72,6 +72,7 @@ const FINGERPRINTS: Record<number, string> = {
   6: "53062eafe5e3637a",
   7: "0df6063445e4daf8",
   8: "bfbea6c3b5c89aa8",
+  9: "6400e61453420a82",
 };
 
 it("has a new cache format for every change of the manifest schema", () => {
