@@ -39,7 +39,7 @@ export interface EventPayloads {
   };
   history_replaced: { reason: HistoryReplaceReason; messages: readonly Message[]; entries: readonly PluginEntry[] };
   session_entry: { entry: PluginEntry };
-  guard_blocked: { hook: string; by: string; reason: string; subject: unknown };
+  guard_blocked: { hook: string; by: string; reason: string; subject: unknown; agent?: string };
   plugin_activated: { plugin: PluginRef; ms: number };
   plugin_error: { plugin: PluginRef; phase: string; message: string };
   plugin_warning: { plugin?: PluginRef; message: string };
@@ -95,7 +95,7 @@ export const EVENTS: { [K in EventName]: string } = {
   session_entry:
     "A plugin appended an entry to the session (`api.session.append`); the session store keeps it on the active branch.",
   guard_blocked:
-    "A guard hook blocked a tool call, a user message or a compaction; `by` names the guard (audit logs, UIs, tests).",
+    "A guard hook blocked a tool call, a user message or a compaction; `by` names the guard, `agent` the subagent whose call it was (audit logs, UIs, tests).",
   plugin_activated: "A plugin's activate() finished.",
   plugin_error: "A plugin failed: loading, activating, or in a hook or event handler.",
   plugin_warning:

@@ -40,6 +40,11 @@ export type GuardDecision<E> = void | undefined | { block: true; reason: string 
 export interface HookContext {
   /** Aborted when the handler timed out or the run was aborted. */
   signal: AbortSignal;
+  /**
+   * The subagent whose loop made this call (`SubagentRequest.name`, e.g. `task:explore`); undefined for the
+   * session's own agent and for hooks outside a loop.
+   */
+  agent?: string;
 }
 
 declare const kindBrand: unique symbol;

@@ -6,7 +6,7 @@ import type { z } from "zod";
 import type { DeclaredContributions } from "./contributions.js";
 import type { EventPayloads, EventSubscriber, PluginEventName, PluginRef } from "./events.js";
 import type { HookRegistrar, RunEndReason } from "./hooks.js";
-import type { AssistantMessage, Message, UserContent } from "./messages.js";
+import type { AssistantMessage, Message, Usage, UserContent } from "./messages.js";
 import type { OperationsBackend } from "./ops.js";
 import type { ModelInfo, Provider, ThinkingLevel } from "./provider.js";
 import type { PluginEntry, PluginSession, ReplaceOptions } from "./session.js";
@@ -44,6 +44,31 @@ export interface RunResult {
   /** The text of the last assistant message. */
   finalText: string;
   errorMessage?: string;
+}
+
+/** What `Runtime.runSubagent` runs: a separate loop with its own history. */
+export interface SubagentRequest {
+  /**
+   * Names the subagent wherever its work shows: `HookContext.agent` and `ToolContext.agent` of every hook and
+   * tool call it makes, `guard_blocked.agent`, and errors (`task:explore`).
+   */
+  name: string;
+  /** Its system prompt, passed through the `system_prompt` transform like the session's own. */
+  systemPrompt: string;
+  /** The first user message of its history. */
+  prompt: string | UserContent[];
+  /** The session's tools it may call, by name; a name that is not registered is an error. */
+  tools: string[];
+  /** Another model than the session's, resolved like `setModel` (rejects when none matches). */
+  model?: { provider: string; model: string };
+  /** Aborting it aborts the subagent's run (its provider stream and running tools). */
+  signal?: AbortSignal;
+}
+
+/** How a subagent's run ended: its final answer and what it cost; its history is not kept. */
+export interface SubagentResult extends RunResult {
+  /** The usage of all its replies added up. */
+  usage: Usage;
 }
 
 /** The running agent, as modes and commands drive it. */
@@ -145,6 +170,14 @@ export interface Runtime {
    * backend, or once it has started (the first run starts it).
    */
   useOps(name: string): void;
+  /**
+   * Runs a subagent: a loop of its own, with its own history, the tools named, and the session's model unless
+   * another is given. Every hook applies inside it as in the session (the `tool_call` guard — the permission
+   * policy — judges its calls, and `ctx.agent` names it); its messages are not the session's and fire no
+   * message or tool events. Resolves when it stops, with its final text and summed usage; an abort resolves
+   * with reason `aborted`. Rejects when a tool or the model is unknown. Several may run at once.
+   */
+  runSubagent(request: SubagentRequest): Promise<SubagentResult>;
   /** Runs a `/command args` line. Resolves false when the line names no command. */
   runCommand(line: string): Promise<boolean>;
   /**
@@ -264,6 +297,12 @@ export interface PluginAPI<S = unknown> {
    * allows (a deny rule), never the parts that widen it.
    */
   readonly untrustedSettings: unknown;
+  /**
+   * Whether the project folder's own configuration applies: the user trusted it, or it holds nothing that
+   * needs trust. False while trust is undecided (for the plugins that decide it). A plugin that reads
+   * configuration from the project folder itself (agent definitions, server lists) reads it only when true.
+   */
+  readonly projectTrusted: boolean;
   /** The workspace folder of the session being started. */
   readonly cwd: string;
   /** keel's own folder for sessions, user settings and data. */

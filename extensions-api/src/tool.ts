@@ -28,6 +28,8 @@ export interface ToolContext {
   update(partial: ToolResult): void;
   /** A folder private to this session for files a tool keeps (full outputs, large results). */
   dataDir: string;
+  /** The subagent that made this call (`SubagentRequest.name`); undefined for the session's own agent. */
+  agent?: string;
 }
 
 /** A tool contribution. `TParams` is a zod object schema. */

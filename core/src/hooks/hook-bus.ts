@@ -42,20 +42,43 @@ export type GuardOutcome<E> = { blocked: false; event: E } | { blocked: true; re
 type TransformInfo<K extends HookName> = HookTypes[K] extends { info: infer I } ? I : never;
 type ProvideAnswer<K extends HookName> = HookTypes[K] extends { answer: infer A } ? A : never;
 
-interface GuardState {
-  event: Record<string, unknown>;
+/** What every handler call carries besides its data: the run's signal and the subagent making the call. */
+interface CallScope {
   signal?: AbortSignal;
+  agent?: string;
+}
+
+interface GuardState extends CallScope {
+  event: Record<string, unknown>;
 }
 
 export class HookBus {
   private readonly taps = new Map<HookName, TapRecord[]>();
   private readonly compiled = new Map<HookName, any>();
+  /** The subagent whose calls go through this view (`forAgent`); undefined for the session's own agent. */
+  private agent: string | undefined;
 
   constructor(
     private readonly onFailure: (failure: HookFailure) => void,
-    private readonly onBlocked: (hook: HookName, by: string, reason: string, subject: unknown) => void = () =>
-      undefined,
+    private readonly onBlocked: (
+      hook: HookName,
+      by: string,
+      reason: string,
+      subject: unknown,
+      agent: string | undefined,
+    ) => void = () => undefined,
   ) {}
+
+  /**
+   * The same taps, with every call through the view naming `agent` in the handlers' `HookContext`: a
+   * subagent's loop uses it, so one permission policy and one set of hooks judge the session and its
+   * subagents alike. The view shares this bus's taps (it is an object whose prototype is this bus).
+   */
+  forAgent(agent: string): HookBus {
+    const view = Object.create(this) as HookBus;
+    view.agent = agent;
+    return view;
+  }
 
   /** A registrar bound to one plugin, for `api.hooks`. */
   registrarFor(owner: PluginRef, track: (dispose: () => void) => void): HookRegistrar {
@@ -106,10 +129,10 @@ export class HookBus {
     signal?: AbortSignal,
   ): Promise<GuardOutcome<HookInput<K>>> {
     if (!this.has(hook)) return { blocked: false, event };
-    const state: GuardState = { event: { ...(event as object) } as Record<string, unknown>, signal };
+    const state: GuardState = { event: { ...(event as object) } as Record<string, unknown>, signal, agent: this.agent };
     const result = (await this.compile(hook).promise(state)) as { reason: string; by: string } | undefined;
     if (result) {
-      this.onBlocked(hook, result.by, result.reason, state.event);
+      this.onBlocked(hook, result.by, result.reason, state.event, this.agent);
       return { blocked: true, reason: result.reason, by: result.by };
     }
     return { blocked: false, event: state.event as HookInput<K> };
@@ -123,7 +146,7 @@ export class HookBus {
     signal?: AbortSignal,
   ): Promise<HookInput<K>> {
     if (!this.has(hook)) return value;
-    return (await this.compile(hook).promise(value, info, signal)) as HookInput<K>;
+    return (await this.compile(hook).promise(value, info, this.scope(signal))) as HookInput<K>;
   }
 
   /** Runs a provide hook; the first defined answer wins. */
@@ -133,13 +156,17 @@ export class HookBus {
     signal?: AbortSignal,
   ): Promise<ProvideAnswer<K> | undefined> {
     if (!this.has(hook)) return undefined;
-    return (await this.compile(hook).promise(request, signal)) as ProvideAnswer<K> | undefined;
+    return (await this.compile(hook).promise(request, this.scope(signal))) as ProvideAnswer<K> | undefined;
   }
 
   /** Runs a lifecycle hook: all handlers in parallel, awaited, failures reported. */
   async lifecycle<K extends HookName>(hook: K, event: HookInput<K>, signal?: AbortSignal): Promise<void> {
     if (!this.has(hook)) return;
-    await this.compile(hook).promise(event, signal);
+    await this.compile(hook).promise(event, this.scope(signal));
+  }
+
+  private scope(signal: AbortSignal | undefined): CallScope {
+    return { signal, agent: this.agent };
   }
 
   private compile(hook: HookName): any {
@@ -156,8 +183,8 @@ export class HookBus {
       kind === "guard"
         ? new Hook(["state"])
         : kind === "transform"
-          ? new Hook(["value", "info", "signal"])
-          : new Hook(["request", "signal"]);
+          ? new Hook(["value", "info", "scope"])
+          : new Hook(["request", "scope"]);
     for (const tap of this.taps.get(hook) ?? []) {
       compiled.tapPromise({ name: tap.name, stage: tap.stage, before: tap.before }, this.wrap(kind, tap));
     }
@@ -168,13 +195,15 @@ export class HookBus {
   private wrap(kind: string, tap: TapRecord): AnyFn {
     const fail = (error: unknown) =>
       this.onFailure({ hook: tap.hook, owner: tap.owner, tap: tap.name, message: errorText(error) });
-    const call = <T>(outer: AbortSignal | undefined, fn: (ctx: HookContext) => T) =>
-      runWithDeadline(tap.timeoutMs, outer, (signal) => fn({ signal }));
+    const call = <T>(scope: CallScope, fn: (ctx: HookContext) => T) =>
+      runWithDeadline(tap.timeoutMs, scope.signal, (signal) =>
+        fn(scope.agent === undefined ? { signal } : { signal, agent: scope.agent }),
+      );
     switch (kind) {
       case "guard":
         return async (state: GuardState) => {
           try {
-            const decision = (await call(state.signal, (ctx) => tap.handler(state.event, ctx))) as GuardDecision<
+            const decision = (await call(state, (ctx) => tap.handler(state.event, ctx))) as GuardDecision<
               Record<string, unknown>
             >;
             if (decision && "block" in decision && decision.block)
@@ -188,9 +217,9 @@ export class HookBus {
           }
         };
       case "transform":
-        return async (value: unknown, info: unknown, signal?: AbortSignal) => {
+        return async (value: unknown, info: unknown, scope: CallScope) => {
           try {
-            const next = await call(signal, (ctx) => tap.handler(value, info, ctx));
+            const next = await call(scope, (ctx) => tap.handler(value, info, ctx));
             if (next === undefined) return value;
             const problem = transformProblem(tap.hook, next);
             if (problem) throw new Error(`returned a value of the wrong type (${problem}); it was ignored`);
@@ -201,9 +230,9 @@ export class HookBus {
           }
         };
       case "provide":
-        return async (request: unknown, signal?: AbortSignal) => {
+        return async (request: unknown, scope: CallScope) => {
           try {
-            const answer = await call(signal, (ctx) => tap.handler(request, ctx));
+            const answer = await call(scope, (ctx) => tap.handler(request, ctx));
             return answer ?? undefined;
           } catch (error) {
             fail(error);
@@ -211,9 +240,9 @@ export class HookBus {
           }
         };
       default:
-        return async (event: unknown, signal?: AbortSignal) => {
+        return async (event: unknown, scope: CallScope) => {
           try {
-            await call(signal, (ctx) => tap.handler(event, ctx));
+            await call(scope, (ctx) => tap.handler(event, ctx));
           } catch (error) {
             fail(error);
           }

@@ -34,6 +34,7 @@ export interface ScopeDeps {
   settings: Readonly<Record<string, unknown>>;
   /** This plugin's section as an untrusted project wrote it. */
   untrustedSettings: unknown;
+  projectTrusted(): boolean;
   /** The sections beyond its own the plugin declares it reads (`keel.reads`). */
   reads: readonly string[];
   runtime(): Runtime | undefined;
@@ -113,6 +114,9 @@ export function createScope(
     settings,
     allSettings: readableSettings(deps.settings, owner.settingsKey, deps.reads),
     untrustedSettings: deps.untrustedSettings,
+    get projectTrusted() {
+      return deps.projectTrusted();
+    },
     cwd: deps.cwd,
     keelHome: deps.keelHome,
     hooks: declaredHooksOnly(deps.hooks.registrarFor(ref, track), (hook) => {

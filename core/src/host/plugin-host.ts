@@ -84,6 +84,8 @@ export interface HostDeps {
   settings(): Readonly<Record<string, unknown>>;
   /** A section as an untrusted project wrote it; undefined when the project is trusted. */
   untrustedSettings(key: string): unknown;
+  /** Whether the project folder's own configuration applies (see `PluginAPI.projectTrusted`). */
+  projectTrusted(): boolean;
   /** Every settings layer as written, named, to report keys in a plugin's section that its schema lacks. */
   settingLayers(): NamedLayer[];
   activationTimeoutMs(): number;

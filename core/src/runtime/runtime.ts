@@ -20,6 +20,8 @@ import {
   type SessionEndReason,
   type Runtime,
   type RunResult,
+  type SubagentRequest,
+  type SubagentResult,
   type SessionStore,
   type ThinkingLevel,
   type ToolCall,
@@ -64,6 +66,7 @@ import { ModelSlot } from "./model-slot.js";
 import { BackendSlot, createOps } from "./ops.js";
 import { checkedEntries, PluginEntries } from "./plugin-entries.js";
 import { uiContributions } from "./ui-contributions.js";
+import { runSubagent, type SubagentHost } from "./subagent.js";
 import { trace } from "../trace.js";
 import type { Distribution } from "./distribution.js";
 import { applyLocks, lockWarnings } from "../settings/locked.js";
@@ -159,7 +162,8 @@ export class KeelRuntime implements Runtime {
     );
     this.hooks = new HookBus(
       (f) => this.bus.emit("plugin_error", { plugin: f.owner, phase: `hook ${f.hook}`, message: hookFailure(f) }),
-      (hook, by, reason, subject) => this.bus.emit("guard_blocked", { hook, by, reason, subject }),
+      (hook, by, reason, subject, agent) =>
+        this.bus.emit("guard_blocked", agent ? { hook, by, reason, subject, agent } : { hook, by, reason, subject }),
     );
     this.contributions = createContributions(
       () => this.core.prefer,
@@ -175,6 +179,7 @@ export class KeelRuntime implements Runtime {
       keelHome: this.keelHome,
       settings: () => this.view.settings,
       untrustedSettings: (key) => this.view.untrusted?.[key],
+      projectTrusted: () => this.trust?.trusted === true,
       settingLayers: () => namedLayers(this.layers),
       activationTimeoutMs: () => this.core.activationTimeoutMs,
       session: this.entries,
@@ -205,6 +210,7 @@ export class KeelRuntime implements Runtime {
       untrusted: trust.trusted ? undefined : this.layers.project,
     };
     this.agent = new Agent({
+      ...this.sharedLoop(),
       bus: this.bus,
       hooks: this.hooks,
       model: () => this.target.ready(),
@@ -212,6 +218,13 @@ export class KeelRuntime implements Runtime {
       systemPrompt: (model, toolNames) =>
         this.hooks.transform("system_prompt", this.basePrompt(), { cwd: this.cwd, model, toolNames }),
       toolContext: (call, signal, update) => this.toolContext(call, signal, update),
+      historyCompacted: () => this.historyReplaced("compaction"),
+    });
+  }
+
+  /** The loop wiring the session's agent and its subagents share. */
+  private sharedLoop(): SubagentHost["shared"] {
+    return {
       toolsReady: () => this.backend.prepare(),
       toolFault: (plugin, message, severity) =>
         severity === "error"
@@ -221,8 +234,7 @@ export class KeelRuntime implements Runtime {
       thinking: () => this.thinking,
       limits: this.core.loop,
       compaction: this.core.compaction,
-      historyCompacted: () => this.historyReplaced("compaction"),
-    });
+    };
   }
 
   /** The managed layer's `plugins.allowedCatalogs` and where that file is (for the plugin installer). */
@@ -539,6 +551,21 @@ export class KeelRuntime implements Runtime {
     this.opsChosen = name;
   }
 
+  async runSubagent(request: SubagentRequest): Promise<SubagentResult> {
+    await this.startSession();
+    return runSubagent(
+      {
+        cwd: this.cwd,
+        hooks: this.hooks,
+        tools: () => this.activeTools(),
+        target: (want) => (want ? resolveTarget(want, this.host, this.contributions, this.hooks) : this.target.ready()),
+        toolContext: (call, signal, update, agent) => this.toolContext(call, signal, update, agent),
+        shared: this.sharedLoop(),
+      },
+      request,
+    );
+  }
+
   async runCommand(line: string): Promise<boolean> {
     const match = /^(\/\S+)\s*([\s\S]*)$/.exec(line.trim());
     if (!match) return false;
@@ -606,9 +633,15 @@ export class KeelRuntime implements Runtime {
     );
   }
 
-  private toolContext(call: ToolCall, signal: AbortSignal, update: (partial: ToolResult) => void): ToolContext {
+  private toolContext(
+    call: ToolCall,
+    signal: AbortSignal,
+    update: (partial: ToolResult) => void,
+    agent?: string,
+  ): ToolContext {
     const runtime = this;
     return {
+      ...(agent === undefined ? {} : { agent }),
       signal,
       toolCallId: call.id,
       cwd: this.cwd,

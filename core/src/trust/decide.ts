@@ -7,7 +7,7 @@
 import type { ProjectTrustAnswer } from "@keel/extensions-api";
 import type { HookBus } from "../hooks/hook-bus.js";
 import type { SettingsObject } from "../settings/settings.js";
-import { readProjectConfig, type ProjectConfig } from "./project-config.js";
+import { PROJECT_CONFIG_FOLDERS, readProjectConfig, type ProjectConfig } from "./project-config.js";
 import type { TrustStore } from "./trust-store.js";
 import { splitProjectSettings } from "./untrusted-project.js";
 
@@ -52,7 +52,11 @@ export interface TrustInputs {
 
 export async function decideProjectTrust(args: TrustInputs): Promise<ProjectTrust> {
   const config = readProjectConfig(args.cwd);
-  const { allowed, held } = splitProjectSettings(args.project);
+  const split = splitProjectSettings(args.project);
+  const { allowed } = split;
+  // A config folder with files in it waits for trust like a settings key does, and is named like one.
+  const folders = PROJECT_CONFIG_FOLDERS.filter((d) => config.files.some((f) => f.startsWith(`${d}/`)));
+  const held = [...split.held, ...folders];
   if (held.length === 0) return { config, trusted: true, held, allowed };
   const remembered = args.store.remembered(config, args.warnings);
   const granted = args.options.granted === true;

@@ -3,11 +3,31 @@
  * therefore apply only once the user trusts the folder, and a hash of their content so a change asks again.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, realpathSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /** Every project-scoped configuration file, relative to the project folder. A new one is added here only. */
 export const PROJECT_CONFIG_FILES = [".keel/settings.json", ".mcp.json"] as const;
+
+/**
+ * Project folders whose every file is configuration that plugins read from the folder themselves once it is
+ * trusted (`PluginAPI.projectTrusted`): agent definitions pick tools and models. Each file counts as a
+ * configuration file, so a new or changed one asks again.
+ */
+export const PROJECT_CONFIG_FOLDERS = [".keel/agents"] as const;
+
+/** The files of the config folders, relative to `dir`, sorted; none when a folder is missing. */
+function folderFiles(dir: string): string[] {
+  return PROJECT_CONFIG_FOLDERS.flatMap((folder) => {
+    try {
+      return readdirSync(join(dir, folder))
+        .sort()
+        .map((name) => `${folder}/${name}`);
+    } catch {
+      return [];
+    }
+  });
+}
 
 export interface ProjectConfig {
   /** The project folder's real path: the key of its trust decision. */
@@ -30,7 +50,7 @@ export function readProjectConfig(dir: string): ProjectConfig {
   const real = realPath(dir);
   const hash = createHash("sha256");
   const files: string[] = [];
-  for (const file of PROJECT_CONFIG_FILES) {
+  for (const file of [...PROJECT_CONFIG_FILES, ...folderFiles(real)]) {
     let content: Buffer;
     try {
       content = readFileSync(join(real, file));

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { z } from "@keel/extensions-api";
-import { readHeader } from "./front-matter.ts";
+import { readHeader } from "@keel/front-matter";
 import type { Source } from "./sources.ts";
 
 export interface Template {

@@ -3,7 +3,7 @@
  * definitions are written. The `yaml` package is imported on the first file that has front matter, so a
  * session with none never loads it.
  */
-import type { z } from "@keel/extensions-api";
+import type { z } from "zod";
 
 export interface FrontMatter {
   /** The parsed header; `{}` when the file has none. */

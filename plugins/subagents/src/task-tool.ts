@@ -1,0 +1,89 @@
+/**
+ * The `task` tool: runs a subagent on a prompt and answers with its final text only, so the parent's context
+ * grows by one answer, not by the subagent's whole search. It is read-only for the loop — the call itself
+ * changes nothing; every tool the subagent calls passes the permission policy on its own — so several task
+ * calls of one reply run in parallel, up to `maxParallel` at once.
+ */
+import { defineTool, z, type Runtime, type ToolResult, type Usage } from "@keel/extensions-api";
+import type { AgentDefinition } from "./agents.ts";
+import { concurrencyLimit } from "./limit.ts";
+import type { SubagentsSettings } from "./settings.ts";
+
+export const TASK_TOOL = "task";
+
+const TaskParams = z.object({
+  description: z.string().min(1).describe("A few words saying what the task is, for the user"),
+  prompt: z.string().min(1).describe("Everything the subagent needs to know: it sees nothing of this conversation"),
+  agent: z.string().optional().describe("Which agent runs it (default: general)"),
+});
+
+export interface TaskDetails {
+  agent: string;
+  reason: string;
+  usage: Usage;
+}
+
+export interface TaskDeps {
+  settings: SubagentsSettings;
+  runtime(): Runtime;
+  agents(): ReadonlyMap<string, AgentDefinition>;
+}
+
+function describe(agents: ReadonlyMap<string, AgentDefinition>): string {
+  const list = [...agents.values()].map((a) => `- ${a.name}: ${a.description}`).join("\n");
+  return [
+    "Hand a self-contained job to a subagent with its own context; you get back only its final answer.",
+    "Use it for searches and research that would fill your context, and for independent jobs: several task calls in one reply run in parallel.",
+    `Agents:\n${list}`,
+  ].join(" ");
+}
+
+export function taskTool(deps: TaskDeps) {
+  const limit = concurrencyLimit(deps.settings.maxParallel);
+  let seq = 0;
+  return defineTool({
+    name: TASK_TOOL,
+    label: "Task",
+    // It lists the agents, which are read when the session starts; the loop reads it for every request.
+    get description() {
+      return describe(deps.agents());
+    },
+    parameters: TaskParams,
+    readOnly: true,
+    // A subagent runs many requests and tools, each with its own deadline; its steps are capped instead.
+    timeoutMs: Infinity,
+    async execute(input, ctx): Promise<ToolResult<TaskDetails>> {
+      if (ctx.agent !== undefined)
+        throw new Error(`Subagents cannot start subagents (${ctx.agent} called task); do the work yourself.`);
+      const agents = deps.agents();
+      const agent = agents.get(input.agent ?? "general");
+      if (!agent)
+        throw new Error(`No agent is named "${input.agent}"; the agents are ${[...agents.keys()].join(", ")}.`);
+      const runtime = deps.runtime();
+      const sessionTools = runtime.listTools().map((t) => t.name);
+      const tools = (agent.tools ?? sessionTools).filter((name) => name !== TASK_TOOL);
+      const missing = tools.filter((name) => !sessionTools.includes(name));
+      if (missing.length > 0)
+        throw new Error(
+          `Agent "${agent.name}"${agent.path ? ` (${agent.path})` : ""} names tools this session does not have: ${missing.join(", ")}.`,
+        );
+      const name = `task:${agent.name}#${++seq}`;
+      const result = await limit(() =>
+        runtime.runSubagent({
+          name,
+          systemPrompt: agent.systemPrompt,
+          prompt: input.prompt,
+          tools,
+          model: agent.model,
+          signal: ctx.signal,
+        }),
+      );
+      const details = { agent: name, reason: result.reason, usage: result.usage };
+      if (result.reason !== "stop")
+        throw new Error(
+          `The subagent ${name} ended (${result.reason})${result.errorMessage ? `: ${result.errorMessage}` : ""}.${result.finalText ? ` Its last answer: ${result.finalText}` : ""}`,
+        );
+      return { content: result.finalText || "(the subagent gave no answer)", details };
+    },
+  });
+}
