@@ -4,34 +4,13 @@
 // times: one run each is exact.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { printTable } from "./lib.mjs";
+import { printTable, startChatServer } from "./lib.mjs";
 
 const bin = fileURLToPath(new URL("../bin/keel.js", import.meta.url));
 const PEERS = { pi: 2.4 * 1024, "Claude Code": 12 * 1024 };
-
-const chunk = (delta, finish) =>
-  `data: ${JSON.stringify({ id: "b", object: "chat.completion.chunk", created: 0, model: "gpt-4.1-mini", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-
-/** A Chat Completions server that keeps each request body. */
-async function startServer() {
-  const bodies = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (d) => (body += d));
-    req.on("end", () => {
-      bodies.push(body);
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(chunk({ role: "assistant", content: "ok" }, null) + chunk({}, "stop") + "data: [DONE]\n\n");
-    });
-  });
-  await new Promise((r) => server.listen(0, "127.0.0.1", () => r(undefined)));
-  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
-  return { url: `http://127.0.0.1:${port}/v1`, bodies, close: () => server.close() };
-}
 
 function firstRequest(server) {
   const root = mkdtempSync(join(tmpdir(), "keel-bench-context-"));
@@ -49,7 +28,7 @@ function firstRequest(server) {
   });
 }
 
-const server = await startServer();
+const server = await startChatServer();
 try {
   const raw = await firstRequest(server);
   const body = JSON.parse(raw);

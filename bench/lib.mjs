@@ -1,5 +1,6 @@
 // Shared helpers for the benchmarks: timing child processes, medians, and printing a table.
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
 
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -47,4 +48,31 @@ export async function interleaved(cases, warmup, runs) {
     }
   }
   return samples;
+}
+
+const chunk = (delta, finish) =>
+  `data: ${JSON.stringify({ id: "b", object: "chat.completion.chunk", created: 0, model: "gpt-4.1-mini", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+
+/**
+ * A Chat Completions server on 127.0.0.1 that answers "ok" to everything and notes when each request arrived
+ * and its body; `url` is the base URL (`…/v1`) for OPENAI_BASE_URL.
+ */
+export async function startChatServer() {
+  /** @type {number[]} */
+  const arrivals = [];
+  /** @type {string[]} */
+  const bodies = [];
+  const server = createServer((req, res) => {
+    arrivals.push(performance.now());
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      bodies.push(body);
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(chunk({ role: "assistant", content: "ok" }, null) + chunk({}, "stop") + "data: [DONE]\n\n");
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", () => r(undefined)));
+  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+  return { url: `http://127.0.0.1:${port}/v1`, arrivals, bodies, close: () => server.close() };
 }

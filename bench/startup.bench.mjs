@@ -2,36 +2,13 @@
 // same run; and how the first request moves with 0, 10 and 50 installed lazy plugins.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { median, ms, printTable, ratio, timeProcess } from "./lib.mjs";
+import { median, ms, printTable, ratio, startChatServer, timeProcess } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const bin = fileURLToPath(new URL("../bin/keel.js", import.meta.url));
-
-const chunk = (delta, finish) =>
-  `data: ${JSON.stringify({ id: "b", object: "chat.completion.chunk", created: 0, model: "gpt-4.1-mini", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-
-/** A Chat Completions server that notes when each request arrives. */
-async function startServer() {
-  const arrivals = [];
-  const bodies = [];
-  const server = createServer((req, res) => {
-    arrivals.push(performance.now());
-    let bytes = 0;
-    req.on("data", (chunk) => (bytes += chunk.length));
-    req.on("end", () => {
-      bodies.push(bytes);
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(chunk({ role: "assistant", content: "ok" }, null) + chunk({}, "stop") + "data: [DONE]\n\n");
-    });
-  });
-  await new Promise((r) => server.listen(0, "127.0.0.1", () => r(undefined)));
-  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
-  return { url: `http://127.0.0.1:${port}/v1`, arrivals, bodies, close: () => server.close() };
-}
 
 function homeWithLazyPlugins(count) {
   const home = mkdtempSync(join(tmpdir(), "keel-bench-home-"));
@@ -90,7 +67,7 @@ async function firstRequest(server, home) {
   return server.arrivals[before] - start;
 }
 
-const server = await startServer();
+const server = await startChatServer();
 try {
   const homes = { 0: homeWithLazyPlugins(0), 10: homeWithLazyPlugins(10), 50: homeWithLazyPlugins(50) };
   await firstRequest(server, homes[0]); // warm the jiti cache, the code cache and the OS file cache
@@ -119,7 +96,7 @@ try {
     await peakRss(server, homes[0]),
     await peakRss(server, homes[0]),
   ]);
-  const body = server.bodies[0];
+  const body = Buffer.byteLength(server.bodies[0]);
   const bare = Math.round(
     Number(
       spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.resourceUsage().maxRSS))"], {

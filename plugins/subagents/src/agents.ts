@@ -24,7 +24,7 @@ export interface AgentDefinition {
 /** The agent a task without `agent` runs. */
 export const GENERAL: AgentDefinition = {
   name: "general",
-  description: "Any self-contained job: research, a search across the code, a change with its check.",
+  description: "any job, with every tool",
   systemPrompt:
     "You are a subagent: do the task you are given with your tools, then answer with what it asks for. Your final answer is all the caller sees, so put everything it needs in it.",
 };

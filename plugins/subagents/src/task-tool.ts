@@ -12,9 +12,9 @@ import type { SubagentsSettings } from "./settings.ts";
 export const TASK_TOOL = "task";
 
 const TaskParams = z.object({
-  description: z.string().min(1).describe("A few words saying what the task is, for the user"),
-  prompt: z.string().min(1).describe("Everything the subagent needs to know: it sees nothing of this conversation"),
-  agent: z.string().optional().describe("Which agent runs it (default: general)"),
+  description: z.string().min(1).describe("A few words for the user"),
+  prompt: z.string().min(1).describe("The whole job: the subagent sees nothing else of this conversation"),
+  agent: z.string().optional().describe("Default: general"),
 });
 
 export interface TaskDetails {
@@ -31,11 +31,7 @@ export interface TaskDeps {
 
 function describe(agents: ReadonlyMap<string, AgentDefinition>): string {
   const list = [...agents.values()].map((a) => `- ${a.name}: ${a.description}`).join("\n");
-  return [
-    "Hand a self-contained job to a subagent with its own context; you get back only its final answer.",
-    "Use it for searches and research that would fill your context, and for independent jobs: several task calls in one reply run in parallel.",
-    `Agents:\n${list}`,
-  ].join(" ");
+  return `Runs a job in a subagent with its own context and returns only its final answer: for searches that would fill your context and for independent jobs (several calls in one reply run in parallel). Agents:\n${list}`;
 }
 
 export function taskTool(deps: TaskDeps) {
