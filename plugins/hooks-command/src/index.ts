@@ -3,24 +3,42 @@
  * `hooks/hooks.json`) names commands or URLs to run on PreToolUse, PostToolUse, UserPromptSubmit, Stop,
  * SessionStart, SessionEnd, Notification and PreCompact; each event sits on the keel hook of the same moment.
  * Hooks of an untrusted project never reach it: the host keeps that project's `hooks` key out of the settings.
+ *
+ * This file is all that loads with the host: the bridge (parsing, running, the wire shapes) is imported when
+ * the session starts with a hook configured, so without hooks the plugin costs a few no-op taps.
  */
-import { definePlugin, STAGE_POLICY } from "@keel/extensions-api";
-import { hookBridge } from "./bridge.ts";
+import { existsSync } from "node:fs";
+import { definePlugin, STAGE_POLICY, type PluginAPI } from "@keel/extensions-api";
+import type { hookBridge } from "./bridge.ts";
+import { hooksFile } from "./hooks-file.ts";
+
+type Bridge = ReturnType<typeof hookBridge>;
+
+/** Whether any hook can run: a `hooks` key in the settings, or a loaded plugin that ships a hooks file. */
+function configured(api: PluginAPI): boolean {
+  if (api.allSettings.hooks !== undefined) return true;
+  return api.runtime
+    .listPlugins()
+    .some((p) => (p.state === "active" || p.state === "lazy") && existsSync(hooksFile(p.dir)));
+}
 
 export default definePlugin({
   activate(api) {
-    const hooks = hookBridge(api);
+    let bridge: Bridge | undefined;
     // Hooks keep their own per-hook timeouts (and an `ask` waits for a person): no deadline from the host.
     const own = { timeoutMs: Infinity };
-    api.hooks.tap("session_start", own, hooks.sessionStart);
-    api.hooks.tap("session_end", own, hooks.sessionEnd);
-    api.hooks.tap("system_prompt", hooks.systemPrompt);
+    api.hooks.tap("session_start", own, async (info, ctx) => {
+      if (!bridge && configured(api)) bridge = (await import("./bridge.ts")).hookBridge(api);
+      await bridge?.sessionStart(info, ctx);
+    });
+    api.hooks.tap("session_end", own, (info, ctx) => bridge?.sessionEnd(info, ctx));
+    api.hooks.tap("system_prompt", (prompt) => bridge?.systemPrompt(prompt) ?? prompt);
     // Ahead of the permission policy, as in Claude Code: a hook's deny saves the user a question.
-    api.hooks.tap("tool_call", { ...own, stage: STAGE_POLICY - 10 }, hooks.preToolUse);
-    api.hooks.tap("tool_result", own, hooks.postToolUse);
-    api.hooks.tap("input", own, hooks.userPromptSubmit);
-    api.hooks.tap("stop", own, hooks.stop);
-    api.hooks.tap("compact_before", own, hooks.preCompact);
-    api.hooks.tap("ui_request", { stage: STAGE_POLICY - 10 }, hooks.notification);
+    api.hooks.tap("tool_call", { ...own, stage: STAGE_POLICY - 10 }, (call, ctx) => bridge?.preToolUse(call, ctx));
+    api.hooks.tap("tool_result", own, (result, info, ctx) => bridge?.postToolUse(result, info, ctx) ?? result);
+    api.hooks.tap("input", own, (event, ctx) => bridge?.userPromptSubmit(event, ctx));
+    api.hooks.tap("stop", own, (request, ctx) => bridge?.stop(request, ctx));
+    api.hooks.tap("compact_before", own, (event, ctx) => bridge?.preCompact(event, ctx));
+    api.hooks.tap("ui_request", { stage: STAGE_POLICY - 10 }, (request, ctx) => bridge?.notification(request, ctx));
   },
 });

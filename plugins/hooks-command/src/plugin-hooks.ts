@@ -4,14 +4,14 @@
  * this plugin never reads project files by itself.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { PluginInfo } from "@keel/extensions-api";
 import { parseHooks, type ConfiguredHook } from "./config.ts";
+import { hooksFile } from "./hooks-file.ts";
 
 export function pluginHooks(plugins: readonly PluginInfo[], problems: string[]): ConfiguredHook[] {
   return plugins.flatMap((plugin) => {
     if (plugin.state !== "active" && plugin.state !== "lazy") return [];
-    const file = join(plugin.dir, "hooks", "hooks.json");
+    const file = hooksFile(plugin.dir);
     let text: string;
     try {
       text = readFileSync(file, "utf8");

@@ -14,10 +14,8 @@
 import { classify, unwrap } from "./classify.ts";
 import { folderPattern, isDevice, protectedReason, resolvePath, type Places, type ResolvedPath } from "./paths.ts";
 import { firstMatch, normaliseCommand, PATH_TOOLS, type Rule, type Subject } from "./rules.ts";
+import type { Mode } from "./settings.ts";
 import type { ParsedShell, ShellCommand } from "./shell.ts";
-
-export type Mode = "ask" | "auto" | "full";
-export const MODES: readonly Mode[] = ["ask", "auto", "full"];
 
 export interface Policy {
   mode: Mode;

@@ -1,18 +1,36 @@
 /**
  * The `tool_call` guard: decides each call with the rule engine, asks when it must (one question at a time),
- * remembers the user's grants, and publishes every decision as a `permission_decision` event.
+ * remembers the user's grants, and publishes every decision as a `permission_decision` event. A grant "for
+ * this session" is kept in the session with the decision, so it holds again after a resume (`keel -c`) and
+ * follows the branch after /tree or /fork.
  */
-import type { GuardDecision, PluginAPI, ToolCallEvent } from "@keel/extensions-api";
+import { z, type GuardDecision, type PluginAPI, type ToolCallEvent } from "@keel/extensions-api";
 import { askUser } from "./ask.ts";
-import { decide, type Decision, type Mode, type Policy } from "./decide.ts";
+import { decide, type Decision, type Policy } from "./decide.ts";
 import { placesFor, type Places } from "./paths.ts";
 import { buildPolicy } from "./policy.ts";
-import { parseRules } from "./rules.ts";
-import type { PermissionsSettings } from "./settings.ts";
+import { parseRules, type Rule } from "./rules.ts";
+import type { Mode, PermissionsSettings } from "./settings.ts";
 import { loadShellParser, parseShell } from "./shell.ts";
 import { saveAllowRules } from "./user-settings.ts";
 
-/** The guard, and `start` to build the policy at `session_start` (so a bad rule is reported before any call). */
+const ENTRY = "permission_decision";
+/** The part of a decision entry that says the user granted patterns (older entries have none). */
+const GrantEntry = z.object({ grant: z.object({ rules: z.array(z.string()) }) });
+
+/** The patterns the user granted on the active branch, from the session's decision entries. */
+function sessionGrants(api: PluginAPI): Rule[] {
+  const patterns = api.session.entries(ENTRY).flatMap((e) => {
+    const entry = GrantEntry.safeParse(e.data);
+    return entry.success ? entry.data.grant.rules : [];
+  });
+  return parseRules(patterns).rules;
+}
+
+/**
+ * The guard; `restore` takes the session's grants again after the history was replaced. Loaded on the first
+ * tool call: the policy (rules, grants, the shell parser for bash) is built then, not at startup.
+ */
 export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
   let state: { policy: Policy; places: Places } | undefined;
   // Questions wait for each other: two prompts at once would confuse any UI.
@@ -20,7 +38,7 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
   // The input each allowed call had when judged, until the last guard has seen it.
   const judged = new Map<string, string>();
 
-  /** Built when the session starts: the flags are parsed and the workspace known by then. */
+  /** Built on the first call: the flags are parsed, the workspace known and a resumed history in place. */
   function session() {
     if (state) return state;
     // The command line gives flags camel-cased (commander); the test kit as they are written.
@@ -31,6 +49,7 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
       untrusted: api.untrustedSettings,
     });
     for (const problem of problems) api.log.warn(problem);
+    policy.session = sessionGrants(api);
     state = { policy, places: placesFor(api.runtime.cwd, api.keelHome) };
     return state;
   }
@@ -42,6 +61,7 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
     reason: string,
     asked: boolean,
     rule?: string,
+    grant?: { scope: "session" | "always"; rules: readonly string[] },
   ) {
     const payload = {
       toolCallId: call.toolCallId,
@@ -58,7 +78,7 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
     // from the settings and is an event only (else every tool call would add an entry).
     if (decision === "allow" && (by === "mode" || by === "rule")) return;
     try {
-      api.session.append("permission_decision", payload);
+      api.session.append(ENTRY, grant ? { ...payload, grant } : payload);
     } catch (error) {
       api.log.warn(
         `the decision on ${call.toolName} could not be recorded in the session: ${(error as Error).message}`,
@@ -119,7 +139,8 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
           : answer.grant === "session"
             ? "allowed by the user for this session"
             : "allowed once by the user";
-    publish(call, "allow", answer.by, `${ask.reason} — ${how}`, answer.by === "user", ask.rule);
+    const grant = answer.grant && { scope: answer.grant, rules: ask.suggestions };
+    publish(call, "allow", answer.by, `${ask.reason} — ${how}`, answer.by === "user", ask.rule, grant);
     judged.set(call.toolCallId, JSON.stringify(call.input));
     return undefined;
   }
@@ -134,10 +155,15 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
     return again;
   }
 
+  /** Resume, /tree, /fork: the grants are those of the new branch. */
+  function restore(): void {
+    if (state) state.policy.session = sessionGrants(api);
+  }
+
   return {
     guard,
     recheck,
-    start: () => void session(),
+    restore,
     /** The mode in force. */
     mode: () => session().policy.mode,
     /** Switches the mode for the rest of the session (`/permissions <mode>`, an editor's mode picker). */

@@ -3,10 +3,9 @@
  * `--settings`, managed), the `--permission-mode` flag, and what an untrusted project wrote, of which only the
  * narrowing parts count (its deny and ask rules, and a mode stricter than the one in force).
  */
-import type { Mode, Policy } from "./decide.ts";
-import { MODES } from "./decide.ts";
+import type { Policy } from "./decide.ts";
 import { parseRules, type Rule } from "./rules.ts";
-import { UntrustedPermissionsSchema, type PermissionsSettings } from "./settings.ts";
+import { flagModeProblem, MODES, UntrustedPermissionsSchema, type Mode, type PermissionsSettings } from "./settings.ts";
 
 export interface PolicySources {
   settings: PermissionsSettings;
@@ -14,13 +13,6 @@ export interface PolicySources {
   flagMode?: unknown;
   /** The section as an untrusted project wrote it. */
   untrusted?: unknown;
-}
-
-/** What is wrong with a `--permission-mode` value, or undefined. */
-export function flagModeProblem(value: unknown): string | undefined {
-  return MODES.includes(value as Mode)
-    ? undefined
-    : `--permission-mode must be ${MODES.join(", ")} (got ${JSON.stringify(value)})`;
 }
 
 /** The policy, and problems to report (rules that do not parse, a bad flag, an unreadable project section). */

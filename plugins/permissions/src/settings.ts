@@ -4,10 +4,21 @@
  */
 import { z } from "@keel/extensions-api";
 
+/** The modes, from the narrowest to the widest (a stricter mode is an earlier one). */
+export const MODES = ["ask", "auto", "full"] as const;
+export type Mode = (typeof MODES)[number];
+
+/** What is wrong with a `--permission-mode` value, or undefined. */
+export function flagModeProblem(value: unknown): string | undefined {
+  return MODES.includes(value as Mode)
+    ? undefined
+    : `--permission-mode must be ${MODES.join(", ")} (got ${JSON.stringify(value)})`;
+}
+
 export const PermissionsSettingsSchema = z
   .object({
     mode: z
-      .enum(["ask", "auto", "full"])
+      .enum(MODES)
       .default("auto")
       .describe("What runs without asking when no rule speaks. `--permission-mode` wins."),
     allow: z
@@ -29,7 +40,7 @@ export type PermissionsSettings = z.output<typeof PermissionsSettingsSchema>;
 
 /** What an untrusted project's section may add: only rules that narrow. A stricter mode narrows too. */
 export const UntrustedPermissionsSchema = z.object({
-  mode: z.enum(["ask", "auto", "full"]).optional(),
+  mode: z.enum(MODES).optional(),
   ask: z.array(z.string()).optional(),
   deny: z.array(z.string()).optional(),
 });
