@@ -71,6 +71,12 @@ export const KeelManifestSchema = z
      */
     reads: z.array(z.string().min(1)).default([]),
     /**
+     * Keys of the plugin's own section whose lists every settings layer adds to instead of replacing
+     * (`["deny", "ask"]`): a trusted project's or `--settings`' rules join the user's, and no layer can drop
+     * one from below. Other lists replace, like every setting.
+     */
+    addingLists: z.array(z.string().min(1)).default([]),
+    /**
      * What the plugin's own code may do, shown at install time: `fs:read`, `fs:write`, `exec`, `net:<host>`,
      * `env:<NAME>` (`net:*`, `env:*`: any). What it does through `ctx.ops` is the backend's to declare.
      */

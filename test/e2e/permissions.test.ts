@@ -2,7 +2,7 @@
  * The permission policy in the real binary: the default mode lets the README demo run without a question, and
  * `--permission-mode ask` in print mode (no one to ask) refuses the edit and the command with a reason.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -130,6 +130,48 @@ describe("permissions in the keel binary", () => {
     expect(readFileSync(join(env.cwd, "math.js"), "utf8")).toBe(buggy);
   });
 
+  it("deny and ask rules add up across layers: a trusted project's and --settings' rules join the user's", async () => {
+    const bash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
+    const project = { permissions: { deny: ["bash(rm *)"], ask: ["bash(touch asked*)"] } };
+    const env = keelEnv({
+      files: { ".keel/settings.json": JSON.stringify(project), "victim.txt": "keep\n" },
+      script: [bash("touch user-denied.txt"), bash("rm victim.txt"), bash("touch asked.txt"), { text: "done" }],
+    });
+    writeFileSync(
+      join(env.home, "settings.json"),
+      JSON.stringify({ permissions: { deny: ["bash(touch user-denied*)"] } }),
+    );
+    // An empty list from a higher layer removes nothing below it.
+    const scripted = JSON.stringify({
+      "provider-scripted": { script: "turns.json" },
+      permissions: { deny: [], ask: [] },
+    });
+    const args = ["-p", "go", "--mode", "json", "--trust", "--provider", "scripted", "--settings", scripted];
+    const run = await runKeel([...args, "--permission-mode", "full"], env, { timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    expect(decisions(run.stdout).map((d) => [d.decision, d.by, d.rule])).toEqual([
+      ["deny", "rule", "bash(touch user-denied*)"],
+      ["deny", "rule", "bash(rm *)"],
+      ["deny", "no_ui", "bash(touch asked*)"],
+    ]);
+    expect(existsSync(join(env.cwd, "victim.txt"))).toBe(true);
+    expect(existsSync(join(env.cwd, "user-denied.txt"))).toBe(false);
+    expect(existsSync(join(env.cwd, "asked.txt"))).toBe(false);
+  });
+
+  it("fails closed: an invalid permissions section or disabling the plugin stops keel before any call runs", async () => {
+    const script = [{ toolCalls: [{ name: "bash", arguments: { command: "touch ran.txt" } }] }, { text: "done" }];
+    const broken = [{ permissions: { deny: "bash(rm *)" } }, { plugins: { disabled: ["@keel/plugin-permissions"] } }];
+    for (const user of broken) {
+      const env = keelEnv({ script });
+      writeFileSync(join(env.home, "settings.json"), JSON.stringify(user));
+      const run = await runKeel(["-p", "go", ...SCRIPTED, "--permission-mode", "full"], env);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("Required plugin cannot run, so keel stops: @keel/plugin-permissions");
+      expect(existsSync(join(env.cwd, "ran.txt"))).toBe(false);
+    }
+  });
+
   it("a --permission-mode that is not a mode stops keel before anything runs", async () => {
     const env = keelEnv({ files });
     const run = await runKeel(
@@ -152,6 +194,28 @@ describe("permissions in the keel binary", () => {
     expect(JSON.parse(readFileSync(join(env.home, "settings.json"), "utf8"))).toEqual({
       permissions: { allow: ["bash(touch *)"] },
     });
+  });
+
+  it("a grant for this session holds again after the session is resumed, and only in that session", async () => {
+    const touch = (file: string) => ({ toolCalls: [{ name: "bash", arguments: { command: `touch ${file}` } }] });
+    const env = keelEnv({ script: [touch("a.txt"), { text: "made a" }] });
+    const chat = await runKeel([...SCRIPTED], env, { input: "make a\n2\n" });
+    expect(chat.code).toBe(0);
+    expect(chat.stderr).toContain("2. Allow for this session (bash(touch *))");
+    expect(existsSync(join(env.cwd, "a.txt"))).toBe(true);
+
+    // Resumed in print mode, where nobody can be asked: the grant from the session answers.
+    writeFileSync(join(env.cwd, "turns.json"), JSON.stringify([touch("b.txt"), { text: "made b" }]));
+    const resumed = await runKeel(["-c", "-p", "make b", "--mode", "json", ...SCRIPTED], env);
+    expect(resumed.code).toBe(0);
+    expect(existsSync(join(env.cwd, "b.txt"))).toBe(true);
+    expect(decisions(resumed.stdout).map((d) => [d.decision, d.by])).toEqual([["allow", "session"]]);
+
+    // A new session has no grant: the same call is refused for want of someone to ask.
+    writeFileSync(join(env.cwd, "turns.json"), JSON.stringify([touch("c.txt"), { text: "no c" }]));
+    const fresh = await runKeel(["-p", "make c", "--mode", "json", ...SCRIPTED], env);
+    expect(existsSync(join(env.cwd, "c.txt"))).toBe(false);
+    expect(decisions(fresh.stdout).map((d) => [d.decision, d.by])).toEqual([["deny", "no_ui"]]);
   });
 
   it("lists its flags in keel --help", async () => {

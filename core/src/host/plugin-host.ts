@@ -455,6 +455,11 @@ export class PluginHost {
   }
 
   /** The settings sections discovered plugins own or read, loaded or not: what top-level keys may be. */
+  /** The settings paths (`"permissions.deny"`) whose lists every layer adds to, from `keel.addingLists`. */
+  addingLists(): string[] {
+    return this.records.flatMap((r) => (r.manifest?.addingLists ?? []).map((key) => `${r.settingsKey}.${key}`));
+  }
+
   knownSettingsKeys(): string[] {
     return this.records.flatMap((r) => [r.settingsKey, ...(r.manifest?.reads ?? [])]).filter((key) => key.length > 0);
   }

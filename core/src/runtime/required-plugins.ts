@@ -1,5 +1,5 @@
 /**
- * Required plugins (`plugins.required` in the user's or the managed settings) are policies that must not be
+ * Required plugins (`plugins.required` in the distribution's, the user's or the managed settings) are policies that must not be
  * switched off: one that is missing, disabled, blocked, failed to load or has an invalid section stops keel
  * before any model request, naming it, instead of running without it.
  */
@@ -39,6 +39,6 @@ export function checkRequired(
   return new RequiredPluginError(
     names,
     `Required plugin${problems.length > 1 ? "s" : ""} cannot run, so keel stops: ${problems.join("; ")}. ` +
-      `plugins.required (user settings or ${context.managedFile}) says keel must not run without ${problems.length > 1 ? "them" : "it"}; fix the cause above.`,
+      `plugins.required (the distribution, user settings or ${context.managedFile}) says keel must not run without ${problems.length > 1 ? "them" : "it"}; fix the cause above.`,
   );
 }

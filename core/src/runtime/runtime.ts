@@ -190,8 +190,9 @@ export class KeelRuntime implements Runtime {
   /** The layers that apply, merged: the project's whole file, only its allowed keys, or none of it yet. */
   private compose(project: SettingsObject | undefined): SettingsObject {
     const { defaults, user, extra, managed } = this.layers;
-    const locked = applyLocks(mergeSettings(defaults, user, project, ...extra), defaults, this.locked);
-    return overlayManaged(locked, managed);
+    const adding = new Set(this.host?.addingLists() ?? []);
+    const merged = mergeSettings([defaults, user, project, ...extra], adding);
+    return overlayManaged(applyLocks(merged, defaults, this.locked), managed);
   }
 
   private pluginPolicy(): PluginPolicy {

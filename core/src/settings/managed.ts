@@ -6,7 +6,7 @@
  * something only here: which plugins may load at all, and which plugin catalogs may be used.
  */
 import { z } from "@keel/extensions-api";
-import { isPlainObject, type SettingsObject } from "./settings.js";
+import { isPlainObject, union, type SettingsObject } from "./settings.js";
 
 export const MANAGED_SETTINGS_FILE = "/etc/keel/managed-settings.json";
 
@@ -29,11 +29,6 @@ export const ManagedPolicySchema = z.object({
 });
 export type ManagedPolicy = z.output<typeof ManagedPolicySchema>;
 const MANAGED_ONLY = ["allowed", "blocked", "allowedCatalogs"] as const;
-
-function union(below: unknown[], above: unknown[]): unknown[] {
-  const seen = new Set(below.map((v) => JSON.stringify(v)));
-  return [...below, ...above.filter((v) => !seen.has(JSON.stringify(v)))];
-}
 
 /** Lays the managed layer over `merged`: values replace, lists are added to, objects merge key by key. */
 export function overlayManaged(merged: SettingsObject, managed: SettingsObject | undefined): SettingsObject {

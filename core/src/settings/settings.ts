@@ -13,17 +13,33 @@ export function isPlainObject(value: unknown): value is SettingsObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Deep merge: later layers win; plain objects merge recursively. */
-export function mergeSettings(...layers: (SettingsObject | undefined)[]): SettingsObject {
+/**
+ * Deep merge: later layers win; plain objects merge recursively. A list at one of the `adding` paths
+ * (`"permissions.deny"`, from plugins' `keel.addingLists`) is added to the list below instead of replacing it.
+ */
+export function mergeSettings(
+  layers: (SettingsObject | undefined)[],
+  adding: ReadonlySet<string> = new Set(),
+  path = "",
+): SettingsObject {
   const out: SettingsObject = {};
   for (const layer of layers) {
     if (!layer) continue;
     for (const [key, value] of Object.entries(layer)) {
       const current = out[key];
-      out[key] = isPlainObject(current) && isPlainObject(value) ? mergeSettings(current, value) : value;
+      const at = path ? `${path}.${key}` : key;
+      if (isPlainObject(current) && isPlainObject(value)) out[key] = mergeSettings([current, value], adding, at);
+      else if (Array.isArray(current) && Array.isArray(value) && adding.has(at)) out[key] = union(current, value);
+      else out[key] = value;
     }
   }
   return out;
+}
+
+/** `below` with the items of `above` it lacks (compared as JSON), in order. */
+export function union(below: unknown[], above: unknown[]): unknown[] {
+  const seen = new Set(below.map((v) => JSON.stringify(v)));
+  return [...below, ...above.filter((v) => !seen.has(JSON.stringify(v)))];
 }
 
 /** Reads one settings file: undefined when absent, a warning when unreadable. */

@@ -73,6 +73,23 @@ describe("permissions: asking the user", () => {
     });
   });
 
+  it("a session grant follows the branch: gone when the history moves to one without it, back with it", async () => {
+    const { asked, inline } = ui([pick("Allow for this session"), pick("Allow once")]);
+    const script = [touch("a.txt"), { text: "one" }, touch("b.txt"), { text: "two" }, touch("c.txt"), { text: "3" }];
+    await withKit({ inline: [inline], script }, async (kit) => {
+      await kit.run("make a");
+      const withGrant = { messages: [...kit.runtime.messages], entries: kit.runtime.pluginEntries };
+      // As /tree to a point before the grant: that branch has no decision entries.
+      kit.runtime.replaceMessages([], { reason: "tree", entries: [] });
+      await kit.run("make b");
+      expect(asked).toHaveLength(2);
+      kit.runtime.replaceMessages(withGrant.messages, { reason: "tree", entries: withGrant.entries });
+      await kit.run("make c");
+      expect(asked).toHaveLength(2);
+      expect(kit.eventsOf("permission_decision").map((d) => d.by)).toEqual(["user", "user", "session"]);
+    });
+  });
+
   it("always allow saves the rule to the user's settings, keeping what was there", async () => {
     const { asked, inline } = ui([pick("Always allow")]);
     const options = { inline: [inline], script: [touch("a.txt"), touch("b.txt"), { text: "done" }] };
