@@ -46,7 +46,7 @@ async function sourcesRead(extra: string[]): Promise<string[]> {
 it("costs nothing when no hooks are configured, no tool is called and the sandbox is not chosen", async () => {
   llm.push({ reply: { text: "hello" } });
   expect(await sourcesRead([])).toEqual([
-    "plugins/hooks-command/src/hooks-file.ts",
+    "plugins/hooks-command/src/configured.ts",
     "plugins/hooks-command/src/index.ts",
     "plugins/permissions/src/index.ts",
     "plugins/permissions/src/settings.ts",

@@ -7,20 +7,11 @@
  * This file is all that loads with the host: the bridge (parsing, running, the wire shapes) is imported when
  * the session starts with a hook configured, so without hooks the plugin costs a few no-op taps.
  */
-import { existsSync } from "node:fs";
-import { definePlugin, STAGE_POLICY, type PluginAPI } from "@keel/extensions-api";
+import { definePlugin, STAGE_POLICY } from "@keel/extensions-api";
 import type { hookBridge } from "./bridge.ts";
-import { hooksFile } from "./hooks-file.ts";
+import { hooksConfigured } from "./configured.ts";
 
 type Bridge = ReturnType<typeof hookBridge>;
-
-/** Whether any hook can run: a `hooks` key in the settings, or a loaded plugin that ships a hooks file. */
-function configured(api: PluginAPI): boolean {
-  if (api.allSettings.hooks !== undefined) return true;
-  return api.runtime
-    .listPlugins()
-    .some((p) => (p.state === "active" || p.state === "lazy") && existsSync(hooksFile(p.dir)));
-}
 
 export default definePlugin({
   activate(api) {
@@ -28,7 +19,7 @@ export default definePlugin({
     // Hooks keep their own per-hook timeouts (and an `ask` waits for a person): no deadline from the host.
     const own = { timeoutMs: Infinity };
     api.hooks.tap("session_start", own, async (info, ctx) => {
-      if (!bridge && configured(api)) bridge = (await import("./bridge.ts")).hookBridge(api);
+      if (!bridge && hooksConfigured(api)) bridge = (await import("./bridge.ts")).hookBridge(api);
       await bridge?.sessionStart(info, ctx);
     });
     api.hooks.tap("session_end", own, (info, ctx) => bridge?.sessionEnd(info, ctx));

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import type { PluginInfo } from "@keel/extensions-api";
 import { parseHooks, type ConfiguredHook } from "./config.ts";
-import { hooksFile } from "./hooks-file.ts";
+import { hooksFile } from "./configured.ts";
 
 export function pluginHooks(plugins: readonly PluginInfo[], problems: string[]): ConfiguredHook[] {
   return plugins.flatMap((plugin) => {
