@@ -73,6 +73,7 @@ const FINGERPRINTS: Record<number, string> = {
   7: "0df6063445e4daf8",
   8: "bfbea6c3b5c89aa8",
   9: "6400e61453420a82",
+  10: "e23cfbeb8ed13b43",
 };
 
 it("has a new cache format for every change of the manifest schema", () => {
