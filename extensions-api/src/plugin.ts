@@ -14,7 +14,8 @@ import type { SessionStore } from "./session-store.js";
 import type { Tool } from "./tool.js";
 import type { Keybinding, MessageRenderer, StatusEntry, UiContributions, UiRequest, UiResponse, Widget } from "./ui.js";
 
-export type PluginSource = "distribution" | "user" | "cli";
+/** Where a plugin came from; `project` is the workspace's `.keel/plugins`, loaded only once the folder is trusted. */
+export type PluginSource = "distribution" | "user" | "cli" | "project";
 export type PluginState = "active" | "lazy" | "failed" | "degraded" | "disabled";
 
 /** One plugin as `keel plugins` shows it. */

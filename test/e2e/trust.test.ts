@@ -4,7 +4,7 @@
  * after `keel trust` it applies; a changed file, a parent folder's trust and text that claims permission
  * change nothing.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.ts";
@@ -186,6 +186,38 @@ describe("an untrusted project folder", () => {
     );
     expect(existsSync(join(env.cwd, "pwned"))).toBe(false);
     expect(llm.requests.at(-1)!.headers.authorization).toBe("Bearer sk-user");
+  });
+
+  it("loads none of its .keel/plugins until trusted, names them in the notice, and asks again when one changes", async () => {
+    const env = keelEnv();
+    const marker = join(env.home, "project-plugin-ran");
+    // Top-level code: it runs when the module is imported, before any activation.
+    const source = `import { writeFileSync } from "node:fs";
+import { definePlugin } from "@keel/extensions-api";
+writeFileSync(${JSON.stringify(marker)}, "ran");
+export default definePlugin({ activate(api) { api.hooks.tap("session_start", () => {}); } });
+`;
+    const keel = { contributes: { hooks: ["session_start"] } };
+    const dir = writePlugin(join(env.cwd, ".keel", "plugins"), { name: "repo-helper", keel, source });
+    const untrusted = await askOpenAI(env);
+    expect(untrusted.code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(noticeOf(untrusted.stderr)).toEqual([expect.stringContaining("its plugins (.keel/plugins/repo-helper)")]);
+    const listed = await runKeel(["plugins"], env);
+    expect(listed.stdout).toMatch(/repo-helper\s+1\.0\.0\s+project\s+disabled.*the project folder is not trusted/);
+
+    expect((await runKeel(["trust"], env)).stdout).toContain(".keel/plugins/repo-helper");
+    const trusted = await askOpenAI(env);
+    expect(trusted.code).toBe(0);
+    expect(noticeOf(trusted.stderr)).toEqual([]);
+    expect(existsSync(marker)).toBe(true);
+
+    // A changed plugin file is not what the user trusted.
+    rmSync(marker);
+    writeFileSync(join(dir, "index.ts"), source.replace('"ran"', '"ran again"'));
+    const changed = await askOpenAI(env);
+    expect(noticeOf(changed.stderr)).toHaveLength(1);
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("keeps a trust.json that cannot be parsed and trusts nothing", async () => {

@@ -1,10 +1,12 @@
 /**
  * Where plugins come from: the active distribution's list, the user's plugin folder (`$KEEL_HOME/plugins`),
- * and `--plugin <path>`. Discovery only lists folders; nothing is read or run here.
+ * `--plugin <path>`, and the project's `.keel/plugins` (which the host keeps disabled unless the folder is
+ * trusted). Discovery only lists folders; nothing is read or run here.
  */
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { PluginSource } from "@keel/extensions-api";
+import { projectPluginFolders } from "../trust/project-plugins.js";
 
 export interface Candidate {
   dir: string;
@@ -20,10 +22,12 @@ export interface DiscoverOptions {
   cliPlugins: string[];
   /** Only the distribution's own plugins. */
   safeMode: boolean;
+  /** The project folder, whose `.keel/plugins` are listed. */
+  projectDir?: string;
 }
 
 /** Folders directly under `root`, descending one level into `@scope` folders. */
-function pluginFolders(root: string): string[] {
+export function pluginFolders(root: string): string[] {
   let entries;
   try {
     entries = readdirSync(root, { withFileTypes: true });
@@ -45,5 +49,7 @@ export function discover(options: DiscoverOptions): Candidate[] {
   if (options.safeMode) return out;
   for (const dir of pluginFolders(join(options.keelHome, "plugins"))) out.push({ dir, source: "user" });
   for (const path of options.cliPlugins) out.push({ dir: resolve(path), source: "cli" });
+  if (options.projectDir)
+    for (const dir of projectPluginFolders(options.projectDir)) out.push({ dir, source: "project" });
   return out;
 }

@@ -102,6 +102,8 @@ export interface PluginPolicy {
   allowed?: readonly string[];
   /** Where the managed layer is, for messages. */
   managedFile: string;
+  /** Whether the project folder is trusted; its `.keel/plugins` load only then (never before it is decided). */
+  projectTrusted: boolean;
 }
 
 /** The hook a plugin taps to decide project trust; such plugins activate before the project's settings apply. */
@@ -255,6 +257,8 @@ export class PluginHost {
 
   /** Why `policy` keeps a plugin from loading, or undefined when it may load. */
   private policyBars(r: PluginRecord, policy: PluginPolicy): string | undefined {
+    if (r.source === "project" && !policy.projectTrusted)
+      return "the project folder is not trusted (keel trust, or --trust for one run)";
     if (policy.blocked.includes(r.name))
       return `blocked by the managed settings (plugins.blocked in ${policy.managedFile})`;
     if (policy.allowed && r.source !== "distribution" && !policy.allowed.includes(r.name))

@@ -197,7 +197,13 @@ export class KeelRuntime implements Runtime {
 
   private pluginPolicy(): PluginPolicy {
     const { blocked, allowed } = this.managed.plugins;
-    return { disabled: this.core.plugins.disabled, blocked, allowed, managedFile: this.layers.managedFile };
+    return {
+      disabled: this.core.plugins.disabled,
+      blocked,
+      allowed,
+      managedFile: this.layers.managedFile,
+      projectTrusted: this.trust?.trusted === true,
+    };
   }
 
   /** Settles the settings once the project's trust is known, and builds the loop on them. */
@@ -274,6 +280,7 @@ export class KeelRuntime implements Runtime {
       keelHome: options.keelHome,
       cliPlugins: options.pluginPaths ?? [],
       safeMode: options.safeMode ?? false,
+      projectDir: options.cwd,
     });
     const refused = verifyInstalled(
       // A built distribution's npm plugins are installed in its own scope (`bundled/`), locked the same way.

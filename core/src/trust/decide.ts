@@ -57,7 +57,7 @@ export async function decideProjectTrust(args: TrustInputs): Promise<ProjectTrus
   // A config folder with files in it waits for trust like a settings key does, and is named like one.
   const folders = PROJECT_CONFIG_FOLDERS.filter((d) => config.files.some((f) => f.startsWith(`${d}/`)));
   const held = [...split.held, ...folders];
-  if (held.length === 0) return { config, trusted: true, held, allowed };
+  if (held.length === 0 && config.plugins.length === 0) return { config, trusted: true, held, allowed };
   const remembered = args.store.remembered(config, args.warnings);
   const granted = args.options.granted === true;
   const { firstWord } = args.options;
@@ -90,8 +90,12 @@ export async function decideProjectTrust(args: TrustInputs): Promise<ProjectTrus
     : remembered === false && !answer
       ? " (you chose not to trust it)"
       : "";
+  const skipped = [
+    ...(held.length > 0 ? [`what its settings set beyond the harmless keys (${held.join(", ")})`] : []),
+    ...(config.plugins.length > 0 ? [`its plugins (${config.plugins.join(", ")})`] : []),
+  ];
   const notice =
-    `This folder is not trusted${why}, so keel skipped what its ${config.files.join(", ")} sets beyond the harmless keys: ${held.join(", ")}. ` +
+    `This folder is not trusted${why}, so keel skipped ${skipped.join(" and ")}. ` +
     `Trust it with "${args.command} trust" (remembered until those files change) or run with --trust (this run only).`;
   return { config, trusted, held, allowed, decidedBy, notice };
 }

@@ -4,7 +4,8 @@
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
+import { hashPluginFolders, projectPluginFolders } from "./project-plugins.js";
 
 /** Every project-scoped configuration file, relative to the project folder. A new one is added here only. */
 export const PROJECT_CONFIG_FILES = [".keel/settings.json", ".mcp.json"] as const;
@@ -32,8 +33,10 @@ function folderFiles(dir: string): string[] {
 export interface ProjectConfig {
   /** The project folder's real path: the key of its trust decision. */
   dir: string;
-  /** The configuration files it has, relative to `dir`. */
+  /** The configuration files it has, relative to `dir` (each plugin of `.keel/plugins` as its folder). */
   files: string[];
+  /** Its own plugins' folders, relative to `dir` (`.keel/plugins/<name>`). */
+  plugins: string[];
   /** sha256 over each file's name and bytes. */
   hash: string;
 }
@@ -63,5 +66,8 @@ export function readProjectConfig(dir: string): ProjectConfig {
     files.push(file);
     hash.update(`${file}\0${content.length}\0`).update(content);
   }
-  return { dir: real, files, hash: hash.digest("hex") };
+  const folders = projectPluginFolders(real);
+  hashPluginFolders(hash, real, folders);
+  const plugins = folders.map((folder) => relative(real, folder));
+  return { dir: real, files: [...files, ...plugins], plugins, hash: hash.digest("hex") };
 }
