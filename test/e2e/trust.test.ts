@@ -4,7 +4,7 @@
  * after `keel trust` it applies; a changed file, a parent folder's trust and text that claims permission
  * change nothing.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keelEnv, runKeel, type KeelEnv } from "../support/keel-cli.ts";
@@ -218,6 +218,27 @@ export default definePlugin({ activate(api) { api.hooks.tap("session_start", () 
     const changed = await askOpenAI(env);
     expect(noticeOf(changed.stderr)).toHaveLength(1);
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it("changes trust.json only under its lock: while another process holds it nothing is written, after it the other's decision stays", async () => {
+    const env = keelEnv();
+    writeProjectSettings(env.cwd, { systemPrompt: "project prompt" });
+    const file = join(env.home, "trust.json");
+    const elsewhere = { trusted: true, hash: "0".repeat(64) };
+    // Another keel, mid-change: it holds the lock (proper-lockfile's: the folder trust.json.lock, fresh) and has
+    // written its own decision.
+    mkdirSync(`${file}.lock`);
+    writeFileSync(file, JSON.stringify({ folders: { "/elsewhere": elsewhere } }));
+    const blocked = await runKeel(["trust"], env, { timeoutMs: 60_000 });
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toContain("is being changed by another keel");
+    expect(JSON.parse(readFileSync(file, "utf8")).folders).toEqual({ "/elsewhere": elsewhere });
+    rmSync(`${file}.lock`, { recursive: true });
+
+    const trusted = await runKeel(["trust"], env);
+    expect(trusted.code).toBe(0);
+    const folders = JSON.parse(readFileSync(file, "utf8")).folders;
+    expect(Object.keys(folders).sort()).toEqual(["/elsewhere", realpathSync(env.cwd)].sort());
   });
 
   it("keeps a trust.json that cannot be parsed and trusts nothing", async () => {

@@ -25,6 +25,7 @@ export function addBuiltinCommands(
   out: (text: string) => void,
   err: (text: string) => void,
   command: string,
+  fail: (exitCode: number) => void,
 ): void {
   program
     .command("plugins")
@@ -70,21 +71,20 @@ export function addBuiltinCommands(
     .command("trust [dir]")
     .description("trust a folder's own configuration (.keel/settings.json, .mcp.json); a change to it asks again")
     .option("--revoke", "forget the folder's trust decision")
-    .action((dir: string | undefined, opts: { revoke?: boolean }) => {
+    .action(async (dir: string | undefined, opts: { revoke?: boolean }) => {
       const config = readProjectConfig(resolve(runtime.cwd, dir ?? "."));
       const store = new TrustStore(runtime.keelHome);
       const warnings: string[] = [];
       if (opts.revoke)
         out(
-          store.forget(config.dir, warnings)
+          (await store.forget(config.dir, warnings))
             ? `No longer trusted: ${config.dir}\n`
             : `${config.dir} had no trust decision.\n`,
         );
-      else {
-        store.remember(config, true, warnings);
+      else if (await store.remember(config, true, warnings)) {
         const what = config.files.length > 0 ? config.files.join(", ") : "no configuration yet";
         out(`Trusted ${config.dir} (${what}). Its settings apply from now on; a change to them asks again.\n`);
-      }
+      } else fail(1);
       for (const w of warnings) err(`${command}: ${w}\n`);
     });
 }

@@ -131,7 +131,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     .configureOutput({ writeOut: out, writeErr: err })
     .exitOverride();
   for (const entry of runtime.contributions.flags.list()) addFlag(program, entry.item);
-  addBuiltinCommands(program, runtime, out, err, name);
+  addBuiltinCommands(program, runtime, out, err, name, (code) => (exitCode = code));
   /** The main command's work, also what a subcommand's `runMode` does: check plugin flags, run a mode. */
   const runSession = async (words: string[], opts: Record<string, unknown>): Promise<number> => {
     const problems = await flagProblems(

@@ -75,7 +75,7 @@ export async function decideProjectTrust(args: TrustInputs): Promise<ProjectTrus
       `A project_trust handler answered ${JSON.stringify(raw)}, not { trusted: boolean }; it was ignored.`,
     );
   const answer = isAnswer(raw) ? raw : undefined;
-  if (answer?.remember) args.store.remember(config, answer.trusted, args.warnings);
+  if (answer?.remember) await args.store.remember(config, answer.trusted, args.warnings);
   const trusted = answer?.trusted ?? (granted || remembered === true);
   const decidedBy = answer
     ? "project_trust"
