@@ -76,6 +76,7 @@ export async function createTestKit(options: TestKitOptions): Promise<TestKit> {
         ...(options.settings ? [options.settings] : []),
       ],
       flags: options.flags,
+      trust: { granted: options.trust === true },
     },
     (rt) => rt.bus.onAny((name, payload) => void events.push({ name, payload } as RecordedEvent)),
   );

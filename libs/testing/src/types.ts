@@ -45,6 +45,12 @@ export interface TestKitOptions {
   cwd?: string;
   /** Use this folder as KEEL_HOME (sessions, user settings, data) instead of a new temp one, e.g. to resume. */
   keelHome?: string;
+  /**
+   * Whether the workspace's own configuration (`.keel/settings.json`, `.keel/plugins`, written with `files`)
+   * is trusted, as with `--trust`. Default `false`: it is handled as an untrusted folder's (only the harmless
+   * keys apply, each plugin sees its section as `api.untrustedSettings`, project plugins stay disabled).
+   */
+  trust?: boolean;
 }
 
 /** One event the runtime emitted, as the kit recorded it. */
