@@ -35,8 +35,9 @@ const cwd = join(dir, "workspace");
 mkdirSync(cwd);
 
 const local = createLocalOps({ cwd });
-const args = bwrapArgs(planLayout(local.cwd, SandboxSettingsSchema.parse({})).layout);
-const sandbox = new SandboxOps({ inner: local, bwrap: "bwrap", args });
+const { layout } = planLayout(local.cwd, SandboxSettingsSchema.parse({}));
+const sandbox = new SandboxOps({ inner: local, bwrap: "bwrap", layout });
+const args = bwrapArgs(layout);
 const refusal = await sandbox.probe();
 if (refusal) throw new Error(refusal);
 

@@ -1,7 +1,7 @@
 /**
  * The bubblewrap command line of the sandbox. Mounts are applied in order, so each later one wins over what it
- * covers: the whole host read-only, fresh /dev, /proc and /tmp, an empty home with the chosen dotfiles
- * read-only, then the writable folders, then `.git` read-only again inside the workspace.
+ * covers: the whole host read-only, fresh /dev, /proc and /tmp, an empty home with the chosen dotfiles and the
+ * readable folders read-only, then the writable folders, then `.git` read-only again inside the workspace.
  *
  * `--unshare-user` and `--cap-drop ALL` are both always there: as root without them, `mount -o remount,rw /`
  * inside the sandbox succeeds and the host becomes writable. `--unshare-pid` with a fresh /proc hides host
@@ -17,6 +17,8 @@ export interface SandboxLayout {
   writable: readonly string[];
   /** Existing paths under `home` shown read-only. */
   dotfiles: readonly string[];
+  /** Existing folders bound read-only at their path (ops-local's `read` allowed roots, which may lie in /tmp or home). */
+  readable: readonly string[];
   /** Existing read-only paths bound over writable ones (the workspace's `.git`). */
   readOnly: readonly string[];
   network: boolean;
@@ -38,7 +40,7 @@ export const ISOLATION = [
 export function bwrapArgs(layout: SandboxLayout): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   if (layout.home) args.push("--tmpfs", layout.home);
-  for (const file of layout.dotfiles) args.push("--ro-bind", file, file);
+  for (const path of [...layout.dotfiles, ...layout.readable]) args.push("--ro-bind", path, path);
   for (const dir of [layout.workspace, ...layout.writable]) args.push("--bind", dir, dir);
   for (const path of layout.readOnly) args.push("--ro-bind", path, path);
   args.push(...ISOLATION);

@@ -5,13 +5,16 @@
  * that already hold. Until a probe has started a sandbox once, and after it failed, commands are refused with
  * why; nothing ever runs unsandboxed.
  */
+import { existsSync, realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Operations, ProcessHandle, SpawnOptions } from "@keel/extensions-api";
-import { sandboxedCommand } from "./bwrap-args.ts";
+import { bwrapArgs, sandboxedCommand, type SandboxLayout } from "./bwrap-args.ts";
+import { visibleInSandbox } from "./visible.ts";
 
 export interface SandboxOpsOptions {
   inner: Operations;
   bwrap: string;
-  args: readonly string[];
+  layout: SandboxLayout;
 }
 
 /** Output of the probe kept for the error message. */
@@ -22,10 +25,12 @@ export class SandboxOps implements Operations {
   /** Files live where the wrapped backend says; commands run in a sandbox over this machine's files. */
   readonly local: boolean | undefined;
   private refusal: string | undefined;
+  private readonly args: readonly string[];
 
   constructor(private readonly options: SandboxOpsOptions) {
     this.cwd = options.inner.cwd;
     this.local = options.inner.local;
+    this.args = bwrapArgs(options.layout);
   }
 
   resolve: Operations["resolve"] = (path, access) => this.options.inner.resolve(path, access);
@@ -44,7 +49,7 @@ export class SandboxOps implements Operations {
     let output = "";
     let result: { code: number | null };
     try {
-      const handle = this.options.inner.spawn(sandboxedCommand(this.options.bwrap, this.options.args, "true"), {
+      const handle = this.options.inner.spawn(sandboxedCommand(this.options.bwrap, this.args, "true"), {
         onData: (chunk) => void (output = (output + Buffer.from(chunk).toString("utf8")).slice(0, PROBE_OUTPUT_LIMIT)),
       });
       result = await handle.exited;
@@ -60,8 +65,23 @@ export class SandboxOps implements Operations {
     return this.refusal;
   }
 
+  /**
+   * Runs `command` in the sandbox, in the working folder asked for. bubblewrap starts a command whose folder it
+   * cannot enter in the private home instead, so a folder the sandbox does not show is refused here, saying
+   * what would show it; `--chdir` makes bubblewrap fail rather than move, should the two ever disagree.
+   */
   spawn(command: string, options?: SpawnOptions): ProcessHandle {
     if (this.refusal) throw new Error(this.refusal);
-    return this.options.inner.spawn(sandboxedCommand(this.options.bwrap, this.options.args, command), options);
+    const asked = resolve(this.cwd, options?.cwd ?? ".");
+    // A missing folder is the wrapped backend's to report, with its own message.
+    const dir = existsSync(asked) ? realpathSync.native(asked) : asked;
+    if (existsSync(asked) && !visibleInSandbox(this.options.layout, dir))
+      throw new Error(
+        `The shell sandbox (plugin sandbox-bwrap) cannot run ${JSON.stringify(command)} in ${dir}: that folder is not inside the sandbox ` +
+          `(it shows the workspace, "sandbox-bwrap.writable" and ops-local's allowedRoots, and the host's files outside /tmp and the home folder). ` +
+          `Add the folder to "sandbox-bwrap.writable" (or to "ops-local.allowedRoots") in settings.json, or run the command in the workspace.`,
+      );
+    const args = [...this.args, "--chdir", dir];
+    return this.options.inner.spawn(sandboxedCommand(this.options.bwrap, args, command), options);
   }
 }

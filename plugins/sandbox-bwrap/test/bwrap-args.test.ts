@@ -11,6 +11,7 @@ const layout = {
   workspace: "/home/me/work",
   home: "/home/me",
   writable: ["/data"],
+  readable: [],
   dotfiles: ["/home/me/.gitconfig"],
   readOnly: ["/home/me/work/.git"],
   network: false,
