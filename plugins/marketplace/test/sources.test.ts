@@ -142,12 +142,14 @@ describe("a project's keel.lock", () => {
     await registry.publish(packageDir(env, "dep2", { name: "kp-dep", version: "1.1.0" }));
     expect((await env.keel(["install", "npm:kp-with-dep", "--project", "--yes"])).code).toBe(0);
     gitCommit(join(env.fixtures, "repo"), { name: "kp-git" });
+    // The project now has plugins, which are project configuration: changing them again needs its trust.
     const git = await env.keel([
       "install",
       `git:file://${join(env.fixtures, "repo")}#v1.0.0`,
       "--allow-git",
       "--project",
       "--yes",
+      "--trust",
     ]);
     expect(git.code).toBe(0);
     const lockText = (await import("node:fs")).readFileSync(join(env.cwd, ".keel", "keel.lock"), "utf8");
@@ -165,6 +167,8 @@ describe("a project's keel.lock", () => {
     expect(synced.code).toBe(0);
     const again = JSON.parse((await import("node:fs")).readFileSync(join(clone.cwd, ".keel", "keel.lock"), "utf8"));
     for (const name of ["kp-git", "kp-with-dep"]) expect(again.plugins[name].tree).toBe(lock.plugins[name].tree);
-    expect((await clone.keel(["install", "--project"])).stdout).toBe("up to date: kp-git\nup to date: kp-with-dep\n");
+    expect((await clone.keel(["install", "--project", "--trust"])).stdout).toBe(
+      "up to date: kp-git\nup to date: kp-with-dep\n",
+    );
   }, 120_000);
 });
