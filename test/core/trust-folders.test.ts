@@ -52,7 +52,7 @@ it("asks again once a definition changes: the remembered decision was for the ol
   const cwd = project({ ".keel/agents/scout.md": "v1" });
   const home = mkdtempSync(join(tmpdir(), "keel-trust-home-"));
   const warnings: string[] = [];
-  new TrustStore(home).remember(readProjectConfig(cwd), true, warnings);
+  await new TrustStore(home).remember(readProjectConfig(cwd), true, warnings);
   expect((await decide(cwd, home)).trusted).toBe(true);
   writeFileSync(join(cwd, ".keel/agents/scout.md"), "v2");
   expect((await decide(cwd, home)).trusted).toBe(false);

@@ -90,8 +90,11 @@ export async function decideProjectTrust(args: TrustInputs): Promise<ProjectTrus
     : remembered === false && !answer
       ? " (you chose not to trust it)"
       : "";
+  const settingFiles = config.files.filter((file) => !config.plugins.includes(file));
   const skipped = [
-    ...(held.length > 0 ? [`what its settings set beyond the harmless keys (${held.join(", ")})`] : []),
+    ...(held.length > 0
+      ? [`what its ${settingFiles.join(", ")} set beyond the harmless keys (${held.join(", ")})`]
+      : []),
     ...(config.plugins.length > 0 ? [`its plugins (${config.plugins.join(", ")})`] : []),
   ];
   const notice =
