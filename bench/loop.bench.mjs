@@ -114,6 +114,8 @@ printTable(`agent loop, ${TURNS} turns of one tool call each (median of ${ROUNDS
   ["keel overhead per turn", us(perKeel - perBare), ""],
 ]);
 console.log(
-  `\nHeap held by a session of ${messages} messages (${(payload / 1024).toFixed(0)} KB as JSON): ${((heapWith - heapWithout) / 1024).toFixed(0)} KB` +
-    `${global.gc ? "" : " (run with --expose-gc for a settled figure)"}; peak RSS of this whole benchmark process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB.`,
+  `\nHeap held by a session of ${messages} messages (${(payload / 1024).toFixed(0)} KB as JSON): ` +
+    `${((heapWith - heapWithout) / 1024).toFixed(0)} KB` +
+    `${global.gc ? "" : " (run with --expose-gc for a settled figure)"}; peak RSS of this whole ` +
+    `benchmark process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB.`,
 );

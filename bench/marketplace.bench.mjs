@@ -30,7 +30,8 @@ function writePlugin(dir, name, version = "1.0.0") {
   );
   writeFileSync(
     join(dir, "index.ts"),
-    `import { definePlugin } from "@keel/extensions-api";\nexport default definePlugin({ activate(api) { api.registerCommand({ name: "/${name}", description: "x", run() {} }); } });\n`,
+    `import { definePlugin } from "@keel/extensions-api";\nexport default definePlugin({ ` +
+      `activate(api) { api.registerCommand({ name: "/${name}", description: "x", run() {} }); } });\n`,
   );
   writeFileSync(join(dir, "README.md"), `# ${name}\n`.repeat(40));
   return dir;

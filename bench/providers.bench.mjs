@@ -169,7 +169,10 @@ writeFileSync(
 );
 /** ms for the host's loader to import the plugin at `dir`, after jiti itself and a trivial plugin are warm. */
 function loadMs(dir) {
-  const timed = `const { loadEntry } = await import(${JSON.stringify(loaderUrl)}); await loadEntry(${JSON.stringify(trivial)}, "./src/index.ts"); const t = performance.now(); await loadEntry(${JSON.stringify(dir)}, "./src/index.ts"); process.stdout.write(String(performance.now() - t));`;
+  const timed =
+    `const { loadEntry } = await import(${JSON.stringify(loaderUrl)}); await ` +
+    `loadEntry(${JSON.stringify(trivial)}, "./src/index.ts"); const t = performance.now(); await ` +
+    `loadEntry(${JSON.stringify(dir)}, "./src/index.ts"); process.stdout.write(String(performance.now() - t));`;
   const run = spawnSync(process.execPath, ["--input-type=module", "-e", timed], { cwd: root, encoding: "utf8" });
   if (run.status !== 0) throw new Error(run.stderr);
   return Number(run.stdout);

@@ -166,7 +166,8 @@ if (process.argv.includes("--fresh") || !existsSync(WORK) || !dataReady()) {
   t0 = performance.now();
   generateBig();
   console.log(
-    `generated one session of ${BIG_ENTRIES} entries (${(dirBytes(BIG) / 1e6).toFixed(0)} MB) in ${(ms(t0) / 1000).toFixed(1)} s`,
+    `generated one session of ${BIG_ENTRIES} entries (${(dirBytes(BIG) / 1e6).toFixed(0)} MB) in ` +
+      `${(ms(t0) / 1000).toFixed(1)} s`,
   );
   writeFileSync(join(WORK, "version"), DATA_VERSION);
 }

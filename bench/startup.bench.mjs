@@ -26,7 +26,8 @@ function homeWithLazyPlugins(count) {
     );
     writeFileSync(
       join(dir, "index.ts"),
-      `import { definePlugin } from "@keel/extensions-api";\nexport default definePlugin({ activate(api) { api.registerCommand({ name: "/lazy${i}", description: "x", run() {} }); } });\n`,
+      `import { definePlugin } from "@keel/extensions-api";\nexport default definePlugin({ ` +
+        `activate(api) { api.registerCommand({ name: "/lazy${i}", description: "x", run() {} }); } });\n`,
     );
   }
   return home;
@@ -105,7 +106,8 @@ try {
     ) / 1024,
   );
   console.log(
-    `\nPeak resident memory of a \`keel -p\` run (median of 3): ${rss} MB, ${(rss / bare).toFixed(2)}× bare \`node -e\` (${bare} MB).`,
+    `\nPeak resident memory of a \`keel -p\` run (median of 3): ${rss} MB, ` +
+      `${(rss / bare).toFixed(2)}× bare \`node -e\` (${bare} MB).`,
   );
   console.log(
     `\nFirst request body (system prompt, tool schemas, the prompt): ${body} bytes ≈ ${Math.round(body / 4)} tokens.`,

@@ -43,10 +43,10 @@ function generateTree() {
       mkdirSync(dir, { recursive: true });
       for (let c = 0; c < 100; c++, n++) {
         const rare = n % 500 === 0 ? "  // TODO: zanzibar\n" : "";
-        const body =
-          `import { helper${c} } from "./helper";\n\nexport function f${n}(value: number): number {\n${rare}  const doubled = value * 2;\n  return helper${c}(doubled) + ${n};\n}\n`.repeat(
-            4,
-          );
+        const body = (
+          `import { helper${c} } from "./helper";\n\nexport function f${n}(value: number): number ` +
+          `{\n${rare}  const doubled = value * 2;\n  return helper${c}(doubled) + ${n};\n}\n`
+        ).repeat(4);
         writeFileSync(join(dir, `file${c}.${c % 4 === 0 ? "js" : "ts"}`), body);
       }
     }
@@ -143,7 +143,8 @@ for (const c of searchCases) {
   rows.push([c.name, ms(d), ms(r), ratio(r, d), ms(w), ratio(w, d)]);
 }
 printTable(
-  `find and grep over ${FILES.toLocaleString("en")} files (medians of ${RUNS}; walker of 3)${generated > 1000 ? `, tree generated in ${(generated / 1000).toFixed(1)} s` : ""}`,
+  `find and grep over ${FILES.toLocaleString("en")} files (medians of ${RUNS}; walker of ` +
+    `3)${generated > 1000 ? `, tree generated in ${(generated / 1000).toFixed(1)} s` : ""}`,
   rows,
 );
 
@@ -215,7 +216,8 @@ for (const [j, [name]] of fileCases.entries()) {
   fileRows.push([name, ms(median(samples[j])), ratio(median(samples[j]), reference)]);
 }
 printTable(
-  `read and edit on a ${(bigText.length / 1024 / 1024).toFixed(1)} MB file of ${lines.length.toLocaleString("en")} lines (medians of ${RUNS})`,
+  `read and edit on a ${(bigText.length / 1024 / 1024).toFixed(1)} MB file of ` +
+    `${lines.length.toLocaleString("en")} lines (medians of ${RUNS})`,
   fileRows,
 );
 rmSync(bigDir, { recursive: true, force: true });
@@ -302,7 +304,8 @@ for (const [name, fn] of accessCases) {
   }
 }
 printTable(
-  `race-safe file access per call on a tree of 1,000 files (medians of ${SMALL_RUNS}, searches of ${Math.ceil(SMALL_RUNS / 3)}); the same tools on both backends`,
+  `race-safe file access per call on a tree of 1,000 files (medians of ${SMALL_RUNS}, searches of ` +
+    `${Math.ceil(SMALL_RUNS / 3)}); the same tools on both backends`,
   accessRows,
 );
 rmSync(smallDir, { recursive: true, force: true });

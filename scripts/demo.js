@@ -13,7 +13,8 @@ const work = mkdtempSync(join(tmpdir(), "keel-demo-"));
 writeFileSync(join(work, "math.js"), "export function add(a, b) {\n  return a - b;\n}\n");
 writeFileSync(
   join(work, "math.test.js"),
-  'import { add } from "./math.js";\nif (add(2, 3) !== 5) {\n  console.error(`FAIL add(2, 3) = ${add(2, 3)}, expected 5`);\n  process.exit(1);\n}\nconsole.log("PASS add(2, 3) = 5");\n',
+  'import { add } from "./math.js";\nif (add(2, 3) !== 5) {\n  console.error(`FAIL add(2, 3) = ' +
+    '${add(2, 3)}, expected 5`);\n  process.exit(1);\n}\nconsole.log("PASS add(2, 3) = 5");\n',
 );
 writeFileSync(join(work, "package.json"), '{ "type": "module" }\n');
 

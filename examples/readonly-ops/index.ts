@@ -20,7 +20,8 @@ export default definePlugin({
         const backend = await api.opsBackend(api.settings.inner);
         if (!backend || backend.name === "readonly") {
           throw new Error(
-            `readonly-ops: no operations backend named "${api.settings.inner}" (setting readonly-ops.inner) is installed`,
+            `readonly-ops: no operations backend named "${api.settings.inner}" (setting ` +
+              `readonly-ops.inner) is installed`,
           );
         }
         const inner = await backend.create({ cwd });

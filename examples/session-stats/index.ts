@@ -23,7 +23,8 @@ export default definePlugin({
           }
         }
         runtime.notify(
-          `${count.user} user and ${count.assistant} assistant messages; ${count.toolCalls} tool calls (${count.failedTools} failed); ` +
+          `${count.user} user and ${count.assistant} assistant messages; ${count.toolCalls} tool ` +
+            `calls (${count.failedTools} failed); ` +
             `${count.input} input and ${count.output} output tokens reported.`,
         );
       },

@@ -28,7 +28,9 @@ export default definePlugin({
           content: [
             {
               type: "text",
-              text: `[${m.toolName} output of ${text.length} characters trimmed from this request; run the tool again if you need it]`,
+              text:
+                `[${m.toolName} output of ${text.length} characters trimmed from this request; ` +
+                `run the tool again if you need it]`,
             },
           ],
         };

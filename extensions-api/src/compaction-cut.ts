@@ -48,7 +48,8 @@ export function compactionChoice(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(
-      `settings.json: compaction.${issue?.path.join(".") ?? ""} is invalid (${issue?.message ?? "unknown"}); fix or remove it`,
+      `settings.json: compaction.${issue?.path.join(".") ?? ""} is invalid ` +
+        `(${issue?.message ?? "unknown"}); fix or remove it`,
     );
   }
   const s = parsed.data;

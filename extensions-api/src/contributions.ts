@@ -115,7 +115,9 @@ export const CONTRIBUTIONS = {
     register: "registerTool",
     event: "onTool",
     lazy: true,
-    when: "the model first calls it; the tool must be declared in full in the manifest (name, description, parameters) so the model sees it before the plugin loads",
+    when:
+      "the model first calls it; the tool must be declared in full in the manifest (name, " +
+      "description, parameters) so the model sees it before the plugin loads",
     entry: z.union([
       z
         .string()

@@ -81,7 +81,8 @@ export const EVENTS: { [K in EventName]: string } = {
   turn_end: "The model replied and its tool calls (if any) have results.",
   message_start: "A message (user, assistant, tool result) begins.",
   message_update:
-    "A streamed delta of the assistant message (text, thinking, tool-call arguments); `message` is the partial message so far.",
+    "A streamed delta of the assistant message (text, thinking, tool-call arguments); `message` is " +
+    "the partial message so far.",
   message_end: "A message is complete and entered the history.",
   tool_execution_start: "A tool call starts running (after validation and the tool_call guards).",
   tool_execution_update: "A running tool reported progress.",
@@ -89,13 +90,21 @@ export const EVENTS: { [K in EventName]: string } = {
   retry_start: "A provider will retry a failed request after `delayMs`.",
   compaction_start: "Compaction begins.",
   compaction_end:
-    "Compaction ended; tokens before and after. On success `summary` replaced the messages before `firstKeptIndex`, an index into the messages the strategy was given (the model's view: failed replies left out); the history is now `[summary, ...kept]`. The full history stays wherever the session store keeps it.",
+    "Compaction ended; tokens before and after. On success `summary` replaced the messages before " +
+    "`firstKeptIndex`, an index into the messages the strategy was given (the model's view: failed " +
+    "replies left out); the history is now `[summary, ...kept]`. The full history stays wherever " +
+    "the session store keeps it.",
   history_replaced:
-    "The history was replaced: a resume, a `/tree` jump, a `/fork`, a compaction (`reason`). `messages` is the new history and `entries` the plugin entries of the new active branch, oldest first; plugins with session state rebuild it here (`api.session.entries()` gives the calling plugin's own).",
+    "The history was replaced: a resume, a `/tree` jump, a `/fork`, a compaction (`reason`). " +
+    "`messages` is the new history and `entries` the plugin entries of the new active branch, " +
+    "oldest first; plugins with session state rebuild it here (`api.session.entries()` gives the " +
+    "calling plugin's own).",
   session_entry:
-    "A plugin appended an entry to the session (`api.session.append`); the session store keeps it on the active branch.",
+    "A plugin appended an entry to the session (`api.session.append`); the session store keeps it " +
+    "on the active branch.",
   guard_blocked:
-    "A guard hook blocked a tool call, a user message or a compaction; `by` names the guard, `agent` the subagent whose call it was (audit logs, UIs, tests).",
+    "A guard hook blocked a tool call, a user message or a compaction; `by` names the guard, " +
+    "`agent` the subagent whose call it was (audit logs, UIs, tests).",
   plugin_activated: "A plugin's activate() finished.",
   plugin_error: "A plugin failed: loading, activating, or in a hook or event handler.",
   plugin_warning:
@@ -104,5 +113,8 @@ export const EVENTS: { [K in EventName]: string } = {
   session_end: "A session ended (after the `session_end` hook); for observers.",
   notice: "A message for the user from a command or plugin (`runtime.notify`).",
   permission_decision:
-    "A permission policy allowed or denied a tool call. `by` says what decided: a `rule` (named in `rule`), the `mode`, a grant the user gave this `session`, the `user` when asked (`asked`), `yes` (--yes), `no_ui` (an ask nobody could answer, so a deny) or `error` (the check itself failed, so a deny); `reason` says why. Published by a plugin (`api.publish`).",
+    "A permission policy allowed or denied a tool call. `by` says what decided: a `rule` (named in " +
+    "`rule`), the `mode`, a grant the user gave this `session`, the `user` when asked (`asked`), " +
+    "`yes` (--yes), `no_ui` (an ask nobody could answer, so a deny) or `error` (the check itself " +
+    "failed, so a deny); `reason` says why. Published by a plugin (`api.publish`).",
 };

@@ -244,7 +244,9 @@ export const HOOKS = {
     kind: "guard",
     lifetime: "turn",
     timeoutMs: 10_000,
-    doc: "A user message (prompt, steering, follow-up) before it enters the history: block it (it is dropped) or rewrite it.",
+    doc:
+      "A user message (prompt, steering, follow-up) before it enters the history: block it (it " +
+      "is dropped) or rewrite it.",
   },
   compact_before: {
     kind: "guard",
@@ -310,25 +312,33 @@ export const HOOKS = {
     kind: "provide",
     lifetime: "process",
     timeoutMs: Infinity,
-    doc: "Trust the project folder's own configuration? Asked once per start, before it is merged; unanswered: `--trust`, else the remembered decision, else not trusted.",
+    doc:
+      "Trust the project folder's own configuration? Asked once per start, before it is merged; " +
+      "unanswered: `--trust`, else the remembered decision, else not trusted.",
   },
   session_start: {
     kind: "lifecycle",
     lifetime: "session",
     timeoutMs: 10_000,
-    doc: "A session begins (plugins are active, no prompt yet); start session work here. The host waits for it; the `session_start` event only tells observers.",
+    doc:
+      "A session begins (plugins are active, no prompt yet); start session work here. The host " +
+      "waits for it; the `session_start` event only tells observers.",
   },
   session_end: {
     kind: "lifecycle",
     lifetime: "session",
     timeoutMs: 10_000,
-    doc: "A session ends; stop what `session_start` started. The host waits for it; the `session_end` event only tells observers.",
+    doc:
+      "A session ends; stop what `session_start` started. The host waits for it; the " +
+      "`session_end` event only tells observers.",
   },
   agent_end: {
     kind: "lifecycle",
     lifetime: "turn",
     timeoutMs: 30_000,
-    doc: "A run ended (answered, aborted, failed); `messages` are the ones it added. Awaited before the run resolves; the `agent_end` event, with the same payload, fires just before, for observers.",
+    doc:
+      "A run ended (answered, aborted, failed); `messages` are the ones it added. Awaited before " +
+      "the run resolves; the `agent_end` event, with the same payload, fires just before, for observers.",
   },
   shutdown: { kind: "lifecycle", lifetime: "process", timeoutMs: 5_000, doc: "The process is about to exit." },
 } as const satisfies { [K in HookName]: HookSpec & { kind: HookKindOf<K> } };

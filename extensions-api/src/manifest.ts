@@ -48,7 +48,10 @@ export function activationProblem(event: string, contributes: ManifestContribute
   if (entry === undefined)
     return `"${event}" cannot fire: "${name}" is not listed in keel.contributes.${kind}. Declare it there`;
   if (kind === "tools" && typeof entry === "string") {
-    return `"${event}" cannot fire: the model calls only tools it was shown, so declare "${name}" in full in keel.contributes.tools ({ "name", "description", "parameters" })`;
+    return (
+      `"${event}" cannot fire: the model calls only tools it was shown, so declare "${name}" ` +
+      `in full in keel.contributes.tools ({ "name", "description", "parameters" })`
+    );
   }
   return undefined;
 }

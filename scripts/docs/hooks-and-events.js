@@ -58,9 +58,15 @@ function bothRule() {
   const others = shared.filter((name) => !lifecycle.includes(name));
   return [
     `**A name that is both a hook and an event.** ${list(lifecycle)} are one moment with one payload: tap the hook`,
-    "for work the host must wait for (resume a session at `session_start`, send a notification before the process exits at",
-    "`agent_end`), subscribe to the event to observe (UIs, logs): it never delays the run, and a failing handler disturbs",
-    `nothing.${others.length > 0 ? ` ${list(others)}: the hook decides what enters the history, the event reports what did.` : ""}`,
+    "for work the host must wait for (resume a session at `session_start`, send a notification " +
+      "before the process exits at",
+    "`agent_end`), subscribe to the event to observe (UIs, logs): it never delays the run, and a " +
+      "failing handler disturbs",
+    `nothing.${
+      others.length > 0
+        ? ` ${list(others)}: the hook decides what enters the history, the ` + `event reports what did.`
+        : ""
+    }`,
   ];
 }
 

@@ -71,19 +71,25 @@ const CASES: {
   },
   commands: {
     contributes: ["/lazy-hello"],
-    register: `api.registerCommand({ name: "/lazy-hello", description: "hi", run: (args, runtime) => runtime.notify("hello " + args) });`,
+    register:
+      `api.registerCommand({ name: "/lazy-hello", description: "hi", run: (args, runtime) ` +
+      `=> runtime.notify("hello " + args) });`,
     event: "onCommand:/lazy-hello",
     use: async (k) => void expect(await k.runtime.runCommand("/lazy-hello there")).toBe(true),
   },
   providers: {
     contributes: ["lazy-prov"],
-    register: `api.registerProvider({ id: "lazy-prov", models: () => [{ id: "m1", provider: "lazy-prov", contextWindow: 1000, maxOutput: 100 }], async *stream() {} });`,
+    register:
+      `api.registerProvider({ id: "lazy-prov", models: () => [{ id: "m1", provider: ` +
+      `"lazy-prov", contextWindow: 1000, maxOutput: 100 }], async *stream() {} });`,
     event: "onProvider:lazy-prov",
     use: async (k) => void expect((await k.runtime.setModel("lazy-prov", "m1")).provider).toBe("lazy-prov"),
   },
   modes: {
     contributes: ["lazy-mode"],
-    register: `api.registerMode({ name: "lazy-mode", description: "a mode", async run(runtime) { console.log("lazy mode ran"); return 0; } });`,
+    register:
+      `api.registerMode({ name: "lazy-mode", description: "a mode", async run(runtime) { ` +
+      `console.log("lazy mode ran"); return 0; } });`,
     event: "onMode:lazy-mode",
   },
   flags: {
@@ -93,7 +99,9 @@ const CASES: {
   },
   cliCommands: {
     contributes: ["lazy-cli"],
-    register: `api.registerCliCommand({ name: "lazy-cli", description: "a subcommand", run(args, options, ctx) { ctx.stdout("lazy cli ran\\n"); return 0; } });`,
+    register:
+      `api.registerCliCommand({ name: "lazy-cli", description: "a subcommand", run(args, ` +
+      `options, ctx) { ctx.stdout("lazy cli ran\\n"); return 0; } });`,
     event: "onCliCommand:lazy-cli",
   },
   ops: {
@@ -105,7 +113,10 @@ const CASES: {
   },
   sessionStores: {
     contributes: ["lazy-store"],
-    register: `api.registerSessionStore({ name: "lazy-store", list: () => [], newSession: async () => {}, switchTo: async () => {}, fork: async () => "", tree: () => ({ sessionId: "", entries: [], leafId: null }), jump: async () => {} });`,
+    register:
+      `api.registerSessionStore({ name: "lazy-store", list: () => [], newSession: async () ` +
+      `=> {}, switchTo: async () => {}, fork: async () => "", tree: () => ({ sessionId: "", ` +
+      `entries: [], leafId: null }), jump: async () => {} });`,
     event: "onSessionStore:lazy-store",
   },
   statusEntries: {
@@ -241,23 +252,29 @@ describe("activation events that can never fire are refused when the manifest is
 });
 
 describe("declared and registered contributions", () => {
-  it("answers a call of a manifest-declared tool its plugin did not register with an error naming the plugin", async () => {
-    const keel = { contributes: { tools: [ECHO_DECLARATION] }, activation: ["onTool:lazy_echo"] };
-    const { dir } = lazyPlugin(tempDir(), "no-echo", keel, "");
-    kit = await createTestKit({
-      plugins: [dir],
-      script: [{ toolCalls: [{ name: "lazy_echo", arguments: { text: "hi" } }] }, { text: "done" }],
-    });
-    await kit.run("echo it");
-    const [result] = kit.toolResults();
-    expect(result!.isError).toBe(true);
-    expect(result!.content).toEqual([
-      {
-        type: "text",
-        text: `Error: Plugin no-echo declares the tool "lazy_echo" in keel.contributes.tools but did not register it when activated, so nothing was run. The plugin's author must register it in activate() or remove it from the manifest.`,
-      },
-    ]);
-  });
+  it(
+    "answers a call of a manifest-declared tool its plugin did not register with an error naming " + "the plugin",
+    async () => {
+      const keel = { contributes: { tools: [ECHO_DECLARATION] }, activation: ["onTool:lazy_echo"] };
+      const { dir } = lazyPlugin(tempDir(), "no-echo", keel, "");
+      kit = await createTestKit({
+        plugins: [dir],
+        script: [{ toolCalls: [{ name: "lazy_echo", arguments: { text: "hi" } }] }, { text: "done" }],
+      });
+      await kit.run("echo it");
+      const [result] = kit.toolResults();
+      expect(result!.isError).toBe(true);
+      expect(result!.content).toEqual([
+        {
+          type: "text",
+          text:
+            `Error: Plugin no-echo declares the tool "lazy_echo" in keel.contributes.tools but ` +
+            `did not register it when activated, so nothing was run. The plugin's author must ` +
+            `register it in activate() or remove it from the manifest.`,
+        },
+      ]);
+    },
+  );
 
   it("checks a manifest-declared tool's input against the schema the plugin registered", async () => {
     const keel = { contributes: { tools: [ECHO_DECLARATION] }, activation: ["onTool:lazy_echo"] };
@@ -278,8 +295,10 @@ describe("declared and registered contributions", () => {
     const { dir } = lazyPlugin(tempDir(), "sloppy", { activation: ["onStartup"] }, body);
     kit = await createTestKit({ plugins: [dir] });
     expect(kit.problems()).toEqual([
-      `sloppy: registered flag "undeclared-flag" that its manifest does not list in keel.contributes.flags; listings and lazy activation will not know about it.`,
-      `sloppy: registered operations backend "undeclared-ops" that its manifest does not list in keel.contributes.ops; listings and lazy activation will not know about it.`,
+      `sloppy: registered flag "undeclared-flag" that its manifest does not list in ` +
+        `keel.contributes.flags; listings and lazy activation will not know about it.`,
+      `sloppy: registered operations backend "undeclared-ops" that its manifest does not list in ` +
+        `keel.contributes.ops; listings and lazy activation will not know about it.`,
     ]);
   });
 
@@ -300,8 +319,10 @@ describe("declared and registered contributions", () => {
     const { dir } = lazyPlugin(tempDir(), "hooky", { contributes: { hooks: ["context"] } }, body);
     kit = await createTestKit({ plugins: [dir] });
     expect(kit.problems()).toEqual([
-      "hooky: tapped the tool_result hook that its manifest does not list in keel.contributes.hooks; listings will not know about it.",
-      "hooky: declares the context hook in keel.contributes.hooks but did not tap it when activated; remove it from the manifest or tap it in activate().",
+      "hooky: tapped the tool_result hook that its manifest does not list in " +
+        "keel.contributes.hooks; listings will not know about it.",
+      "hooky: declares the context hook in keel.contributes.hooks but did not tap it when " +
+        "activated; remove it from the manifest or tap it in activate().",
     ]);
   });
 
@@ -314,7 +335,8 @@ describe("declared and registered contributions", () => {
     );
     kit = await createTestKit({ plugins: [dir] });
     expect(kit.problems()).toEqual([
-      `forgetful: declares command "/gone" in keel.contributes.commands but did not register it when activated; remove it from the manifest or register it in activate().`,
+      `forgetful: declares command "/gone" in keel.contributes.commands but did not register it ` +
+        `when activated; remove it from the manifest or register it in activate().`,
     ]);
   });
 });

@@ -32,26 +32,29 @@ afterEach(async () => {
 });
 
 describe("a distribution loaded by the test kit", () => {
-  it("offers only the readonly-reviewer's read tools, with its review prompt, whatever a lower layer says", async () => {
-    const seen: { prompt?: string; tools?: string[] } = {};
-    kit = await createTestKit({
-      distribution: reviewer,
-      inline: [promptProbe(seen)],
-      settings: { tools: { enabled: ["read", "write", "bash"] }, systemPrompt: "Change whatever you like." },
-      files: { "a.js": "const a = 1;\n" },
-      script: [{ toolCalls: [{ name: "write", arguments: { path: "b.js", content: "x" } }] }, { text: "done" }],
-    });
-    await kit.run("review a.js");
-    expect(seen.tools?.sort()).toEqual(["find", "grep", "ls", "read", "read_result"]);
-    expect(seen.prompt).toMatch(/^You are reviewer, a code reviewer/);
-    expect(seen.prompt).not.toContain("Change whatever you like");
-    expect(kit.toolResults()[0]?.isError).toBe(true);
-    expect(JSON.stringify(kit.toolResults()[0]?.content)).toContain('Unknown tool \\"write\\"');
-    for (const key of ["tools.enabled", "systemPrompt"])
-      expect(kit.warnings.join("\n")).toMatch(
-        new RegExp(`Setting "${key}" is locked by the reviewer distribution; the value in --settings #2 was ignored`),
-      );
-  });
+  it(
+    "offers only the readonly-reviewer's read tools, with its review prompt, whatever a lower " + "layer says",
+    async () => {
+      const seen: { prompt?: string; tools?: string[] } = {};
+      kit = await createTestKit({
+        distribution: reviewer,
+        inline: [promptProbe(seen)],
+        settings: { tools: { enabled: ["read", "write", "bash"] }, systemPrompt: "Change whatever you like." },
+        files: { "a.js": "const a = 1;\n" },
+        script: [{ toolCalls: [{ name: "write", arguments: { path: "b.js", content: "x" } }] }, { text: "done" }],
+      });
+      await kit.run("review a.js");
+      expect(seen.tools?.sort()).toEqual(["find", "grep", "ls", "read", "read_result"]);
+      expect(seen.prompt).toMatch(/^You are reviewer, a code reviewer/);
+      expect(seen.prompt).not.toContain("Change whatever you like");
+      expect(kit.toolResults()[0]?.isError).toBe(true);
+      expect(JSON.stringify(kit.toolResults()[0]?.content)).toContain('Unknown tool \\"write\\"');
+      for (const key of ["tools.enabled", "systemPrompt"])
+        expect(kit.warnings.join("\n")).toMatch(
+          new RegExp(`Setting "${key}" is locked by the reviewer distribution; the value in --settings #2 was ignored`),
+        );
+    },
+  );
 
   it("runs the team's required policy, which refuses a push whatever the permission mode", async () => {
     const seen: { prompt?: string; tools?: string[] } = {};

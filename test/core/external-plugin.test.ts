@@ -15,10 +15,13 @@ afterEach(async () => {
   kit = undefined;
 });
 
-it("loads a TypeScript plugin from outside the repo, with no node_modules, against the host's own extensions-api and zod", async () => {
-  const root = tempDir("keel-external-");
-  expect(root.startsWith("/work/main")).toBe(false);
-  const source = `
+it(
+  "loads a TypeScript plugin from outside the repo, with no node_modules, against the host's own " +
+    "extensions-api and zod",
+  async () => {
+    const root = tempDir("keel-external-");
+    expect(root.startsWith("/work/main")).toBe(false);
+    const source = `
     import * as api from "@keel/extensions-api";
     import * as stream from "@keel/extensions-api/stream";
     import { z as zodZ } from "zod";
@@ -34,23 +37,24 @@ it("loads a TypeScript plugin from outside the repo, with no node_modules, again
         }));
       },
     });`;
-  const dir = writePlugin(root, { name: "external-probe", keel: { contributes: { tools: ["probe"] } }, source });
-  expect(existsSync(join(dir, "node_modules"))).toBe(false);
-  kit = await createTestKit({
-    plugins: [dir],
-    script: [{ toolCalls: [{ name: "probe", arguments: {} }] }, { text: "ok" }],
-  });
-  await kit.run("probe");
-  expect(kit.problems()).toEqual([]);
-  const text = (kit.toolResults()[0]!.content[0] as { text: string }).text;
-  expect(JSON.parse(text)).toEqual({ n: 1, sameZod: true, version: hostApi.API_VERSION });
-  // jiti may wrap the namespace for default-export interop; what matters is that every member is the host's.
-  const seen = (globalThis as { __keelPluginApi?: typeof hostApi }).__keelPluginApi!;
-  expect(seen.z).toBe(hostApi.z);
-  expect(seen.PathAccessError).toBe(hostApi.PathAccessError);
-  const seenStream = (globalThis as { __keelPluginStream?: typeof hostStream }).__keelPluginStream!;
-  expect(seenStream.AssistantMessageBuilder).toBe(hostStream.AssistantMessageBuilder);
-});
+    const dir = writePlugin(root, { name: "external-probe", keel: { contributes: { tools: ["probe"] } }, source });
+    expect(existsSync(join(dir, "node_modules"))).toBe(false);
+    kit = await createTestKit({
+      plugins: [dir],
+      script: [{ toolCalls: [{ name: "probe", arguments: {} }] }, { text: "ok" }],
+    });
+    await kit.run("probe");
+    expect(kit.problems()).toEqual([]);
+    const text = (kit.toolResults()[0]!.content[0] as { text: string }).text;
+    expect(JSON.parse(text)).toEqual({ n: 1, sameZod: true, version: hostApi.API_VERSION });
+    // jiti may wrap the namespace for default-export interop; what matters is that every member is the host's.
+    const seen = (globalThis as { __keelPluginApi?: typeof hostApi }).__keelPluginApi!;
+    expect(seen.z).toBe(hostApi.z);
+    expect(seen.PathAccessError).toBe(hostApi.PathAccessError);
+    const seenStream = (globalThis as { __keelPluginStream?: typeof hostStream }).__keelPluginStream!;
+    expect(seenStream.AssistantMessageBuilder).toBe(hostStream.AssistantMessageBuilder);
+  },
+);
 
 it("lets an author outside the repo test a plugin with @keel/testing installed as a dev dependency", async () => {
   const root = tempDir("keel-author-");

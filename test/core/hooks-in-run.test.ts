@@ -128,7 +128,8 @@ describe("hooks inside a run, one by one", () => {
       ],
       [
         "hook context",
-        'its context hook failed: returned a value of the wrong type (expected a list of messages, got {"not":"a list"}); it was ignored',
+        "its context hook failed: returned a value of the wrong type (expected a list of messages, " +
+          'got {"not":"a list"}); it was ignored',
       ],
     ]);
   });
@@ -189,23 +190,26 @@ describe("hooks inside a run, one by one", () => {
     expect(seen).toEqual(["session_start", "session_end", "shutdown", "dispose"]);
   });
 
-  it("history is read-only: a plugin that changes a message fails loudly and the conversation is untouched", async () => {
-    kit = await createTestKit({
-      inline: [
-        plugin(
-          "vandal",
-          (api) =>
-            void api.events.on(
-              "message_end",
-              ({ message }) => void ((message as { content: unknown }).content = "rewritten"),
-            ),
-        ),
-      ],
-      script: [{ text: "original" }],
-    });
-    const result = await kit.run("hi");
-    expect(result.finalText).toBe("original");
-    expect(textOf(kit.runtime.messages[0]!)).toBe("hi");
-    expect(kit.problems().some((p) => p.startsWith("vandal: ") && /read.only|Cannot assign/i.test(p))).toBe(true);
-  });
+  it(
+    "history is read-only: a plugin that changes a message fails loudly and the conversation is " + "untouched",
+    async () => {
+      kit = await createTestKit({
+        inline: [
+          plugin(
+            "vandal",
+            (api) =>
+              void api.events.on(
+                "message_end",
+                ({ message }) => void ((message as { content: unknown }).content = "rewritten"),
+              ),
+          ),
+        ],
+        script: [{ text: "original" }],
+      });
+      const result = await kit.run("hi");
+      expect(result.finalText).toBe("original");
+      expect(textOf(kit.runtime.messages[0]!)).toBe("hi");
+      expect(kit.problems().some((p) => p.startsWith("vandal: ") && /read.only|Cannot assign/i.test(p))).toBe(true);
+    },
+  );
 });

@@ -64,7 +64,8 @@ describe("model mistakes become tool results", () => {
     });
     await kit.run("go");
     expect(resultText(kit)).toBe(
-      'Invalid arguments for "read": expected a JSON object, got an array. Nothing was run. Fix the arguments and call it again.',
+      'Invalid arguments for "read": expected a JSON object, got an array. Nothing was run. Fix the ' +
+        "arguments and call it again.",
     );
   });
 
@@ -211,7 +212,8 @@ describe("tools that break their contract", () => {
     expect(kit.toolResults().map((r) => [textOf(r), r.isError])).toEqual([
       ["just text", false],
       [
-        'The tool "empty" returned no content: a bug in the plugin sloppy (execute must resolve { content: text, or a list of text and image blocks }). Nothing it returned was kept.',
+        'The tool "empty" returned no content: a bug in the plugin sloppy (execute must resolve { ' +
+          "content: text, or a list of text and image blocks }). Nothing it returned was kept.",
         true,
       ],
     ]);
@@ -278,7 +280,8 @@ describe("tool-call ids and nesting", () => {
     });
     await kit.run("go");
     expect(resultText(kit)).toBe(
-      `The arguments of "read" nest objects and arrays more than ${MAX_ARGUMENT_DEPTH} levels deep (the limit). Nothing was run. Send the call again with flatter arguments.`,
+      `The arguments of "read" nest objects and arrays more than ${MAX_ARGUMENT_DEPTH} levels deep ` +
+        `(the limit). Nothing was run. Send the call again with flatter arguments.`,
     );
   });
 
@@ -312,7 +315,8 @@ describe("progress updates", () => {
     await kit.run("go");
     expect(kit.eventsOf("tool_execution_update").map((u) => u.partial.content)).toEqual(["halfway"]);
     expect(kit.eventsOf("plugin_warning").map((w) => w.message)).toEqual([
-      'tool "noisy" sent a progress update keel cannot use (it returned content keel cannot use (block 0 is null)); such updates are not shown.',
+      'tool "noisy" sent a progress update keel cannot use (it returned content keel cannot use ' +
+        "(block 0 is null)); such updates are not shown.",
     ]);
   });
 });

@@ -111,7 +111,8 @@ describe("history_replaced", () => {
     await kit.run("hi");
     const bad = [{ kind: "x", data: 1, timestamp: 1 }] as unknown as PluginEntry[];
     expect(() => kit!.runtime.replaceMessages([], { entries: bad })).toThrow(
-      "replaceMessages: plugin entry 0 has no plugin or kind name; a session store must hand back the entries it was given",
+      "replaceMessages: plugin entry 0 has no plugin or kind name; a session store must hand back " +
+        "the entries it was given",
     );
     expect(kit.runtime.messages).toHaveLength(2);
     expect(kit.eventsOf("history_replaced")).toEqual([]);

@@ -16,7 +16,9 @@ describe("bad input from the user", () => {
     expect(run).toEqual({
       code: 2,
       stdout: "",
-      stderr: `keel: --cwd ${missing}: no such folder. Name an existing folder, or leave --cwd out to work in the current one.\n`,
+      stderr:
+        `keel: --cwd ${missing}: no such folder. Name an existing folder, or leave --cwd out ` +
+        `to work in the current one.\n`,
     });
   });
 
@@ -27,7 +29,8 @@ describe("bad input from the user", () => {
       code: 2,
       stdout: "",
       stderr:
-        "keel: --cwd notes.txt: is a file, not a folder. Name an existing folder, or leave --cwd out to work in the current one.\n",
+        "keel: --cwd notes.txt: is a file, not a folder. Name an existing folder, or leave --cwd " +
+        "out to work in the current one.\n",
     });
   });
 

@@ -35,21 +35,26 @@ function resultTexts(stdout: string): string[] {
 }
 
 describe("broken third-party plugins are contained and named", () => {
-  it("answers a tool's invalid content blocks with an error naming its plugin; large-results never sees them", async () => {
-    const env = keelEnv({ script: callThen("weird", "carried on") });
-    const plugin = toolPlugin(env, "weird-blocks", "weird", `return { content: [null, 7, { type: "video" }] };`);
-    const run = await runKeel(["-p", "go", "--mode", "json", "--plugin", plugin, ...ARGS], env);
-    expect(run.code).toBe(0);
-    expect(resultTexts(run.stdout)[0]).toBe(
-      'The tool "weird" returned content keel cannot use (block 0 is null; block 1 is 7; block 2 has type "video" (allowed: text, image)): ' +
-        "a bug in the plugin weird-blocks (execute must resolve { content: text, or a list of text and image blocks }). Nothing it returned was kept.",
-    );
-    expect(run.stdout).toContain("carried on");
-    expect(run.stderr).toMatch(
-      /^keel: plugin weird-blocks@1\.0\.0: tool "weird" returned content keel cannot use .*; the model was told the call failed\.$/m,
-    );
-    expect(run.stderr).not.toMatch(/large-results/);
-  });
+  it(
+    "answers a tool's invalid content blocks with an error naming its plugin; large-results never " + "sees them",
+    async () => {
+      const env = keelEnv({ script: callThen("weird", "carried on") });
+      const plugin = toolPlugin(env, "weird-blocks", "weird", `return { content: [null, 7, { type: "video" }] };`);
+      const run = await runKeel(["-p", "go", "--mode", "json", "--plugin", plugin, ...ARGS], env);
+      expect(run.code).toBe(0);
+      expect(resultTexts(run.stdout)[0]).toBe(
+        'The tool "weird" returned content keel cannot use (block 0 is null; block 1 is 7; block 2 ' +
+          'has type "video" (allowed: text, image)): ' +
+          "a bug in the plugin weird-blocks (execute must resolve { content: text, or a list of text " +
+          "and image blocks }). Nothing it returned was kept.",
+      );
+      expect(run.stdout).toContain("carried on");
+      expect(run.stderr).toMatch(
+        /^keel: plugin weird-blocks@1\.0\.0: tool "weird" returned content keel cannot use .*; the model was told the call failed\.$/m,
+      );
+      expect(run.stderr).not.toMatch(/large-results/);
+    },
+  );
 
   it("stops waiting for a tool that never settles at its deadline and tells the model which tool it was", async () => {
     const env = keelEnv({ script: callThen("stuck", "moved on") });
@@ -67,25 +72,28 @@ describe("broken third-party plugins are contained and named", () => {
     expect(run.stderr).toMatch(/^keel: plugin stuck-tool: tool "stuck" did not finish within 200 ms \(its deadline\)/m);
   });
 
-  it("reports an error thrown from a timer and an unhandled rejection against the plugin, and keeps running", async () => {
-    const env = keelEnv({
-      script: [{ toolCalls: [{ name: "late" }] }, { toolCalls: [{ name: "wait_late" }] }, { text: "survived" }],
-    });
-    const body = `
+  it(
+    "reports an error thrown from a timer and an unhandled rejection against the plugin, and keeps " + "running",
+    async () => {
+      const env = keelEnv({
+        script: [{ toolCalls: [{ name: "late" }] }, { toolCalls: [{ name: "wait_late" }] }, { text: "survived" }],
+      });
+      const body = `
       setTimeout(() => { Promise.reject(new Error("late rejection")); globalThis.lateFired = true; throw new Error("late boom"); }, 1);
       return { content: "returned before the timer" };`;
-    const waiter = `api.registerTool(defineTool({ name: "wait_late", description: "waits", parameters: z.object({}),
+      const waiter = `api.registerTool(defineTool({ name: "wait_late", description: "waits", parameters: z.object({}),
       execute: () => new Promise((resolve) => { const poll = () => (globalThis.lateFired ? setImmediate(() => resolve({ content: "fired" })) : setImmediate(poll)); poll(); }) }));`;
-    const plugin = toolPlugin(env, "late-thrower", "late", body, waiter);
-    const run = await runKeel(["-p", "go", "--plugin", plugin, ...ARGS], env);
-    expect(run).toMatchObject({ code: 0, stdout: "survived\n" });
-    expect(run.stderr).toMatch(
-      /^keel: plugin late-thrower@1\.0\.0: an error was thrown outside any call keel made .*: late boom\. keel carried on/m,
-    );
-    expect(run.stderr).toMatch(
-      /^keel: plugin late-thrower@1\.0\.0: a promise was rejected and nobody handled it: late rejection\./m,
-    );
-  });
+      const plugin = toolPlugin(env, "late-thrower", "late", body, waiter);
+      const run = await runKeel(["-p", "go", "--plugin", plugin, ...ARGS], env);
+      expect(run).toMatchObject({ code: 0, stdout: "survived\n" });
+      expect(run.stderr).toMatch(
+        /^keel: plugin late-thrower@1\.0\.0: an error was thrown outside any call keel made .*: late boom\. keel carried on/m,
+      );
+      expect(run.stderr).toMatch(
+        /^keel: plugin late-thrower@1\.0\.0: a promise was rejected and nobody handled it: late rejection\./m,
+      );
+    },
+  );
 
   it("still ends with exit 1 on a rejection it cannot place (no stack), saying so", async () => {
     const env = keelEnv({ script: callThen("bare", "never") });
@@ -98,27 +106,31 @@ describe("broken third-party plugins are contained and named", () => {
     const run = await runKeel(["-p", "go", "--plugin", plugin, ...ARGS], env);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      "keel: a promise was rejected and nobody handled it: just a string, and no plugin's files are on its stack: ending (exit 1).\n",
+      "keel: a promise was rejected and nobody handled it: just a string, and no plugin's files are " +
+        "on its stack: ending (exit 1).\n",
     );
   });
 
-  it("skips a message_end transform that returns null, names it, and the session store still records the reply", async () => {
-    const env = keelEnv({ script: [{ text: "kept answer" }] });
-    const source = `import { definePlugin } from "@keel/extensions-api";
+  it(
+    "skips a message_end transform that returns null, names it, and the session store still " + "records the reply",
+    async () => {
+      const env = keelEnv({ script: [{ text: "kept answer" }] });
+      const source = `import { definePlugin } from "@keel/extensions-api";
       export default definePlugin({ activate(api) { api.hooks.tap("message_end", () => null); } });`;
-    const plugin = writePlugin(env.cwd, {
-      name: "null-transform",
-      keel: { contributes: { hooks: ["message_end"] } },
-      source,
-    });
-    const run = await runKeel(["-p", "go", "--plugin", plugin, ...ARGS], env);
-    expect(run).toMatchObject({ code: 0, stdout: "kept answer\n" });
-    expect(run.stderr).toMatch(
-      /^keel: plugin null-transform@1\.0\.0: .*returned a value of the wrong type \(expected an assistant message, got null\); it was ignored$/m,
-    );
-    expect(run.stderr.trim().split("\n")).toHaveLength(1);
-    expect(sessionText(env)).toContain("kept answer");
-  });
+      const plugin = writePlugin(env.cwd, {
+        name: "null-transform",
+        keel: { contributes: { hooks: ["message_end"] } },
+        source,
+      });
+      const run = await runKeel(["-p", "go", "--plugin", plugin, ...ARGS], env);
+      expect(run).toMatchObject({ code: 0, stdout: "kept answer\n" });
+      expect(run.stderr).toMatch(
+        /^keel: plugin null-transform@1\.0\.0: .*returned a value of the wrong type \(expected an assistant message, got null\); it was ignored$/m,
+      );
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(sessionText(env)).toContain("kept answer");
+    },
+  );
 
   it("saves circular and BigInt details in a form the session can write, naming the tool", async () => {
     const env = keelEnv({ script: callThen("loopy", "noted") });

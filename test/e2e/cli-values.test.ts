@@ -55,7 +55,8 @@ describe("bad flag values are an error exit before anything runs", () => {
     const run = await runKeel(["-p", "go", "--plugin", "./tool.ts", ...SCRIPTED], env);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      `keel: --plugin ./tool.ts: is a file, but a plugin is a folder with a package.json whose "keel" field is its manifest. Put the file in a folder with one (see docs/writing-plugins.md).\n`,
+      `keel: --plugin ./tool.ts: is a file, but a plugin is a folder with a package.json whose ` +
+        `"keel" field is its manifest. Put the file in a folder with one (see docs/writing-plugins.md).\n`,
     );
   });
 

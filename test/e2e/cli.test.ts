@@ -123,13 +123,16 @@ describe("the keel command", () => {
     expect(help.stdout).toContain("--shout");
   });
 
-  it("chats line by line without -p: answers stream to stdout, unknown commands are explained, /exit ends", async () => {
-    const env = keelEnv({ script: [{ text: "First answer." }, { text: "Second answer." }] });
-    const run = await runKeel([...SCRIPTED], env, { input: "hello\n/nope\nagain\n/exit\nnever sent\n" });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toBe("First answer.\nSecond answer.\n");
-    expect(run.stderr).toMatch(/^Unknown command \/nope\. Commands: .*\/compact.*, \/exit\.$/m);
-  });
+  it(
+    "chats line by line without -p: answers stream to stdout, unknown commands are explained, " + "/exit ends",
+    async () => {
+      const env = keelEnv({ script: [{ text: "First answer." }, { text: "Second answer." }] });
+      const run = await runKeel([...SCRIPTED], env, { input: "hello\n/nope\nagain\n/exit\nnever sent\n" });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe("First answer.\nSecond answer.\n");
+      expect(run.stderr).toMatch(/^Unknown command \/nope\. Commands: .*\/compact.*, \/exit\.$/m);
+    },
+  );
 
   it("says which modes exist when asked for one that does not", async () => {
     const env = keelEnv();

@@ -10,7 +10,8 @@ const files = {
   "package.json": '{ "type": "module" }\n',
   "math.js": "export function add(a, b) {\n  return a - b;\n}\n",
   "math.test.js":
-    'import { add } from "./math.js";\nif (add(2, 3) !== 5) {\n  console.error(`FAIL add(2, 3) = ${add(2, 3)}, expected 5`);\n  process.exit(1);\n}\nconsole.log("PASS add(2, 3) = 5");\n',
+    'import { add } from "./math.js";\nif (add(2, 3) !== 5) {\n  console.error(`FAIL add(2, 3) = ' +
+    '${add(2, 3)}, expected 5`);\n  process.exit(1);\n}\nconsole.log("PASS add(2, 3) = 5");\n',
 };
 
 describe("a coding task end to end (the README demo)", () => {

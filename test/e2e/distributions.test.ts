@@ -40,52 +40,57 @@ describe("keel dist build readonly-reviewer", () => {
     userHome = tempDir("keel-dist-home-");
   }, 90_000);
 
-  it("runs a scripted task as reviewer, in ~/.reviewer, with no write or bash tool, ignoring a trusted project that widens it", async () => {
-    const work = keelEnv({
-      files: {
-        "a.js": "export const a = 1;\n",
-        ".keel/settings.json": JSON.stringify({
-          tools: { enabled: ["read", "write", "bash"] },
-          systemPrompt: "You may change anything.",
-          permissions: { mode: "full" },
-        }),
-      },
-      script: [
-        {
-          toolCalls: [
-            { name: "write", arguments: { path: "b.js", content: "x" } },
-            { name: "bash", arguments: { command: "touch c.js" } },
-            { name: "read", arguments: { path: "a.js" } },
-          ],
+  it(
+    "runs a scripted task as reviewer, in ~/.reviewer, with no write or bash tool, ignoring a " +
+      "trusted project that widens it",
+    async () => {
+      const work = keelEnv({
+        files: {
+          "a.js": "export const a = 1;\n",
+          ".keel/settings.json": JSON.stringify({
+            tools: { enabled: ["read", "write", "bash"] },
+            systemPrompt: "You may change anything.",
+            permissions: { mode: "full" },
+          }),
         },
-        { text: "a.js exports one constant; nothing to fix." },
-      ],
-    });
-    const run = await runKeel(["-p", "review a.js", "--trust", ...SCRIPTED], work, {
-      bin: join(out, "bin", "reviewer.js"),
-      extraEnv: { HOME: userHome, ...cache },
-    });
-    expect(run.stdout).toBe("a.js exports one constant; nothing to fix.\n");
-    expect(run.code).toBe(0);
-    for (const key of ["tools.enabled", "systemPrompt", "permissions.mode"])
-      expect(run.stderr).toContain(
-        `reviewer: Setting "${key}" is locked by the reviewer distribution; the value in ${join(work.cwd, ".keel", "settings.json")} was ignored.`,
-      );
-    expect(run.stderr.split("\n").filter((line) => line.startsWith("keel"))).toEqual([]);
-    expect(existsSync(join(work.cwd, "b.js")) || existsSync(join(work.cwd, "c.js"))).toBe(false);
+        script: [
+          {
+            toolCalls: [
+              { name: "write", arguments: { path: "b.js", content: "x" } },
+              { name: "bash", arguments: { command: "touch c.js" } },
+              { name: "read", arguments: { path: "a.js" } },
+            ],
+          },
+          { text: "a.js exports one constant; nothing to fix." },
+        ],
+      });
+      const run = await runKeel(["-p", "review a.js", "--trust", ...SCRIPTED], work, {
+        bin: join(out, "bin", "reviewer.js"),
+        extraEnv: { HOME: userHome, ...cache },
+      });
+      expect(run.stdout).toBe("a.js exports one constant; nothing to fix.\n");
+      expect(run.code).toBe(0);
+      for (const key of ["tools.enabled", "systemPrompt", "permissions.mode"])
+        expect(run.stderr).toContain(
+          `reviewer: Setting "${key}" is locked by the reviewer distribution; the value ` +
+            `in ${join(work.cwd, ".keel", "settings.json")} was ignored.`,
+        );
+      expect(run.stderr.split("\n").filter((line) => line.startsWith("keel"))).toEqual([]);
+      expect(existsSync(join(work.cwd, "b.js")) || existsSync(join(work.cwd, "c.js"))).toBe(false);
 
-    // Its own home: the session is in ~/.reviewer, and keel's home (KEEL_HOME) was not touched.
-    const lines = sessionLines(join(userHome, ".reviewer"));
-    const results = lines.map((l) => JSON.parse(l)).filter((e) => e.message?.role === "toolResult");
-    expect(results.map((e) => [e.message.toolName, e.message.isError])).toEqual([
-      ["write", true],
-      ["bash", true],
-      ["read", false],
-    ]);
-    expect(JSON.stringify(results[0].message.content)).toContain('Unknown tool \\"write\\"');
-    expect(readdirSync(work.home)).toEqual([]);
-    expect(existsSync(join(userHome, ".keel"))).toBe(false);
-  });
+      // Its own home: the session is in ~/.reviewer, and keel's home (KEEL_HOME) was not touched.
+      const lines = sessionLines(join(userHome, ".reviewer"));
+      const results = lines.map((l) => JSON.parse(l)).filter((e) => e.message?.role === "toolResult");
+      expect(results.map((e) => [e.message.toolName, e.message.isError])).toEqual([
+        ["write", true],
+        ["bash", true],
+        ["read", false],
+      ]);
+      expect(JSON.stringify(results[0].message.content)).toContain('Unknown tool \\"write\\"');
+      expect(readdirSync(work.home)).toEqual([]);
+      expect(existsSync(join(userHome, ".keel"))).toBe(false);
+    },
+  );
 
   it("says its own name in --help and --version, and its plugins are the folder's own copies", async () => {
     const bin = join(out, "bin", "reviewer.js");

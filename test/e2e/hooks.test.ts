@@ -48,22 +48,25 @@ describe("command hooks in the keel binary", () => {
     });
   }
 
-  it("exit 2 blocks the call; the model reads the reason in its next request and --mode json shows the block", async () => {
-    const env = keelEnv();
-    const before = llm.requests.length;
-    const result = await run(env, ["--settings", JSON.stringify(blockTouch)]);
-    expect(result.code).toBe(0);
-    expect(existsSync(join(env.cwd, "a.txt"))).toBe(false);
-    const next = llm.requests[before + 1]!;
-    expect(JSON.stringify(next.body.messages.at(-1))).toContain("hook: touch is frozen today");
-    const events = result.stdout
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line));
-    expect(events.filter((e) => e.type === "guard_blocked").map((e) => [e.hook, e.reason])).toEqual([
-      ["tool_call", "hook: touch is frozen today"],
-    ]);
-  });
+  it(
+    "exit 2 blocks the call; the model reads the reason in its next request and --mode json shows " + "the block",
+    async () => {
+      const env = keelEnv();
+      const before = llm.requests.length;
+      const result = await run(env, ["--settings", JSON.stringify(blockTouch)]);
+      expect(result.code).toBe(0);
+      expect(existsSync(join(env.cwd, "a.txt"))).toBe(false);
+      const next = llm.requests[before + 1]!;
+      expect(JSON.stringify(next.body.messages.at(-1))).toContain("hook: touch is frozen today");
+      const events = result.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(events.filter((e) => e.type === "guard_blocked").map((e) => [e.hook, e.reason])).toEqual([
+        ["tool_call", "hook: touch is frozen today"],
+      ]);
+    },
+  );
 
   it("an untrusted project's hooks never run; once trusted they do", async () => {
     const env = keelEnv();
@@ -85,28 +88,31 @@ describe("command hooks in the keel binary", () => {
     expect(trusted.stdout).toContain("hook: touch is frozen today");
   });
 
-  it("SessionEnd says how the session ended: prompt_input_exit when the user leaves the chat, other after -p", async () => {
-    const env = keelEnv();
-    const out = join(env.home, "ends.jsonl");
-    const settings = {
-      hooks: { SessionEnd: [{ hooks: [{ type: "command", command: `cat >> ${out}; echo >> ${out}` }] }] },
-    };
-    const common = ["--provider", "openai", "--model", "gpt-4.1-mini", "--settings", JSON.stringify(settings)];
-    const extraEnv = { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-test" };
-    llm.push({ reply: { text: "hello there" } });
-    const chat = await runKeel(common, env, { extraEnv, input: "hi\n/exit\n", timeoutMs: 60_000 });
-    expect(chat.code).toBe(0);
-    llm.push({ reply: { text: "done" } });
-    const print = await runKeel(["-p", "hi", ...common], env, { extraEnv, timeoutMs: 60_000 });
-    expect(print.code).toBe(0);
-    const ends = readFileSync(out, "utf8")
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
-    expect(ends.map((e) => [e.hook_event_name, e.reason])).toEqual([
-      ["SessionEnd", "prompt_input_exit"],
-      ["SessionEnd", "other"],
-    ]);
-    expect(ends.every((e) => existsSync(e.transcript_path))).toBe(true);
-  });
+  it(
+    "SessionEnd says how the session ended: prompt_input_exit when the user leaves the chat, other " + "after -p",
+    async () => {
+      const env = keelEnv();
+      const out = join(env.home, "ends.jsonl");
+      const settings = {
+        hooks: { SessionEnd: [{ hooks: [{ type: "command", command: `cat >> ${out}; echo >> ${out}` }] }] },
+      };
+      const common = ["--provider", "openai", "--model", "gpt-4.1-mini", "--settings", JSON.stringify(settings)];
+      const extraEnv = { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-test" };
+      llm.push({ reply: { text: "hello there" } });
+      const chat = await runKeel(common, env, { extraEnv, input: "hi\n/exit\n", timeoutMs: 60_000 });
+      expect(chat.code).toBe(0);
+      llm.push({ reply: { text: "done" } });
+      const print = await runKeel(["-p", "hi", ...common], env, { extraEnv, timeoutMs: 60_000 });
+      expect(print.code).toBe(0);
+      const ends = readFileSync(out, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+      expect(ends.map((e) => [e.hook_event_name, e.reason])).toEqual([
+        ["SessionEnd", "prompt_input_exit"],
+        ["SessionEnd", "other"],
+      ]);
+      expect(ends.every((e) => existsSync(e.transcript_path))).toBe(true);
+    },
+  );
 });

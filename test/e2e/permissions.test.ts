@@ -102,33 +102,37 @@ describe("permissions in the keel binary", () => {
     expect(readFileSync(join(env.cwd, "math.js"), "utf8")).toBe(buggy);
   });
 
-  it("an untrusted project's permissions only narrow: its full mode and allow rules do not apply, its deny rules do", async () => {
-    const project = { permissions: { mode: "full", allow: ["bash(*)", "edit(**)"], deny: ["read(math.js)"] } };
-    const env = keelEnv({ files: { ...files, ".keel/settings.json": JSON.stringify(project) } });
-    const run = await runKeel(
-      [
-        "-p",
-        "Fix add()",
-        "--mode",
-        "json",
-        "--provider",
-        "scripted",
-        "--settings",
-        settings,
-        "--permission-mode",
-        "ask",
-      ],
-      env,
-      { timeoutMs: 60_000 },
-    );
-    expect(run.code).toBe(0);
-    expect(decisions(run.stdout).map((d) => [d.toolName, d.decision, d.by, d.mode])).toEqual([
-      ["read", "deny", "rule", "ask"],
-      ["edit", "deny", "no_ui", "ask"],
-      ["bash", "deny", "no_ui", "ask"],
-    ]);
-    expect(readFileSync(join(env.cwd, "math.js"), "utf8")).toBe(buggy);
-  });
+  it(
+    "an untrusted project's permissions only narrow: its full mode and allow rules do not apply, " +
+      "its deny rules do",
+    async () => {
+      const project = { permissions: { mode: "full", allow: ["bash(*)", "edit(**)"], deny: ["read(math.js)"] } };
+      const env = keelEnv({ files: { ...files, ".keel/settings.json": JSON.stringify(project) } });
+      const run = await runKeel(
+        [
+          "-p",
+          "Fix add()",
+          "--mode",
+          "json",
+          "--provider",
+          "scripted",
+          "--settings",
+          settings,
+          "--permission-mode",
+          "ask",
+        ],
+        env,
+        { timeoutMs: 60_000 },
+      );
+      expect(run.code).toBe(0);
+      expect(decisions(run.stdout).map((d) => [d.toolName, d.decision, d.by, d.mode])).toEqual([
+        ["read", "deny", "rule", "ask"],
+        ["edit", "deny", "no_ui", "ask"],
+        ["bash", "deny", "no_ui", "ask"],
+      ]);
+      expect(readFileSync(join(env.cwd, "math.js"), "utf8")).toBe(buggy);
+    },
+  );
 
   it("deny and ask rules add up across layers: a trusted project's and --settings' rules join the user's", async () => {
     const bash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
@@ -159,18 +163,21 @@ describe("permissions in the keel binary", () => {
     expect(existsSync(join(env.cwd, "asked.txt"))).toBe(false);
   });
 
-  it("fails closed: an invalid permissions section or disabling the plugin stops keel before any call runs", async () => {
-    const script = [{ toolCalls: [{ name: "bash", arguments: { command: "touch ran.txt" } }] }, { text: "done" }];
-    const broken = [{ permissions: { deny: "bash(rm *)" } }, { plugins: { disabled: ["@keel/plugin-permissions"] } }];
-    for (const user of broken) {
-      const env = keelEnv({ script });
-      writeFileSync(join(env.home, "settings.json"), JSON.stringify(user));
-      const run = await runKeel(["-p", "go", ...SCRIPTED, "--permission-mode", "full"], env);
-      expect(run.code).toBe(2);
-      expect(run.stderr).toContain("Required plugin cannot run, so keel stops: @keel/plugin-permissions");
-      expect(existsSync(join(env.cwd, "ran.txt"))).toBe(false);
-    }
-  });
+  it(
+    "fails closed: an invalid permissions section or disabling the plugin stops keel before any " + "call runs",
+    async () => {
+      const script = [{ toolCalls: [{ name: "bash", arguments: { command: "touch ran.txt" } }] }, { text: "done" }];
+      const broken = [{ permissions: { deny: "bash(rm *)" } }, { plugins: { disabled: ["@keel/plugin-permissions"] } }];
+      for (const user of broken) {
+        const env = keelEnv({ script });
+        writeFileSync(join(env.home, "settings.json"), JSON.stringify(user));
+        const run = await runKeel(["-p", "go", ...SCRIPTED, "--permission-mode", "full"], env);
+        expect(run.code).toBe(2);
+        expect(run.stderr).toContain("Required plugin cannot run, so keel stops: @keel/plugin-permissions");
+        expect(existsSync(join(env.cwd, "ran.txt"))).toBe(false);
+      }
+    },
+  );
 
   it("a --permission-mode that is not a mode stops keel before anything runs", async () => {
     const env = keelEnv({ files });

@@ -46,21 +46,24 @@ describe("sessions in the keel binary", () => {
     expect(await listed(env)).toMatchObject([{ entries: 4, firstPrompt: "Remember the word pelican." }]);
   });
 
-  it("--session <id prefix> resumes that session, --no-session keeps nothing, keel sessions lists newest first", async () => {
-    const env = keelEnv();
-    await ask(env, "Session one: apples.", "apples");
-    await ask(env, "Session two: pears.", "pears");
-    await ask(env, "Not saved.", "ok", ["--no-session"]);
-    const sessions = await listed(env);
-    expect(sessions.map((s) => s.firstPrompt)).toEqual(["Session two: pears.", "Session one: apples."]);
+  it(
+    "--session <id prefix> resumes that session, --no-session keeps nothing, keel sessions lists " + "newest first",
+    async () => {
+      const env = keelEnv();
+      await ask(env, "Session one: apples.", "apples");
+      await ask(env, "Session two: pears.", "pears");
+      await ask(env, "Not saved.", "ok", ["--no-session"]);
+      const sessions = await listed(env);
+      expect(sessions.map((s) => s.firstPrompt)).toEqual(["Session two: pears.", "Session one: apples."]);
 
-    const request = await ask(env, "Which fruit?", "apples", ["--session", sessions[1]!.id.slice(0, 8)]);
-    expect(bodyOf(request)).toContain("Session one: apples.");
-    expect(bodyOf(request)).not.toContain("pears");
-    const table = await runKeel(["sessions"], env);
-    expect(table.stdout.split("\n")[0]).toMatch(/^LAST USE\s+ENTRIES\s+SIZE\s+ID\s+NAME\s+FIRST PROMPT$/);
-    expect(table.stdout.split("\n")[1]).toMatch(/\s4\s.*Session one: apples\.$/);
-  });
+      const request = await ask(env, "Which fruit?", "apples", ["--session", sessions[1]!.id.slice(0, 8)]);
+      expect(bodyOf(request)).toContain("Session one: apples.");
+      expect(bodyOf(request)).not.toContain("pears");
+      const table = await runKeel(["sessions"], env);
+      expect(table.stdout.split("\n")[0]).toMatch(/^LAST USE\s+ENTRIES\s+SIZE\s+ID\s+NAME\s+FIRST PROMPT$/);
+      expect(table.stdout.split("\n")[1]).toMatch(/\s4\s.*Session one: apples\.$/);
+    },
+  );
 
   it("after keel is killed with SIGKILL mid-run, keel -c continues with every complete message", async () => {
     const env = keelEnv({ files: { "notes.txt": "the launch code is 0000\n" } });

@@ -87,24 +87,28 @@ describe("tool calls the model gets wrong, in every wire format", () => {
       expect(results.map((r) => r.text).join()).toMatch(/alpha contents.*bravo contents/);
     });
 
-    it(`refuses arguments nested ${MAX_ARGUMENT_DEPTH}+ levels deep and the session still resumes (${format.provider})`, async () => {
-      const env = keelEnv();
-      const depth = 5_000;
-      const deep = `{"path":"x","a":${"[".repeat(depth)}${"]".repeat(depth)}}`;
-      const first = llm.requests.length;
-      llm.push(
-        { reply: { toolCalls: [{ id: "call_deep", name: "read", arguments: deep }] } },
-        { reply: { text: "I will flatten it." } },
-      );
-      const result = await run(env, format, "go deep");
-      expect(result).toMatchObject({ code: 0, stdout: "I will flatten it.\n" });
-      const [answer] = expectOneResultPerCall(llm.requests[first + 1]!);
-      expect(answer!.text).toContain(`more than ${MAX_ARGUMENT_DEPTH} levels deep (the limit)`);
+    it(
+      `refuses arguments nested ${MAX_ARGUMENT_DEPTH}+ levels deep and the session still resumes ` +
+        `(${format.provider})`,
+      async () => {
+        const env = keelEnv();
+        const depth = 5_000;
+        const deep = `{"path":"x","a":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+        const first = llm.requests.length;
+        llm.push(
+          { reply: { toolCalls: [{ id: "call_deep", name: "read", arguments: deep }] } },
+          { reply: { text: "I will flatten it." } },
+        );
+        const result = await run(env, format, "go deep");
+        expect(result).toMatchObject({ code: 0, stdout: "I will flatten it.\n" });
+        const [answer] = expectOneResultPerCall(llm.requests[first + 1]!);
+        expect(answer!.text).toContain(`more than ${MAX_ARGUMENT_DEPTH} levels deep (the limit)`);
 
-      llm.push({ reply: { text: "Resumed fine." } });
-      const resumed = await run(env, format, "again", ["-c"]);
-      expect(resumed).toMatchObject({ code: 0, stdout: "Resumed fine.\n" });
-      expectOneResultPerCall(llm.requests[first + 2]!);
-    });
+        llm.push({ reply: { text: "Resumed fine." } });
+        const resumed = await run(env, format, "again", ["-c"]);
+        expect(resumed).toMatchObject({ code: 0, stdout: "Resumed fine.\n" });
+        expectOneResultPerCall(llm.requests[first + 2]!);
+      },
+    );
   }
 });

@@ -86,7 +86,9 @@ describe("an untrusted project folder", () => {
     writePlugin(join(env.home, "plugins"), {
       name: "@acme/keel-team-policy",
       keel: { contributes: { hooks: ["tool_call"] } },
-      source: `import { definePlugin } from "@keel/extensions-api"; export default definePlugin({ activate(api) { api.hooks.tap("tool_call", () => undefined); } });`,
+      source:
+        `import { definePlugin } from "@keel/extensions-api"; export default definePlugin({ ` +
+        `activate(api) { api.hooks.tap("tool_call", () => undefined); } });`,
     });
     writeProjectSettings(env.cwd, { plugins: { disabled: ["@acme/keel-team-policy"] } });
     const stateOf = async (args: string[] = []) => {
@@ -163,83 +165,93 @@ describe("an untrusted project folder", () => {
     expect(llm.requests.at(-1)!.headers.authorization).toBe("Bearer sk-user");
   });
 
-  it("lets a plugin from outside the project decide, and the project can neither disable nor configure it", async () => {
-    const env = keelEnv();
-    const source = `import { definePlugin } from "@keel/extensions-api";
+  it(
+    "lets a plugin from outside the project decide, and the project can neither disable nor " + "configure it",
+    async () => {
+      const env = keelEnv();
+      const source = `import { definePlugin } from "@keel/extensions-api";
       export default definePlugin({ activate(api) {
         api.hooks.tap("project_trust", { stage: -100 }, (request) => ({ trusted: false, reason: "the team policy trusts no folder outside ~/work (" + request.keys.join(",") + ")" }));
       } });`;
-    writePlugin(join(env.home, "plugins"), {
-      name: "@acme/keel-trust-policy",
-      keel: { contributes: { hooks: ["project_trust"] } },
-      source,
-    });
-    writeProjectSettings(env.cwd, {
-      plugins: { disabled: ["@acme/keel-trust-policy"] },
-      providers: { openai: { apiKey: "!touch pwned && echo sk-project" } },
-    });
-    await runKeel(["trust"], env);
-    const run = await askOpenAI(env, ["--trust"]);
-    expect(run.code).toBe(0);
-    expect(noticeOf(run.stderr)[0]).toContain(
-      "the team policy trusts no folder outside ~/work (plugins.disabled,providers.openai)",
-    );
-    expect(existsSync(join(env.cwd, "pwned"))).toBe(false);
-    expect(llm.requests.at(-1)!.headers.authorization).toBe("Bearer sk-user");
-  });
+      writePlugin(join(env.home, "plugins"), {
+        name: "@acme/keel-trust-policy",
+        keel: { contributes: { hooks: ["project_trust"] } },
+        source,
+      });
+      writeProjectSettings(env.cwd, {
+        plugins: { disabled: ["@acme/keel-trust-policy"] },
+        providers: { openai: { apiKey: "!touch pwned && echo sk-project" } },
+      });
+      await runKeel(["trust"], env);
+      const run = await askOpenAI(env, ["--trust"]);
+      expect(run.code).toBe(0);
+      expect(noticeOf(run.stderr)[0]).toContain(
+        "the team policy trusts no folder outside ~/work (plugins.disabled,providers.openai)",
+      );
+      expect(existsSync(join(env.cwd, "pwned"))).toBe(false);
+      expect(llm.requests.at(-1)!.headers.authorization).toBe("Bearer sk-user");
+    },
+  );
 
-  it("loads none of its .keel/plugins until trusted, names them in the notice, and asks again when one changes", async () => {
-    const env = keelEnv();
-    const marker = join(env.home, "project-plugin-ran");
-    // Top-level code: it runs when the module is imported, before any activation.
-    const source = `import { writeFileSync } from "node:fs";
+  it(
+    "loads none of its .keel/plugins until trusted, names them in the notice, and asks again when " + "one changes",
+    async () => {
+      const env = keelEnv();
+      const marker = join(env.home, "project-plugin-ran");
+      // Top-level code: it runs when the module is imported, before any activation.
+      const source = `import { writeFileSync } from "node:fs";
 import { definePlugin } from "@keel/extensions-api";
 writeFileSync(${JSON.stringify(marker)}, "ran");
 export default definePlugin({ activate(api) { api.hooks.tap("session_start", () => {}); } });
 `;
-    const keel = { contributes: { hooks: ["session_start"] } };
-    const dir = writePlugin(join(env.cwd, ".keel", "plugins"), { name: "repo-helper", keel, source });
-    const untrusted = await askOpenAI(env);
-    expect(untrusted.code).toBe(0);
-    expect(existsSync(marker)).toBe(false);
-    expect(noticeOf(untrusted.stderr)).toEqual([expect.stringContaining("its plugins (.keel/plugins/repo-helper)")]);
-    const listed = await runKeel(["plugins"], env);
-    expect(listed.stdout).toMatch(/repo-helper\s+1\.0\.0\s+project\s+disabled.*the project folder is not trusted/);
+      const keel = { contributes: { hooks: ["session_start"] } };
+      const dir = writePlugin(join(env.cwd, ".keel", "plugins"), { name: "repo-helper", keel, source });
+      const untrusted = await askOpenAI(env);
+      expect(untrusted.code).toBe(0);
+      expect(existsSync(marker)).toBe(false);
+      expect(noticeOf(untrusted.stderr)).toEqual([expect.stringContaining("its plugins (.keel/plugins/repo-helper)")]);
+      const listed = await runKeel(["plugins"], env);
+      expect(listed.stdout).toMatch(/repo-helper\s+1\.0\.0\s+project\s+disabled.*the project folder is not trusted/);
 
-    expect((await runKeel(["trust"], env)).stdout).toContain(".keel/plugins/repo-helper");
-    const trusted = await askOpenAI(env);
-    expect(trusted.code).toBe(0);
-    expect(noticeOf(trusted.stderr)).toEqual([]);
-    expect(existsSync(marker)).toBe(true);
+      expect((await runKeel(["trust"], env)).stdout).toContain(".keel/plugins/repo-helper");
+      const trusted = await askOpenAI(env);
+      expect(trusted.code).toBe(0);
+      expect(noticeOf(trusted.stderr)).toEqual([]);
+      expect(existsSync(marker)).toBe(true);
 
-    // A changed plugin file is not what the user trusted.
-    rmSync(marker);
-    writeFileSync(join(dir, "index.ts"), source.replace('"ran"', '"ran again"'));
-    const changed = await askOpenAI(env);
-    expect(noticeOf(changed.stderr)).toHaveLength(1);
-    expect(existsSync(marker)).toBe(false);
-  });
+      // A changed plugin file is not what the user trusted.
+      rmSync(marker);
+      writeFileSync(join(dir, "index.ts"), source.replace('"ran"', '"ran again"'));
+      const changed = await askOpenAI(env);
+      expect(noticeOf(changed.stderr)).toHaveLength(1);
+      expect(existsSync(marker)).toBe(false);
+    },
+  );
 
-  it("changes trust.json only under its lock: while another process holds it nothing is written, after it the other's decision stays", async () => {
-    const env = keelEnv();
-    writeProjectSettings(env.cwd, { systemPrompt: "project prompt" });
-    const file = join(env.home, "trust.json");
-    const elsewhere = { trusted: true, hash: "0".repeat(64) };
-    // Another keel, mid-change: it holds the lock (proper-lockfile's: the folder trust.json.lock, fresh) and has
-    // written its own decision.
-    mkdirSync(`${file}.lock`);
-    writeFileSync(file, JSON.stringify({ folders: { "/elsewhere": elsewhere } }));
-    const blocked = await runKeel(["trust"], env, { timeoutMs: 60_000 });
-    expect(blocked.code).toBe(1);
-    expect(blocked.stderr).toContain("is being changed by another keel");
-    expect(JSON.parse(readFileSync(file, "utf8")).folders).toEqual({ "/elsewhere": elsewhere });
-    rmSync(`${file}.lock`, { recursive: true });
+  it(
+    "changes trust.json only under its lock: while another process holds it nothing is written, " +
+      "after it the other's decision stays",
+    async () => {
+      const env = keelEnv();
+      writeProjectSettings(env.cwd, { systemPrompt: "project prompt" });
+      const file = join(env.home, "trust.json");
+      const elsewhere = { trusted: true, hash: "0".repeat(64) };
+      // Another keel, mid-change: it holds the lock (proper-lockfile's: the folder trust.json.lock, fresh) and has
+      // written its own decision.
+      mkdirSync(`${file}.lock`);
+      writeFileSync(file, JSON.stringify({ folders: { "/elsewhere": elsewhere } }));
+      const blocked = await runKeel(["trust"], env, { timeoutMs: 60_000 });
+      expect(blocked.code).toBe(1);
+      expect(blocked.stderr).toContain("is being changed by another keel");
+      expect(JSON.parse(readFileSync(file, "utf8")).folders).toEqual({ "/elsewhere": elsewhere });
+      rmSync(`${file}.lock`, { recursive: true });
 
-    const trusted = await runKeel(["trust"], env);
-    expect(trusted.code).toBe(0);
-    const folders = JSON.parse(readFileSync(file, "utf8")).folders;
-    expect(Object.keys(folders).sort()).toEqual(["/elsewhere", realpathSync(env.cwd)].sort());
-  });
+      const trusted = await runKeel(["trust"], env);
+      expect(trusted.code).toBe(0);
+      const folders = JSON.parse(readFileSync(file, "utf8")).folders;
+      expect(Object.keys(folders).sort()).toEqual(["/elsewhere", realpathSync(env.cwd)].sort());
+    },
+  );
 
   it("keeps a trust.json that cannot be parsed and trusts nothing", async () => {
     const env = keelEnv();

@@ -28,7 +28,8 @@ it("reports unknown top-level keys and unknown keys in keel's own sections, per 
   const run = await runKeel(["-p", "go", ...SCRIPTED, "--settings", '{"zzqx": 1}'], env);
   expect(run.code).toBe(0);
   expect(run.stderr.split("\n").filter(Boolean)).toEqual([
-    `keel: Setting "systemPromt" in ${file} is read by neither keel nor any installed plugin, so it has no effect. Did you mean "systemPrompt"?`,
+    `keel: Setting "systemPromt" in ${file} is read by neither keel nor any installed plugin, so it ` +
+      `has no effect. Did you mean "systemPrompt"?`,
     `keel: Setting "loop.maxStep" in ${file} is not one keel knows, so it has no effect. Did you mean "maxSteps"?`,
     `keel: Setting "zzqx" in --settings #2 is read by neither keel nor any installed plugin, so it has no effect.`,
   ]);
@@ -41,8 +42,10 @@ it("reports keys a plugin's schema does not have, nested too, but not inside a s
   const run = await runKeel(["-p", "go", "--plugin", "./fielder", ...SCRIPTED], env);
   expect(run.code).toBe(0);
   expect(run.stderr.split("\n").filter(Boolean)).toEqual([
-    `keel: plugin fielder: Setting "fielder.fiels" in ${file} is not one the plugin knows, so it has no effect. Did you mean "fields"?`,
-    `keel: plugin fielder: Setting "fielder.limits.dept" in ${file} is not one the plugin knows, so it has no effect. Did you mean "depth"?`,
+    `keel: plugin fielder: Setting "fielder.fiels" in ${file} is not one the plugin knows, so it ` +
+      `has no effect. Did you mean "fields"?`,
+    `keel: plugin fielder: Setting "fielder.limits.dept" in ${file} is not one the plugin knows, so ` +
+      `it has no effect. Did you mean "depth"?`,
   ]);
 });
 

@@ -104,7 +104,8 @@ describe("examples/model-aliases", () => {
     });
     await kit.run("hi");
     expect(kit.problems()).toContain(
-      'keel-example-model-aliases: the alias "fast" names gone/model, which no installed provider lists; keel models shows what is there',
+      'keel-example-model-aliases: the alias "fast" names gone/model, which no installed provider ' +
+        "lists; keel models shows what is there",
     );
     expect(kit.runtime.model).toMatchObject({ provider: "two", id: "fast" });
   });

@@ -168,7 +168,9 @@ export function attacks(
     },
     {
       name: "read another process's environment",
-      command: `cat /proc/${holderPid}/environ /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep '^KEEL_SANDBOX_SECRET='`,
+      command:
+        `cat /proc/${holderPid}/environ /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | ` +
+        `grep '^KEEL_SANDBOX_SECRET='`,
       succeeded: (output) => output.includes(world.secret),
     },
     { name: "read a $HOME dotfile", command: "cat ~/.secret-rc", succeeded: (output) => output.includes(world.secret) },

@@ -31,5 +31,8 @@ function pluginPathProblem(path: string): string | undefined {
     return `there is no such folder (${path}).`;
   }
   if (isDirectory) return undefined;
-  return `is a file, but a plugin is a folder with a package.json whose "keel" field is its manifest. Put the file in a folder with one (see docs/writing-plugins.md).`;
+  return (
+    `is a file, but a plugin is a folder with a package.json whose "keel" field is its ` +
+    `manifest. Put the file in a folder with one (see docs/writing-plugins.md).`
+  );
 }

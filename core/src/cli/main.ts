@@ -54,7 +54,8 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   const cwdProblem = boot.cwd === undefined ? undefined : folderProblem(cwd);
   if (cwdProblem) {
     err(
-      `${name}: --cwd ${boot.cwd}: ${cwdProblem}. Name an existing folder, or leave --cwd out to work in the current one.\n`,
+      `${name}: --cwd ${boot.cwd}: ${cwdProblem}. Name an existing folder, or leave --cwd out to ` +
+        `work in the current one.\n`,
     );
     return 2;
   }
@@ -233,7 +234,8 @@ async function runMode(
       .flatMap((p) => p.contributes.modes);
     const hint = modeName === LINE_MODE ? ` Run with -p "<prompt>" to print an answer.` : "";
     err(
-      `${name}: no "${modeName}" mode is installed${installed.length ? ` (installed: ${installed.join(", ")})` : ""}.${hint}\n`,
+      `${name}: no "${modeName}" mode is ` +
+        `installed${installed.length ? ` (installed: ${installed.join(", ")})` : ""}.${hint}\n`,
     );
     return 2;
   }

@@ -83,7 +83,8 @@ export function containPlugins(command = "keel"): Containment {
     if (owner)
       writeSync(
         2,
-        `${command}: plugin ${owner.name}@${owner.version} called process.exit(${code ?? ""}); ${command} ends with that code.\n`,
+        `${command}: plugin ${owner.name}@${owner.version} called ` +
+          `process.exit(${code ?? ""}); ${command} ends with that code.\n`,
       );
     return realExit.call(process, code as number);
   }) as typeof process.exit;

@@ -89,7 +89,8 @@ export const ADMISSIONS: AdmissionTable = {
       ["list", "newSession", "switchTo", "fork", "tree", "jump"].some(
         (method) => typeof (store as unknown as Record<string, unknown>)[method] !== "function",
       )
-        ? `a session store needs a \`name\` and the functions list, newSession, switchTo, fork, tree and jump (got ${JSON.stringify(store?.name)})`
+        ? `a session store needs a \`name\` and the functions list, newSession, switchTo, fork, ` +
+          `tree and jump (got ${JSON.stringify(store?.name)})`
         : undefined,
     alias: aliasFor.other,
   },

@@ -18,7 +18,8 @@ export function declaredTool(declaration: ToolDeclarationManifest, registered: (
         const checked = validate(tool, input);
         if (!checked.ok)
           throw new Error(
-            `Invalid arguments for "${name}": ${checked.message}. Nothing was run. Fix the arguments and call it again.`,
+            `Invalid arguments for "${name}": ${checked.message}. Nothing was run. Fix the ` +
+              `arguments and call it again.`,
           );
         return tool.execute(checked.input, ctx);
       },

@@ -31,7 +31,9 @@ export function readManifest(dir: string): ManifestResult {
     return {
       ok: false,
       name,
-      error: `${file} has no "keel" field, so it is not a keel plugin. Add "keel": { "apiVersion": "^1.0.0", "entry": "./src/index.ts" }.`,
+      error:
+        `${file} has no "keel" field, so it is not a keel plugin. Add "keel": { "apiVersion": ` +
+        `"^1.0.0", "entry": "./src/index.ts" }.`,
     };
   }
   const parsed = PluginPackageSchema.safeParse(raw);

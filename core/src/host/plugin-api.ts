@@ -92,7 +92,9 @@ export function createScope(
     const admitted = admission.normalise?.(item) ?? item;
     const name = admission.nameOf(admitted);
     if (deps.declared && !declaresName(deps.declared[kind], name) && !implicit(kind)) {
-      const message = `registered ${CONTRIBUTIONS[kind].noun} "${name}" that its manifest does not list in keel.contributes.${kind}; listings and lazy activation will not know about it.`;
+      const message =
+        `registered ${CONTRIBUTIONS[kind].noun} "${name}" that its manifest does not ` +
+        `list in keel.contributes.${kind}; listings and lazy activation will not know about it.`;
       deps.bus.emit("plugin_warning", { plugin: ref, message });
     }
     const remove = (deps.contributions[kind] as Registry<ContributionTypes[K]>).add(name, admitted, owner);
@@ -124,7 +126,9 @@ export function createScope(
       if (deps.declared && !deps.declared.hooks.includes(hook)) {
         deps.bus.emit("plugin_warning", {
           plugin: ref,
-          message: `tapped the ${hook} hook that its manifest does not list in keel.contributes.hooks; listings will not know about it.`,
+          message:
+            `tapped the ${hook} hook that its manifest does not list in ` +
+            `keel.contributes.hooks; listings will not know about it.`,
         });
       }
     }),
@@ -135,7 +139,8 @@ export function createScope(
       // Checked at run time too: a plugin written in JavaScript could name a kernel event.
       if (!(PLUGIN_EVENTS as readonly string[]).includes(event))
         throw new Error(
-          `${owner.name}: "${event}" is not an event plugins may publish (they may publish ${PLUGIN_EVENTS.join(", ")})`,
+          `${owner.name}: "${event}" is not an event plugins may publish (they may ` +
+            `publish ${PLUGIN_EVENTS.join(", ")})`,
         );
       deps.bus.emit(event, payload);
     },

@@ -214,7 +214,9 @@ export class PluginHost {
     const entry = this.deps.contributions.tools.list().find((e) => e.owner.name === r.name && e.declared === name);
     if (!entry) {
       throw new Error(
-        `Plugin ${r.name} declares the tool "${name}" in keel.contributes.tools but did not register it when activated, so nothing was run. The plugin's author must register it in activate() or remove it from the manifest.`,
+        `Plugin ${r.name} declares the tool "${name}" in keel.contributes.tools but did not ` +
+          `register it when activated, so nothing was run. The plugin's author must register it in ` +
+          `activate() or remove it from the manifest.`,
       );
     }
     return entry.item;
@@ -472,7 +474,9 @@ export class PluginHost {
   private warnUnregistered(r: PluginRecord): void {
     const declared = declaredNames(r.manifest);
     for (const hook of declared.hooks.filter((h) => !r.scope?.tapped.has(h))) {
-      const message = `declares the ${hook} hook in keel.contributes.hooks but did not tap it when activated; remove it from the manifest or tap it in activate().`;
+      const message =
+        `declares the ${hook} hook in keel.contributes.hooks but did not tap it when ` +
+        `activated; remove it from the manifest or tap it in activate().`;
       this.deps.bus.emit("plugin_warning", { plugin: { name: r.name, version: r.version }, message });
     }
     for (const kind of CONTRIBUTION_KINDS) {
@@ -480,7 +484,9 @@ export class PluginHost {
       // A `prefix*` entry names a family known only at run time: it may have no member yet.
       const promised = declared[kind].filter((n) => !n.endsWith("*"));
       for (const name of promised.filter((n) => !registered.includes(n))) {
-        const message = `declares ${CONTRIBUTIONS[kind].noun} "${name}" in keel.contributes.${kind} but did not register it when activated; remove it from the manifest or register it in activate().`;
+        const message =
+          `declares ${CONTRIBUTIONS[kind].noun} "${name}" in keel.contributes.${kind} ` +
+          `but did not register it when activated; remove it from the manifest or register it in activate().`;
         this.deps.bus.emit("plugin_warning", { plugin: { name: r.name, version: r.version }, message });
       }
     }

@@ -27,7 +27,8 @@ export function pluginSettings(
     const fallback = [kept, undefined].map((s) => definition.settings!.safeParse(s)).find((p) => p.success);
     if (fallback) {
       warn(
-        `invalid settings: ${problems}. Using the defaults for those keys; fix that section of settings.json to choose your own.`,
+        `invalid settings: ${problems}. Using the defaults for those keys; fix that section of ` +
+          `settings.json to choose your own.`,
       );
       return { ok: true, value: fallback.data };
     }

@@ -224,7 +224,9 @@ export class Agent {
         if (malformed >= limits.maxMalformedSteps) {
           return {
             reason: "malformed_limit",
-            errorMessage: `Stopped: the model's last ${malformed} replies contained only malformed tool calls (see the tool results for what was wrong).`,
+            errorMessage:
+              `Stopped: the model's last ${malformed} replies contained only malformed ` +
+              `tool calls (see the tool results for what was wrong).`,
           };
         }
         // A paused turn continues from the history as it is: the next request carries the partial reply.

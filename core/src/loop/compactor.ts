@@ -99,6 +99,8 @@ function checkCut(messages: readonly Message[], index: number): string | undefin
   if (!Number.isInteger(index) || index < 0 || index > messages.length)
     return `firstKeptIndex ${index} is outside 0..${messages.length}`;
   if (index < messages.length && messages[index]!.role === "toolResult")
-    return `firstKeptIndex ${index} points at a tool result; the first kept message must be a user or assistant message`;
+    return (
+      `firstKeptIndex ${index} points at a tool result; the first kept message must be a user ` + `or assistant message`
+    );
   return undefined;
 }

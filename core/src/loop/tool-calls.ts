@@ -26,7 +26,8 @@ export type PreparedCall =
   | { ok: false; call: ToolCall; message: string; malformed: boolean };
 
 export const CUT_OFF_MESSAGE =
-  "Your reply hit the output token limit (stop reason: length), so the arguments of this call may be cut off. Nothing was run. " +
+  "Your reply hit the output token limit (stop reason: length), so the arguments of this call may " +
+  "be cut off. Nothing was run. " +
   "Send the call again; if its arguments are large, split the work into smaller calls.";
 
 export function prepareCall(call: ToolCall, tools: ReadonlyMap<string, ActiveTool>, cutOff: boolean): PreparedCall {
@@ -42,7 +43,10 @@ export function prepareCall(call: ToolCall, tools: ReadonlyMap<string, ActiveToo
       ok: false,
       call,
       malformed: true,
-      message: `The arguments of "${call.name}" nest objects and arrays more than ${MAX_ARGUMENT_DEPTH} levels deep (the limit). Nothing was run. Send the call again with flatter arguments.`,
+      message:
+        `The arguments of "${call.name}" nest objects and arrays more ` +
+        `than ${MAX_ARGUMENT_DEPTH} levels deep (the limit). Nothing was run. Send the call again ` +
+        `with flatter arguments.`,
     };
   }
   let raw: unknown;
@@ -53,7 +57,9 @@ export function prepareCall(call: ToolCall, tools: ReadonlyMap<string, ActiveToo
       ok: false,
       call,
       malformed: true,
-      message: `The arguments of "${call.name}" are not valid JSON (${(error as Error).message}). Nothing was run. Send the call again with one JSON object matching the tool's parameters.`,
+      message:
+        `The arguments of "${call.name}" are not valid JSON (${(error as Error).message}). ` +
+        `Nothing was run. Send the call again with one JSON object matching the tool's parameters.`,
     };
   }
   const parsed = validate(tool.tool, raw);
@@ -62,7 +68,9 @@ export function prepareCall(call: ToolCall, tools: ReadonlyMap<string, ActiveToo
       ok: false,
       call,
       malformed: true,
-      message: `Invalid arguments for "${call.name}": ${parsed.message}. Nothing was run. Fix the arguments and call it again.`,
+      message:
+        `Invalid arguments for "${call.name}": ${parsed.message}. Nothing was run. Fix the ` +
+        `arguments and call it again.`,
     };
   return { ok: true, call, tool, input: parsed.input };
 }

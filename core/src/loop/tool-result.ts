@@ -26,7 +26,9 @@ export function toResultMessage(
   const problem = resultProblem(output);
   if (problem) {
     fault(plugin, `tool "${call.name}" ${problem}; the model was told the call failed.`, "error");
-    const text = `The tool "${call.name}" ${problem}: a bug in the plugin ${plugin.name} (execute must resolve { content: text, or a list of text and image blocks }). Nothing it returned was kept.`;
+    const text =
+      `The tool "${call.name}" ${problem}: a bug in the plugin ${plugin.name} (execute ` +
+      `must resolve { content: text, or a list of text and image blocks }). Nothing it returned was kept.`;
     return textResult(call, text, true);
   }
   const result = output as ToolResult;

@@ -161,12 +161,14 @@ async function execute(
       return textResult(call, "Aborted by the user; the tool did not stop in time and its output was discarded.", true);
     deps.fault(
       active.owner,
-      `tool "${call.name}" did not finish within ${ms} ms (its deadline) and ignored the signal to stop; the model was told it failed.`,
+      `tool "${call.name}" did not finish within ${ms} ms (its deadline) and ignored the signal to ` +
+        `stop; the model was told it failed.`,
       "warning",
     );
     return textResult(
       call,
-      `The tool "${call.name}" did not finish within ${ms} ms (its deadline) and was abandoned; its output was discarded. ${DEADLINE_HINT(call.name)}`,
+      `The tool "${call.name}" did not finish within ${ms} ms (its deadline) and was abandoned; its ` +
+        `output was discarded. ${DEADLINE_HINT(call.name)}`,
       true,
     );
   } catch (error) {

@@ -79,7 +79,10 @@ export class Registry<T> {
           const why =
             chosenName && chosen.owner.name === chosenName ? "your settings prefer it" : "it was loaded first";
           this.warn(
-            `${this.kind.noun} "${declared}" is contributed by both ${chosen.owner.name} and ${other.owner.name}; ${chosen.owner.name} keeps the name (${why}), ${other.owner.name}'s is available as "${alias}". Set "prefer": { "${this.kind.key}": { "${declared}": "<plugin>" } } in settings to choose.`,
+            `${this.kind.noun} "${declared}" is contributed by both ${chosen.owner.name} ` +
+              `and ${other.owner.name}; ${chosen.owner.name} keeps the name ` +
+              `(${why}), ${other.owner.name}'s is available as "${alias}". Set "prefer": { ` +
+              `"${this.kind.key}": { "${declared}": "<plugin>" } } in settings to choose.`,
             other.owner,
           );
         }

@@ -85,7 +85,8 @@ export function localPluginDir(file: string, plugin: DistributionPlugin): string
   } else if (plugin.source.startsWith("path:")) dir = resolve(dirname(file), plugin.source.slice(5));
   else
     throw new Error(
-      `${where} comes from ${plugin.source}, which must be fetched first: build the distribution (\`keel dist build ${file} --out <dir>\`) and run the built command.`,
+      `${where} comes from ${plugin.source}, which must be fetched first: build the distribution ` +
+        `(\`keel dist build ${file} --out <dir>\`) and run the built command.`,
     );
   let found: { name?: string; version?: string };
   try {

@@ -63,7 +63,8 @@ export async function resolveTarget(
       const known = (await allModels(host, contributions)).map((m) => m.provider);
       const list = [...new Set(known)].join(", ") || "none";
       throw new Error(
-        `Unknown provider "${want.provider}". Installed providers: ${list}. Run \`${command} models\` to see them with their models.`,
+        `Unknown provider "${want.provider}". Installed providers: ${list}. Run \`${command} ` +
+          `models\` to see them with their models.`,
       );
     }
     const models = safeModels(entry.item);
@@ -93,7 +94,9 @@ export async function resolveTarget(
     reasons.push(`${entry.name}: ${problem}`);
   }
   throw new Error(
-    `No provider is ready to use. ${reasons.length > 0 ? reasons.join(" ") : "No provider plugin is installed."} Pick one with --provider <id>.`,
+    `No provider is ready to use. ${
+      reasons.length > 0 ? reasons.join(" ") : "No provider plugin is " + "installed."
+    } Pick one with --provider <id>.`,
   );
 }
 

@@ -18,8 +18,10 @@ export async function createOps(
     const installed = contributions.ops.list().map((e) => e.name);
     throw new Error(
       wanted
-        ? `The operations backend "${wanted}" (setting "ops") is not installed${installed.length ? `; installed: ${installed.join(", ")}` : ""}.`
-        : "No operations backend is installed, so tools cannot touch files or run commands. Install one (e.g. @keel/plugin-ops-local).",
+        ? `The operations backend "${wanted}" (setting "ops") is not ` +
+            `installed${installed.length ? `; installed: ${installed.join(", ")}` : ""}.`
+        : "No operations backend is installed, so tools cannot touch files or run commands. Install " +
+            "one (e.g. @keel/plugin-ops-local).",
     );
   }
   return entry.item.create(replaces === undefined ? { cwd } : { cwd, replaces });

@@ -39,7 +39,8 @@ export class PluginEntries {
     if (text === undefined) throw new Error(`${where}: the data must be plain JSON (got ${typeof data})`);
     if (text.length > MAX_DATA_CHARS) {
       throw new Error(
-        `${where}: the data is ${text.length} characters as JSON, over the 1 MB limit; keep large state in runtime.dataDir and store its name`,
+        `${where}: the data is ${text.length} characters as JSON, over the 1 MB limit; keep large ` +
+          `state in runtime.dataDir and store its name`,
       );
     }
     const entry: PluginEntry = Object.freeze({ plugin, kind, data: frozenJson(text), timestamp: Date.now() });
@@ -64,7 +65,8 @@ export function checkedEntries(entries: readonly PluginEntry[]): PluginEntry[] {
   return entries.map((e, i) => {
     if (typeof e?.plugin !== "string" || typeof e.kind !== "string") {
       throw new Error(
-        `replaceMessages: plugin entry ${i} has no plugin or kind name; a session store must hand back the entries it was given`,
+        `replaceMessages: plugin entry ${i} has no plugin or kind name; a session store must hand ` +
+          `back the entries it was given`,
       );
     }
     const timestamp = typeof e.timestamp === "number" ? e.timestamp : Date.now();

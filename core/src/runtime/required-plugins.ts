@@ -39,6 +39,7 @@ export function checkRequired(
   return new RequiredPluginError(
     names,
     `Required plugin${problems.length > 1 ? "s" : ""} cannot run, so keel stops: ${problems.join("; ")}. ` +
-      `plugins.required (the distribution, user settings or ${context.managedFile}) says keel must not run without ${problems.length > 1 ? "them" : "it"}; fix the cause above.`,
+      `plugins.required (the distribution, user settings or ${context.managedFile}) says keel must ` +
+      `not run without ${problems.length > 1 ? "them" : "it"}; fix the cause above.`,
   );
 }

@@ -54,7 +54,8 @@ function chosenTools(all: ReadonlyMap<string, ActiveTool>, request: SubagentRequ
   const unknown = request.tools.filter((name) => !all.has(name));
   if (unknown.length > 0)
     throw new Error(
-      `Subagent ${request.name}: no tool is registered as ${unknown.map((n) => `"${n}"`).join(", ")} (the session has ${[...all.keys()].join(", ") || "none"}).`,
+      `Subagent ${request.name}: no tool is registered ` +
+        `as ${unknown.map((n) => `"${n}"`).join(", ")} (the session has ${[...all.keys()].join(", ") || "none"}).`,
     );
   return new Map(request.tools.map((name) => [name, all.get(name)!]));
 }

@@ -63,7 +63,8 @@ export function managedPolicy(
   const issues = parsed.error.issues.map((i) => `"${i.path.join(".")}": ${i.message}`).join("; ");
   // A broken policy must not loosen anything: nothing outside the distribution loads until it is fixed.
   warnings.push(
-    `The managed settings ${managedFile} are invalid (${issues}); until they are fixed only the distribution's plugins load.`,
+    `The managed settings ${managedFile} are invalid (${issues}); until they are fixed only the ` +
+      `distribution's plugins load.`,
   );
   return { plugins: { allowed: [], blocked: [] } };
 }

@@ -59,7 +59,8 @@ export function readSettingsFile(path: string, warnings: string[]): SettingsObje
     warnings.push(`Settings file ${path} must hold a JSON object; it was ignored.`);
   } catch (error) {
     warnings.push(
-      `Settings file ${path} is not valid JSON (${(error as Error).message}); it was ignored. Fix the file or delete it.`,
+      `Settings file ${path} is not valid JSON (${(error as Error).message}); it was ignored. Fix ` +
+        `the file or delete it.`,
     );
   }
   return undefined;

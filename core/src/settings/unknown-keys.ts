@@ -27,7 +27,8 @@ export function unknownSettingsKeys(layers: readonly NamedLayer[], pluginKeys: r
     for (const [key, value] of Object.entries(layer.value ?? {})) {
       if (!known.includes(key))
         warnings.push(
-          `Setting "${key}" in ${layer.name} is read by neither keel nor any installed plugin, so it has no effect.${didYouMean(key, known)}`,
+          `Setting "${key}" in ${layer.name} is read by neither keel nor any installed plugin, so ` +
+            `it has no effect.${didYouMean(key, known)}`,
         );
       else if (core[key]) warnings.push(...sectionKeyWarnings(core[key], key, value, layer.name, "keel"));
     }
@@ -45,7 +46,10 @@ export function sectionKeyWarnings(
 ): string[] {
   return unknownSectionKeys(schema, section).map(({ path, known }) => {
     const name = [key, ...path].join(".");
-    return `Setting "${name}" in ${layer} is not one ${reader} knows, so it has no effect.${didYouMean(path.at(-1)!, known)}`;
+    return (
+      `Setting "${name}" in ${layer} is not one ${reader} knows, so it has no ` +
+      `effect.${didYouMean(path.at(-1)!, known)}`
+    );
   });
 }
 

@@ -65,7 +65,8 @@ export class TrustStore {
       release = await lockfile().lock(this.file, { realpath: false, stale: 10_000, retries: RETRIES });
     } catch (error) {
       warnings.push(
-        `${this.file} is being changed by another keel (${(error as Error).message}); the decision was not saved. Try again.`,
+        `${this.file} is being changed by another keel (${(error as Error).message}); the decision ` +
+          `was not saved. Try again.`,
       );
       return false;
     }

@@ -139,7 +139,8 @@ export async function addCatalog(keelHome: string, origin: string, options: AddC
   const existing = listCatalogs(keelHome).find((r) => r.catalog.name === catalog.name);
   if (existing && existing.origin !== where)
     throw new RefusedError(
-      `a catalog named "${catalog.name}" is already added from ${existing.origin}; remove it first (\`keel market remove ${catalog.name}\`)`,
+      `a catalog named "${catalog.name}" is already added from ${existing.origin}; remove it first ` +
+        `(\`keel market remove ${catalog.name}\`)`,
     );
   const record = { origin: where, updatedAt: new Date().toISOString(), catalog };
   save(keelHome, record);
@@ -158,7 +159,8 @@ function sameOrigin(allowed: string, where: string, cwd: string): boolean {
 
 function notAllowed(where: string, options: AddCatalogOptions): RefusedError {
   return new RefusedError(
-    `the catalog ${where} is not in plugins.allowedCatalogs of the managed settings${options.managedFile ? ` (${options.managedFile})` : ""}; ask your administrator to add it`,
+    `the catalog ${where} is not in plugins.allowedCatalogs of the managed ` +
+      `settings${options.managedFile ? ` (${options.managedFile})` : ""}; ask your administrator to add it`,
   );
 }
 
@@ -223,7 +225,8 @@ export function catalogSource(source: string, record: CatalogRecord): string {
   if (/^(npm:|git:|git\+|https?:\/\/)/.test(source)) return source;
   if (record.origin.startsWith("git:") || /^https?:/.test(record.origin))
     throw new RefusedError(
-      `the catalog "${record.catalog.name}" gives the relative source "${source}", which only a catalog on disk can resolve`,
+      `the catalog "${record.catalog.name}" gives the relative source "${source}", which only a ` +
+        `catalog on disk can resolve`,
     );
   const folder = dirname(record.origin);
   const root = /^\.(claude|keel)-plugin$/.test(basename(folder)) ? dirname(folder) : folder;

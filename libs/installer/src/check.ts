@@ -50,7 +50,8 @@ export function checkStaged(dir: string, context: CheckContext): PluginPackage {
     );
   if (context.expectName && pkg.name !== context.expectName)
     throw new RefusedError(
-      `the source of ${context.expectName} now holds a package named ${pkg.name}; nothing was changed. Remove ${context.expectName} and install the new package by its own name if that is what you want.`,
+      `the source of ${context.expectName} now holds a package named ${pkg.name}; nothing was ` +
+        `changed. Remove ${context.expectName} and install the new package by its own name if that is what you want.`,
     );
   const block = context.blocked?.(pkg.name, pkg.version);
   if (block) throw new RefusedError(`${who} is blocked: ${block}. It was not installed.`);
@@ -59,13 +60,15 @@ export function checkStaged(dir: string, context: CheckContext): PluginPackage {
     throw new RefusedError(`${who}: its keel.apiVersion "${pkg.keel.apiVersion}" is not a semver range`);
   if (fit === "no")
     throw new RefusedError(
-      `${who} needs keel's extension API ${pkg.keel.apiVersion}, but this ${context.command} provides ${API_VERSION}; update ${context.command} or install an older version of the plugin`,
+      `${who} needs keel's extension API ${pkg.keel.apiVersion}, but this ${context.command} ` +
+        `provides ${API_VERSION}; update ${context.command} or install an older version of the plugin`,
     );
   for (const [dep, range] of Object.entries(pkg.keel.dependsOn)) {
     const have = context.installed.get(dep);
     if (have === undefined)
       throw new MissingDependencyError(
-        `${who} depends on the plugin ${dep} (${range}), which is not installed; install it first (\`${context.command} install npm:${dep}@${range}\`)`,
+        `${who} depends on the plugin ${dep} (${range}), which is not installed; install it first ` +
+          `(\`${context.command} install npm:${dep}@${range}\`)`,
         dep,
         range,
       );
@@ -77,7 +80,8 @@ export function checkStaged(dir: string, context: CheckContext): PluginPackage {
   const scripts = installScripts(raw, dir);
   if (scripts.length > 0)
     throw new RefusedError(
-      `${who} has a ${scripts.join(", ")} script; keel never runs lifecycle scripts, and a plugin that needs one to work cannot be installed. Ask its author to ship what the script builds.`,
+      `${who} has a ${scripts.join(", ")} script; keel never runs lifecycle scripts, and a plugin ` +
+        `that needs one to work cannot be installed. Ask its author to ship what the script builds.`,
     );
   return pkg;
 }

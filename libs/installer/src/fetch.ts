@@ -51,7 +51,8 @@ export async function fetchTarball(source: Source, options: FetchOptions): Promi
     const e = error as NodeJS.ErrnoException & { found?: string; expected?: string };
     if (e.code === "EINTEGRITY")
       throw new IntegrityError(
-        `the tarball of ${spec} does not have the expected sha512 (expected ${options.integrity}, got ${e.found ?? "another"}); it was not installed`,
+        `the tarball of ${spec} does not have the expected sha512 (expected ${options.integrity}, ` +
+          `got ${e.found ?? "another"}); it was not installed`,
       );
     throw new Error(`could not fetch ${spec}: ${e.message}`);
   }

@@ -123,7 +123,8 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
     const tree = fetched ? treeHash(stage) : undefined;
     if (options.expectTree && tree && tree !== options.expectTree)
       throw new RefusedError(
-        `${pkg.name}@${pkg.version} installed from ${sourceText(source)} is not the tree keel.lock recorded (${options.expectTree}, got ${tree}); nothing was changed`,
+        `${pkg.name}@${pkg.version} installed from ${sourceText(source)} is not the tree keel.lock ` +
+          `recorded (${options.expectTree}, got ${tree}); nothing was changed`,
       );
     const entry: LockEntry = {
       source: options.recordAs ?? sourceText(source),

@@ -30,12 +30,14 @@ export function resolveName(
     const where = wanted.qualifier ? `the catalog "${wanted.qualifier}"` : "any added catalog";
     const hint = records.length === 0 ? " (none is added: `keel market add <path|url>`)" : "";
     throw new RefusedError(
-      `no plugin named "${wanted.name}" in ${where}${hint}; install from npm with npm:${wanted.name}, or search with \`keel search\``,
+      `no plugin named "${wanted.name}" in ${where}${hint}; install from npm with ` +
+        `npm:${wanted.name}, or search with \`keel search\``,
     );
   }
   if (chosen.length > 1)
     throw new RefusedError(
-      `"${wanted.name}" is in more than one catalog; say which: ${chosen.map((h) => `${wanted.name}@${h.record.catalog.name}`).join(", ")}`,
+      `"${wanted.name}" is in more than one catalog; say ` +
+        `which: ${chosen.map((h) => `${wanted.name}@${h.record.catalog.name}`).join(", ")}`,
     );
   const { record, plugin } = chosen[0]!;
   const where = `${wanted.name} in the catalog "${record.catalog.name}"`;
@@ -52,7 +54,8 @@ export function resolveName(
       const blocked = fits.find((v) => v.blocked);
       throw new RefusedError(
         blocked
-          ? `${where}: version ${blocked.version} is blocked (${blocked.blocked}), and no other version fits ${wanted.range}`
+          ? `${where}: version ${blocked.version} is blocked (${blocked.blocked}), and no other ` +
+              `version fits ${wanted.range}`
           : `${where} has no version in ${wanted.range} (it lists ${plugin.versions.map((v) => v.version).join(", ")})`,
       );
     }

@@ -173,7 +173,8 @@ async function httpFailure(response: Response, attempt: HttpAttempt): Promise<Pr
   if (overflow) return overflow;
   if (response.ok)
     return new ProviderError(
-      `${attempt.label} answered HTTP ${response.status} with ${body ? `JSON instead of an event stream: ${detail}` : "no body"}`,
+      `${attempt.label} answered HTTP ${response.status} ` +
+        `with ${body ? `JSON instead of an event stream: ${detail}` : "no body"}`,
       { kind: "http", status: response.status },
     );
   const retryable = shouldRetry(response.status, response.headers);
@@ -217,7 +218,8 @@ function isNetworkError(error: unknown): boolean {
 
 function localFailure(error: unknown, label: string): ProviderError {
   return new ProviderError(
-    `keel failed while talking to ${label} (a local error, not a network failure; not retried): ${describeNetworkError(error)}`,
+    `keel failed while talking to ${label} (a local error, not a network failure; not ` +
+      `retried): ${describeNetworkError(error)}`,
     { kind: "stream" },
   );
 }
@@ -234,13 +236,15 @@ function silent(attempt: HttpAttempt, stats: SseStats, quiet: "bytes" | "events"
   if (quiet === "events") {
     const what = stats.events > 0 || stats.bytes > 0 ? `only keep-alives (${stats.bytes} bytes)` : "nothing";
     return new ProviderError(
-      `${attempt.label} sent ${what} and no content for ${formatMs(attempt.retry.eventTimeoutMs)} (providers.<id>.retry.eventTimeoutMs)`,
+      `${attempt.label} sent ${what} and no content for ${formatMs(attempt.retry.eventTimeoutMs)} ` +
+        `(providers.<id>.retry.eventTimeoutMs)`,
       { kind: "network", retryable: true },
     );
   }
   const when = stats.bytes > 0 ? `mid-stream after ${stats.bytes} bytes` : "after the request was sent";
   return new ProviderError(
-    `${attempt.label} sent nothing for ${formatMs(attempt.retry.idleTimeoutMs)} ${when} (providers.<id>.retry.idleTimeoutMs)`,
+    `${attempt.label} sent nothing for ${formatMs(attempt.retry.idleTimeoutMs)} ${when} ` +
+      `(providers.<id>.retry.idleTimeoutMs)`,
     { kind: "network", retryable: true },
   );
 }
@@ -261,5 +265,8 @@ function endedEarly(label: string, finalEvent: string, stats: SseStats): string 
   const got =
     stats.events === 0 ? "no events" : `${stats.events} events, the last was ${JSON.stringify(stats.lastEvent)}`;
   const ignored = stats.ignoredLines > 0 ? `, ${stats.ignoredLines} lines that were not SSE` : "";
-  return `The stream from ${label} ended before its final event (${finalEvent}): received ${stats.bytes} bytes, ${got}${ignored}.`;
+  return (
+    `The stream from ${label} ended before its final event (${finalEvent}): ` +
+    `received ${stats.bytes} bytes, ${got}${ignored}.`
+  );
 }

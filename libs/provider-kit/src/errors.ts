@@ -67,11 +67,20 @@ export function describeHttpError(
 ): string {
   switch (status) {
     case 401:
-      return `${ctx.label} rejected the API key (HTTP 401: ${detail}). The key came from ${ctx.keySource ?? "no configured source"}; check that it is valid for ${ctx.url}.`;
+      return (
+        `${ctx.label} rejected the API key (HTTP 401: ${detail}). The key came ` +
+        `from ${ctx.keySource ?? "no configured source"}; check that it is valid for ${ctx.url}.`
+      );
     case 403:
-      return `${ctx.label} refused access (HTTP 403: ${detail}). The API key may lack permission for model ${ctx.model}.`;
+      return (
+        `${ctx.label} refused access (HTTP 403: ${detail}). The API key may lack permission ` +
+        `for model ${ctx.model}.`
+      );
     case 404:
-      return `${ctx.label} found nothing at ${ctx.url} (HTTP 404: ${detail}). Check the model id (${ctx.model}) and the base URL.`;
+      return (
+        `${ctx.label} found nothing at ${ctx.url} (HTTP 404: ${detail}). Check the model id ` +
+        `(${ctx.model}) and the base URL.`
+      );
     case 400:
       return `${ctx.label} rejected the request (HTTP 400: ${detail}).`;
     default:

@@ -23,7 +23,8 @@ export function parseEvent<T extends z.ZodType>(schema: T, data: string, event: 
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ProviderError(
-      `${label} sent a ${JSON.stringify(event)} event of an unexpected shape (${issue?.path.join(".") || "(root)"}: ${issue?.message}): ${shown(data)}`,
+      `${label} sent a ${JSON.stringify(event)} event of an unexpected shape ` +
+        `(${issue?.path.join(".") || "(root)"}: ${issue?.message}): ${shown(data)}`,
       { kind: "stream" },
     );
   }

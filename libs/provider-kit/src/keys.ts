@@ -30,7 +30,9 @@ function runKeyCommand(command: string): Promise<string> {
               if (error)
                 return reject(
                   new Error(
-                    `${error.killed ? `timed out after ${COMMAND_TIMEOUT_MS / 1000} s` : `exit ${error.code ?? "?"}`}${stderr.trim() ? `: ${stderr.trim().slice(0, 200)}` : ""}`,
+                    `${
+                      error.killed ? `timed out after ${COMMAND_TIMEOUT_MS / 1000} ` + `s` : `exit ${error.code ?? "?"}`
+                    }${stderr.trim() ? `: ${stderr.trim().slice(0, 200)}` : ""}`,
                   ),
                 );
               resolve(stdout.trim());

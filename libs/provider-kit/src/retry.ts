@@ -71,7 +71,9 @@ export function planRetry(retry: number, headers: Headers | undefined, policy: R
   if (server) {
     if (server.ms > policy.maxWaitMs) {
       return {
-        refuse: `the server asked to wait ${formatMs(server.ms)} (${server.header}), longer than the ${formatMs(policy.maxWaitMs)} cap (providers.<id>.retry.maxWaitMs); try again later`,
+        refuse:
+          `the server asked to wait ${formatMs(server.ms)} (${server.header}), longer than ` +
+          `the ${formatMs(policy.maxWaitMs)} cap (providers.<id>.retry.maxWaitMs); try again later`,
       };
     }
     return { wait: Math.round(server.ms) };

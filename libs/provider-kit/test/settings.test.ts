@@ -133,7 +133,8 @@ describe("a settings-defined provider on the wire", () => {
     )[1]!;
     const model = provider.models()[0]!;
     expect(await provider.checkReady?.(model)).toBe(
-      "No API key for provider groq (model llama): providers.groq.apiKey names $GROQ_API_KEY, which is not set in the environment.",
+      "No API key for provider groq (model llama): providers.groq.apiKey names $GROQ_API_KEY, which " +
+        "is not set in the environment.",
     );
     const run = await collect(provider, request(model));
     expect(run.message.stopReason).toBe("error");

@@ -73,16 +73,19 @@ describe("thinking levels on the wire", () => {
     expect(await bodies(CASES[2], "minimal")).toEqual(["minimal"]);
   });
 
-  it("asks for nothing when the level is off or unset, and follows runtime.setThinking from the next request", async () => {
-    expect(await bodies(CASES[0], undefined, ["low", "off", undefined])).toEqual([
-      "none",
-      { type: "enabled", budget_tokens: 4096 },
-      "none",
-      "none",
-    ]);
-    expect(await bodies(CASES[1], "medium", ["off", undefined])).toEqual(["medium", "none", "medium"]);
-    expect(await bodies(CASES[2], "off", ["high"])).toEqual(["none", "high"]);
-  });
+  it(
+    "asks for nothing when the level is off or unset, and follows runtime.setThinking from the " + "next request",
+    async () => {
+      expect(await bodies(CASES[0], undefined, ["low", "off", undefined])).toEqual([
+        "none",
+        { type: "enabled", budget_tokens: 4096 },
+        "none",
+        "none",
+      ]);
+      expect(await bodies(CASES[1], "medium", ["off", undefined])).toEqual(["medium", "none", "medium"]);
+      expect(await bodies(CASES[2], "off", ["high"])).toEqual(["none", "high"]);
+    },
+  );
 
   it("refuses an unknown level from a plugin with the levels it accepts", async () => {
     kit = await createTestKit({});

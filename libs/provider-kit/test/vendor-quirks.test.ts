@@ -158,7 +158,8 @@ describe("over HTTP against the mock server", () => {
     )[0]!;
     const run = await collect(provider, request(provider.models()[0]!));
     expect(run.message.errorMessage).toBe(
-      "keel failed while talking to Anthropic (a local error, not a network failure; not retried): Invalid array length",
+      "keel failed while talking to Anthropic (a local error, not a network failure; not retried): " +
+        "Invalid array length",
     );
     expect(run.retries).toEqual([]);
   });

@@ -31,7 +31,10 @@ const none = {};
 export const RPC_COMMANDS = {
   prompt: {
     fields: { ...message, streamingBehavior: z.enum(["steer", "followUp"]).optional() },
-    doc: "Starts a run on `message`; answered once accepted, the run's events follow. While a run is going it needs `streamingBehavior`: `steer` (enters at the next turn) or `followUp` (after the run would stop). A `message` starting with `/` that names a command runs the command instead.",
+    doc:
+      "Starts a run on `message`; answered once accepted, the run's events follow. While a run " +
+      "is going it needs `streamingBehavior`: `steer` (enters at the next turn) or `followUp` " +
+      "(after the run would stop). A `message` starting with `/` that names a command runs the command instead.",
   },
   steer: { fields: message, doc: "Queues `message` to enter at the start of the next turn of the current run." },
   follow_up: { fields: message, doc: "Queues `message` to start another round after the run would have stopped." },

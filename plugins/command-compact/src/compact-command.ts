@@ -14,7 +14,8 @@ export async function runCompact(args: string, runtime: Runtime): Promise<void> 
     const result = await runtime.compact(instructions);
     if (!result) {
       runtime.notify(
-        "/compact: nothing was compacted (the conversation is too short, a plugin blocked it, or no compaction strategy is installed).",
+        "/compact: nothing was compacted (the conversation is too short, a plugin blocked it, or no " +
+          "compaction strategy is installed).",
         "info",
       );
       return;

@@ -28,7 +28,10 @@ Be specific and brief: file paths, function names, commands, exact error message
 function activityLine(messages: readonly Message[]): string {
   const d = digestActivity(messages);
   const list = (xs: string[]) => (xs.length ? xs.join(", ") : "(none)");
-  return `Tool activity in these messages (from the tool calls): files read: ${list(d.filesRead)}; files modified: ${list(d.filesModified)}; tools: ${list(d.tools)}.`;
+  return (
+    `Tool activity in these messages (from the tool calls): files read: ${list(d.filesRead)}; ` +
+    `files modified: ${list(d.filesModified)}; tools: ${list(d.tools)}.`
+  );
 }
 
 function focus(instructions: string | undefined): string {
@@ -46,7 +49,8 @@ export function historyPrompt(
   return (
     `<previous_summary>\n${previousSummary}\n</previous_summary>\n\n${conversation}\n\n` +
     "The previous summary covers the conversation before these messages. Update it with them: keep what still holds, " +
-    "move finished work to Done, add new decisions and files, drop what is obsolete. Answer with the whole updated summary." +
+    "move finished work to Done, add new decisions and files, drop what is obsolete. Answer with " +
+    "the whole updated summary." +
     focus(instructions)
   );
 }

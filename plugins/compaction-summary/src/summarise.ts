@@ -81,13 +81,16 @@ async function askModel(prompt: string, request: CompactRequest, options: Summar
   const name = `${model.provider}/${model.id}`;
   if (reply.stopReason === "error" || reply.stopReason === "aborted") {
     throw new Error(
-      `compaction-summary: ${name} did not write the summary (${reply.stopReason}: ${reply.errorMessage ?? "no message"}); retry with /compact, or set compaction.strategy to "window" to compact without a model`,
+      `compaction-summary: ${name} did not write the summary ` +
+        `(${reply.stopReason}: ${reply.errorMessage ?? "no message"}); retry with /compact, or set ` +
+        `compaction.strategy to "window" to compact without a model`,
     );
   }
   const text = textOf(reply).trim();
   if (!text)
     throw new Error(
-      `compaction-summary: ${name} answered with an empty summary; retry with /compact, or set compaction.strategy to "window"`,
+      `compaction-summary: ${name} answered with an empty summary; retry with /compact, or set ` +
+        `compaction.strategy to "window"`,
     );
   return text;
 }

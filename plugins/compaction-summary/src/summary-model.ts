@@ -12,7 +12,8 @@ export function summaryModel(
   const found = api.runtime.listModels().find((m) => `${m.provider}/${m.id}` === wanted);
   if (!found)
     api.log.warn(
-      `compaction-summary: model "${wanted}" (settings compaction-summary.model) is not available; summarising with ${sessionModel.provider}/${sessionModel.id}`,
+      `compaction-summary: model "${wanted}" (settings compaction-summary.model) is not available; ` +
+        `summarising with ${sessionModel.provider}/${sessionModel.id}`,
     );
   return found;
 }

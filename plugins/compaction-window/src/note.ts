@@ -46,7 +46,8 @@ export function renderNote(record: DroppedRecord, splitTurn?: { messages: number
     const d = splitTurn.digest;
     const files = [...d.filesModified, ...d.filesRead];
     lines.push(
-      `- The current turn was too long to keep whole: its first ${splitTurn.messages} messages were dropped (tools: ${list(d.tools)}; files: ${list(files)}).`,
+      `- The current turn was too long to keep whole: its first ${splitTurn.messages} messages were ` +
+        `dropped (tools: ${list(d.tools)}; files: ${list(files)}).`,
     );
   }
   if (record.earlier) lines.push("", "An earlier summary of the conversation:", record.earlier);
@@ -97,5 +98,6 @@ function union(a: string[], b: string[]): string[] {
 function shorten(text: string): string {
   return text.length <= EARLIER_LIMIT
     ? text
-    : `${text.slice(0, EARLIER_LIMIT)}\n[… ${text.length - EARLIER_LIMIT} more characters of the earlier summary were dropped]`;
+    : `${text.slice(0, EARLIER_LIMIT)}\n[… ${text.length - EARLIER_LIMIT} more characters of the ` +
+        `earlier summary were dropped]`;
 }

@@ -47,10 +47,13 @@ export function readInstructions(folders: readonly string[], caps: Caps, problem
     if (left <= 0) {
       files.push({
         path: found.path,
-        text: `[Left out: project instructions are capped at ${formatBytes(caps.maxTotalBytes)} in all; read this file if it matters.]`,
+        text:
+          `[Left out: project instructions are capped at ${formatBytes(caps.maxTotalBytes)} in ` +
+          `all; read this file if it matters.]`,
       });
       problems.push(
-        `${found.path} was left out of the system prompt: the project instructions reached their ${formatBytes(caps.maxTotalBytes)} cap (context.maxTotalBytes)`,
+        `${found.path} was left out of the system prompt: the project instructions reached ` +
+          `their ${formatBytes(caps.maxTotalBytes)} cap (context.maxTotalBytes)`,
       );
       continue;
     }
@@ -68,7 +71,9 @@ export function readInstructions(folders: readonly string[], caps: Caps, problem
         : `the ${formatBytes(caps.maxTotalBytes)} cap on all of them (context.maxTotalBytes)`;
     files.push({
       path: found.path,
-      text: `${kept.trimEnd()}\n[Cut at ${formatBytes(Buffer.byteLength(kept))} of ${formatBytes(size)}; read the file for the rest.]`,
+      text:
+        `${kept.trimEnd()}\n[Cut at ${formatBytes(Buffer.byteLength(kept))} ` +
+        `of ${formatBytes(size)}; read the file for the rest.]`,
     });
     problems.push(`${found.path} (${formatBytes(size)}) was cut at ${which} in the system prompt`);
   }

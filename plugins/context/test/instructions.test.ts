@@ -11,33 +11,37 @@ let kit: TestKit | undefined;
 afterEach(async () => kit?.dispose());
 
 describe("project instructions", () => {
-  it("come from the user's folder, then the repository root down to the working folder, CLAUDE.md only where no AGENTS.md is", async () => {
-    const root = tree({
-      "AGENTS.md": "OUTSIDE the repository",
-      "home/AGENTS.md": "USER rules",
-      "repo/.git/HEAD": "ref: refs/heads/feature/x\n",
-      "repo/CLAUDE.md": "ROOT claude rules",
-      "repo/pkg/AGENTS.md": "PKG agents rules",
-      "repo/pkg/CLAUDE.md": "PKG claude rules (shadowed)",
-      "repo/pkg/app/AGENTS.md": "APP rules",
-    });
-    const made = await contextKit({
-      cwd: join(root, "repo/pkg/app"),
-      keelHome: join(root, "home"),
-      script: [{ text: "ok" }],
-    });
-    kit = made.kit;
-    await kit.run("hi");
-    const prompt = made.prompt();
-    const order = ["USER rules", "ROOT claude rules", "PKG agents rules", "APP rules"].map((t) => prompt.indexOf(t));
-    expect(order.every((at) => at >= 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(prompt).not.toContain("OUTSIDE");
-    expect(prompt).not.toContain("shadowed");
-    expect(prompt).toContain(`Instructions from ${join(root, "repo/CLAUDE.md")}:\nROOT claude rules`);
-    expect(prompt).toContain("Git branch: feature/x.");
-    expect(prompt).toContain(`Folder: ${join(root, "repo/pkg/app")}.`);
-  });
+  it(
+    "come from the user's folder, then the repository root down to the working folder, CLAUDE.md " +
+      "only where no AGENTS.md is",
+    async () => {
+      const root = tree({
+        "AGENTS.md": "OUTSIDE the repository",
+        "home/AGENTS.md": "USER rules",
+        "repo/.git/HEAD": "ref: refs/heads/feature/x\n",
+        "repo/CLAUDE.md": "ROOT claude rules",
+        "repo/pkg/AGENTS.md": "PKG agents rules",
+        "repo/pkg/CLAUDE.md": "PKG claude rules (shadowed)",
+        "repo/pkg/app/AGENTS.md": "APP rules",
+      });
+      const made = await contextKit({
+        cwd: join(root, "repo/pkg/app"),
+        keelHome: join(root, "home"),
+        script: [{ text: "ok" }],
+      });
+      kit = made.kit;
+      await kit.run("hi");
+      const prompt = made.prompt();
+      const order = ["USER rules", "ROOT claude rules", "PKG agents rules", "APP rules"].map((t) => prompt.indexOf(t));
+      expect(order.every((at) => at >= 0)).toBe(true);
+      expect([...order].sort((a, b) => a - b)).toEqual(order);
+      expect(prompt).not.toContain("OUTSIDE");
+      expect(prompt).not.toContain("shadowed");
+      expect(prompt).toContain(`Instructions from ${join(root, "repo/CLAUDE.md")}:\nROOT claude rules`);
+      expect(prompt).toContain("Git branch: feature/x.");
+      expect(prompt).toContain(`Folder: ${join(root, "repo/pkg/app")}.`);
+    },
+  );
 
   it("outside a repository, reads only the working folder's", async () => {
     const root = tree({ "AGENTS.md": "PARENT rules", "work/AGENTS.md": "WORK rules" });

@@ -42,7 +42,8 @@ export async function fetchPlugins(
           installed: known,
           confirm: async (plan) => {
             options.log(
-              `${plan.name}@${plan.version} from ${plan.source}: capabilities ${plan.capabilities.join(", ") || "none"}`,
+              `${plan.name}@${plan.version} from ${plan.source}: ` +
+                `capabilities ${plan.capabilities.join(", ") || "none"}`,
             );
             return true;
           },

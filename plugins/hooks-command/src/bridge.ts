@@ -92,12 +92,16 @@ export function hookBridge(api: PluginAPI) {
         if (!answer)
           return {
             block: true,
-            reason: `a PreToolUse hook asks for approval (${o.permissionReason ?? "no reason given"}) and there is no UI to ask`,
+            reason:
+              `a PreToolUse hook asks for approval ` +
+              `(${o.permissionReason ?? "no reason given"}) and there is no UI to ask`,
           };
         if (answer.kind !== "confirm" || !answer.confirmed)
           return {
             block: true,
-            reason: `the user declined ${event.toolName} when a hook asked${o.permissionReason ? ` (${o.permissionReason})` : ""}`,
+            reason:
+              `the user declined ${event.toolName} when a hook ` +
+              `asked${o.permissionReason ? ` (${o.permissionReason})` : ""}`,
           };
       }
       // "allow" is no objection: keel's own permission policy still decides (it runs after this guard).

@@ -62,7 +62,9 @@ export class HookRunner {
 
 async function runOne(hook: ConfiguredHook, json: string, ctx: RunContext): Promise<Outcome> {
   const timeoutMs = (hook.spec.timeout ?? DEFAULT_TIMEOUT_S) * 1000;
-  const label = `${hook.event} hook ${JSON.stringify(hook.spec.type === "command" ? hook.spec.command : hook.spec.url)} (${hook.origin})`;
+  const label =
+    `${hook.event} ` +
+    `hook ${JSON.stringify(hook.spec.type === "command" ? hook.spec.command : hook.spec.url)} (${hook.origin})`;
   const run =
     hook.spec.type === "command"
       ? await runCommandHook(hook.spec.command, json, {

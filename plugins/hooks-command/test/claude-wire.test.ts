@@ -22,48 +22,51 @@ const recorded = (file: string) =>
     .map((l) => JSON.parse(l) as Record<string, any>);
 
 describe("hooks-command: Claude Code's tool_input and tool_response", () => {
-  it("PreToolUse sends Read, Write, Edit, MultiEdit, Bash, Grep and Glob inputs under Claude Code's names", async () => {
-    const out = join(tempDir(), "events.jsonl");
-    const turns = [
-      call("write", { path: "notes.txt", content: "one\ntwo\n" }),
-      call("read", { path: "notes.txt", offset: 1, limit: 5 }),
-      call("edit", { path: "notes.txt", edits: [{ oldText: "one", newText: "uno" }] }),
-      call("edit", {
-        path: "notes.txt",
-        edits: [
-          { oldText: "uno", newText: "1" },
-          { oldText: "two", newText: "2" },
-        ],
-      }),
-      call("bash", { command: "true", timeout: 5, background: false }),
-      call("grep", { pattern: "2", ignoreCase: true, context: 1, limit: 3 }),
-      call("find", { pattern: "*.txt", path: "." }),
-      { text: "ok" },
-    ];
-    await withKit({ plugins: withFs, settings: oneHook("PreToolUse", recorder(out)), script: turns }, async (kit) => {
-      await kit.run("go");
-      const file = join(kit.cwd, "notes.txt");
-      expect(readFileSync(file, "utf8")).toBe("1\n2\n");
-      expect(recorded(out).map((e) => [e.tool_name, e.tool_input])).toEqual([
-        ["Write", { file_path: file, content: "one\ntwo\n" }],
-        ["Read", { file_path: file, offset: 1, limit: 5 }],
-        ["Edit", { file_path: file, old_string: "one", new_string: "uno", replace_all: false }],
-        [
-          "MultiEdit",
-          {
-            file_path: file,
-            edits: [
-              { old_string: "uno", new_string: "1", replace_all: false },
-              { old_string: "two", new_string: "2", replace_all: false },
-            ],
-          },
-        ],
-        ["Bash", { command: "true", timeout: 5000, run_in_background: false }],
-        ["Grep", { pattern: "2", "-i": true, "-C": 1, head_limit: 3, output_mode: "content", "-n": true }],
-        ["Glob", { pattern: "*.txt", path: kit.cwd }],
-      ]);
-    });
-  });
+  it(
+    "PreToolUse sends Read, Write, Edit, MultiEdit, Bash, Grep and Glob inputs under Claude Code's " + "names",
+    async () => {
+      const out = join(tempDir(), "events.jsonl");
+      const turns = [
+        call("write", { path: "notes.txt", content: "one\ntwo\n" }),
+        call("read", { path: "notes.txt", offset: 1, limit: 5 }),
+        call("edit", { path: "notes.txt", edits: [{ oldText: "one", newText: "uno" }] }),
+        call("edit", {
+          path: "notes.txt",
+          edits: [
+            { oldText: "uno", newText: "1" },
+            { oldText: "two", newText: "2" },
+          ],
+        }),
+        call("bash", { command: "true", timeout: 5, background: false }),
+        call("grep", { pattern: "2", ignoreCase: true, context: 1, limit: 3 }),
+        call("find", { pattern: "*.txt", path: "." }),
+        { text: "ok" },
+      ];
+      await withKit({ plugins: withFs, settings: oneHook("PreToolUse", recorder(out)), script: turns }, async (kit) => {
+        await kit.run("go");
+        const file = join(kit.cwd, "notes.txt");
+        expect(readFileSync(file, "utf8")).toBe("1\n2\n");
+        expect(recorded(out).map((e) => [e.tool_name, e.tool_input])).toEqual([
+          ["Write", { file_path: file, content: "one\ntwo\n" }],
+          ["Read", { file_path: file, offset: 1, limit: 5 }],
+          ["Edit", { file_path: file, old_string: "one", new_string: "uno", replace_all: false }],
+          [
+            "MultiEdit",
+            {
+              file_path: file,
+              edits: [
+                { old_string: "uno", new_string: "1", replace_all: false },
+                { old_string: "two", new_string: "2", replace_all: false },
+              ],
+            },
+          ],
+          ["Bash", { command: "true", timeout: 5000, run_in_background: false }],
+          ["Grep", { pattern: "2", "-i": true, "-C": 1, head_limit: 3, output_mode: "content", "-n": true }],
+          ["Glob", { pattern: "*.txt", path: kit.cwd }],
+        ]);
+      });
+    },
+  );
 
   it("updatedInput in Claude Code's names rewrites keel's call (a partial one keeps the other fields)", async () => {
     const rewrite = (updatedInput: Record<string, unknown>) => ({
@@ -111,55 +114,64 @@ describe("hooks-command: Claude Code's tool_input and tool_response", () => {
     );
   });
 
-  it("PostToolUse sends Claude Code's tool_response: Bash stdout, Write and Edit filePath, a failure's error", async () => {
-    const out = join(tempDir(), "events.jsonl");
-    const turns = [
-      bashCall("echo hello"),
-      call("write", { path: "new.txt", content: "a" }),
-      call("edit", { path: "new.txt", edits: [{ oldText: "a", newText: "b" }] }),
-      call("read", { path: "missing.txt" }),
-      { text: "ok" },
-    ];
-    await withKit({ plugins: withFs, settings: oneHook("PostToolUse", recorder(out)), script: turns }, async (kit) => {
-      await kit.run("go");
-      const file = join(kit.cwd, "new.txt");
-      const responses = recorded(out).map((e) => [e.tool_name, e.tool_response]);
-      expect(responses).toEqual([
-        ["Bash", { stdout: expect.stringContaining("hello"), stderr: "", interrupted: false, isImage: false }],
-        ["Write", { type: "create", filePath: file, content: "a", success: true }],
-        ["Edit", { filePath: file, oldString: "a", newString: "b", replaceAll: false, success: true }],
-        ["Read", { success: false, error: expect.stringContaining("missing.txt") }],
-      ]);
-    });
-  });
+  it(
+    "PostToolUse sends Claude Code's tool_response: Bash stdout, Write and Edit filePath, a " + "failure's error",
+    async () => {
+      const out = join(tempDir(), "events.jsonl");
+      const turns = [
+        bashCall("echo hello"),
+        call("write", { path: "new.txt", content: "a" }),
+        call("edit", { path: "new.txt", edits: [{ oldText: "a", newText: "b" }] }),
+        call("read", { path: "missing.txt" }),
+        { text: "ok" },
+      ];
+      await withKit(
+        { plugins: withFs, settings: oneHook("PostToolUse", recorder(out)), script: turns },
+        async (kit) => {
+          await kit.run("go");
+          const file = join(kit.cwd, "new.txt");
+          const responses = recorded(out).map((e) => [e.tool_name, e.tool_response]);
+          expect(responses).toEqual([
+            ["Bash", { stdout: expect.stringContaining("hello"), stderr: "", interrupted: false, isImage: false }],
+            ["Write", { type: "create", filePath: file, content: "a", success: true }],
+            ["Edit", { filePath: file, oldString: "a", newString: "b", replaceAll: false, success: true }],
+            ["Read", { success: false, error: expect.stringContaining("missing.txt") }],
+          ]);
+        },
+      );
+    },
+  );
 });
 
 describe("hooks-command: transcript_path", () => {
-  it("names a file in Claude Code's transcript shape that a Stop script reads the last answer from with jq", async () => {
-    const out = join(tempDir(), "last-answer.txt");
-    // The usual Claude Code Stop hook: the text of the last assistant line of the transcript.
-    const stop = script(`#!/bin/bash
+  it(
+    "names a file in Claude Code's transcript shape that a Stop script reads the last answer from " + "with jq",
+    async () => {
+      const out = join(tempDir(), "last-answer.txt");
+      // The usual Claude Code Stop hook: the text of the last assistant line of the transcript.
+      const stop = script(`#!/bin/bash
 transcript=$(jq -r '.transcript_path')
 jq -rs '[.[] | select(.type == "assistant")] | last | .message.content[] | select(.type == "text") | .text' \\
   "$transcript" > ${out}
 `);
-    const turns = [bashCall("echo hi"), { text: "all done here" }];
-    await withKit({ settings: oneHook("Stop", { type: "command", command: stop }), script: turns }, async (kit) => {
-      await kit.run("go");
-      expect(readFileSync(out, "utf8").trim()).toBe("all done here");
-      const lines = readFileSync(join(kit.runtime.dataDir, "transcript.jsonl"), "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l));
-      expect(lines.map((l) => l.type)).toEqual(["user", "assistant", "user", "assistant"]);
-      expect(lines[1].message.content).toContainEqual(
-        expect.objectContaining({ type: "tool_use", name: "Bash", input: { command: "echo hi" } }),
-      );
-      expect(lines[2].message.content[0]).toMatchObject({ type: "tool_result", is_error: false });
-      expect(lines[2].parentUuid).toBe(lines[1].uuid);
-      expect(lines.every((l) => l.sessionId === kit.runtime.sessionId)).toBe(true);
-    });
-  });
+      const turns = [bashCall("echo hi"), { text: "all done here" }];
+      await withKit({ settings: oneHook("Stop", { type: "command", command: stop }), script: turns }, async (kit) => {
+        await kit.run("go");
+        expect(readFileSync(out, "utf8").trim()).toBe("all done here");
+        const lines = readFileSync(join(kit.runtime.dataDir, "transcript.jsonl"), "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l));
+        expect(lines.map((l) => l.type)).toEqual(["user", "assistant", "user", "assistant"]);
+        expect(lines[1].message.content).toContainEqual(
+          expect.objectContaining({ type: "tool_use", name: "Bash", input: { command: "echo hi" } }),
+        );
+        expect(lines[2].message.content[0]).toMatchObject({ type: "tool_result", is_error: false });
+        expect(lines[2].parentUuid).toBe(lines[1].uuid);
+        expect(lines.every((l) => l.sessionId === kit.runtime.sessionId)).toBe(true);
+      });
+    },
+  );
 });
 
 describe("hooks-command: Notification and PreCompact", () => {

@@ -114,40 +114,48 @@ describe("hooks-command: the run's own hooks", () => {
     );
   });
 
-  it("the http type posts the event JSON and reads the answer like a command's stdout; a failing status is reported", async () => {
-    const server = await webhook([
-      {
-        body: {
-          hookSpecificOutput: {
-            hookEventName: "PreToolUse",
-            permissionDecision: "deny",
-            permissionDecisionReason: "the webhook says no",
+  it(
+    "the http type posts the event JSON and reads the answer like a command's stdout; a failing " +
+      "status is reported",
+    async () => {
+      const server = await webhook([
+        {
+          body: {
+            hookSpecificOutput: {
+              hookEventName: "PreToolUse",
+              permissionDecision: "deny",
+              permissionDecisionReason: "the webhook says no",
+            },
           },
         },
-      },
-      { status: 500, body: { error: "down" } },
-    ]);
-    try {
-      const settings = oneHook("PreToolUse", { type: "http", url: server.url, headers: { "x-team": "core" } }, "Bash");
-      await withKit(
-        { settings, script: [bashCall("touch a.txt"), bashCall("touch b.txt"), { text: "ok" }] },
-        async (kit) => {
-          await kit.run("go");
-          expect(server.bodies[0]).toMatchObject({
-            hook_event_name: "PreToolUse",
-            tool_name: "Bash",
-            tool_input: { command: "touch a.txt" },
-          });
-          expect(existsSync(join(kit.cwd, "a.txt"))).toBe(false);
-          expect(textOf(kit.toolResults()[0] as never)).toContain("the webhook says no");
-          expect(existsSync(join(kit.cwd, "b.txt"))).toBe(true);
-          expect(kit.problems().join("\n")).toContain("HTTP 500");
-        },
-      );
-    } finally {
-      await server.close();
-    }
-  });
+        { status: 500, body: { error: "down" } },
+      ]);
+      try {
+        const settings = oneHook(
+          "PreToolUse",
+          { type: "http", url: server.url, headers: { "x-team": "core" } },
+          "Bash",
+        );
+        await withKit(
+          { settings, script: [bashCall("touch a.txt"), bashCall("touch b.txt"), { text: "ok" }] },
+          async (kit) => {
+            await kit.run("go");
+            expect(server.bodies[0]).toMatchObject({
+              hook_event_name: "PreToolUse",
+              tool_name: "Bash",
+              tool_input: { command: "touch a.txt" },
+            });
+            expect(existsSync(join(kit.cwd, "a.txt"))).toBe(false);
+            expect(textOf(kit.toolResults()[0] as never)).toContain("the webhook says no");
+            expect(existsSync(join(kit.cwd, "b.txt"))).toBe(true);
+            expect(kit.problems().join("\n")).toContain("HTTP 500");
+          },
+        );
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   it("runs a plugin's hooks/hooks.json with CLAUDE_PLUGIN_ROOT set to the plugin's folder", async () => {
     const dir = join(tempDir(), "team-hooks");

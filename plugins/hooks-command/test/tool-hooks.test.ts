@@ -210,7 +210,9 @@ describe("hooks-command: PostToolUse", () => {
             hooks: [
               {
                 type: "command",
-                command: `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"remember the changelog"}}'`,
+                command:
+                  `echo ` +
+                  `'{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"remember the changelog"}}'`,
               },
             ],
           },

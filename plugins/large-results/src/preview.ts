@@ -19,7 +19,9 @@ export function previewText(text: string, handle: string, options: PreviewOption
   const tailStart = Math.max(head.keptLines, total - options.lines);
   const tail = truncateTail(lines.slice(tailStart).join("\n"), { maxLines: options.lines, maxBytes: options.bytes });
   const out = [
-    `[This result is ${size} (${total} lines), too large to show whole. It is stored as "${handle}": read any lines with read_result({ "handle": "${handle}", "offset": 1, "limit": 200 }), or search it with read_result({ "handle": "${handle}", "grep": "pattern" }).]`,
+    `[This result is ${size} (${total} lines), too large to show whole. It is stored as ` +
+      `"${handle}": read any lines with read_result({ "handle": "${handle}", "offset": 1, "limit": ` +
+      `200 }), or search it with read_result({ "handle": "${handle}", "grep": "pattern" }).]`,
     "",
     head.lineCut ? `--- first ${formatBytes(head.keptBytes)} of line 1 ---` : `--- lines 1-${head.keptLines} ---`,
     head.text,

@@ -35,7 +35,8 @@ export function readResultTool(store: ResultStore, maxBytes: number) {
     name: "read_result",
     label: "Read result",
     description:
-      "Read a tool result that was too large to show whole and was stored under a handle: a range of lines (offset, limit) or the lines matching a regular expression (grep).",
+      "Read a tool result that was too large to show whole and was stored under a handle: a range " +
+      "of lines (offset, limit) or the lines matching a regular expression (grep).",
     parameters: ReadResultParams,
     readOnly: true,
     async execute(input) {
@@ -65,7 +66,11 @@ function readRange(lines: string[], handle: string, offset: number, limit: numbe
   const kept = truncateHead(wanted, { maxLines: limit, maxBytes });
   if (kept.lineCut) {
     const onward = offset < lines.length ? `, or read from line ${offset + 1}` : "";
-    return `${kept.text}\n\n[Line ${offset} is ${formatBytes(Buffer.byteLength(lines[offset - 1]!))}; showing its first ${formatBytes(kept.keptBytes)}. Search inside it with grep${onward}.]`;
+    return (
+      `${kept.text}\n\n[Line ${offset} ` +
+      `is ${formatBytes(Buffer.byteLength(lines[offset - 1]!))}; showing its ` +
+      `first ${formatBytes(kept.keptBytes)}. Search inside it with grep${onward}.]`
+    );
   }
   const last = offset + kept.keptLines - 1;
   const next = last < lines.length ? ` Next: read_result({ "handle": "${handle}", "offset": ${last + 1} }).` : "";
@@ -100,9 +105,14 @@ function grepLines(
   }
   const prefix = note ? `${note}\n` : "";
   if (hits.length === 0)
-    return `${prefix}No line from ${offset} on matches ${JSON.stringify(pattern)} in ${handle} (${lines.length} lines).`;
+    return (
+      `${prefix}No line from ${offset} on matches ${JSON.stringify(pattern)} in ${handle} ` + `(${lines.length} lines).`
+    );
   const more = resumeAt ? ` More matches follow; continue with "offset": ${resumeAt}.` : "";
-  return `${prefix}${cutToBytes(hits.join("\n"), maxBytes)}\n\n[${hits.length} matching lines shown, searched from line ${offset} of ${lines.length}.${more}]`;
+  return (
+    `${prefix}${cutToBytes(hits.join("\n"), maxBytes)}\n\n[${hits.length} matching lines ` +
+    `shown, searched from line ${offset} of ${lines.length}.${more}]`
+  );
 }
 
 /** A regular expression when the pattern is one; else its literal text, with a note saying so. */
@@ -114,7 +124,9 @@ function matcher(pattern: string, ignoreCase: boolean): { test: (line: string) =
     const needle = ignoreCase ? pattern.toLowerCase() : pattern;
     return {
       test: (line) => (ignoreCase ? line.toLowerCase() : line).includes(needle),
-      note: `[${JSON.stringify(pattern)} is not a valid regular expression (${(error as Error).message}); it was matched as plain text.]`,
+      note:
+        `[${JSON.stringify(pattern)} is not a valid regular expression ` +
+        `(${(error as Error).message}); it was matched as plain text.]`,
     };
   }
 }

@@ -29,7 +29,8 @@ export class ResultStore {
   async load(handle: string): Promise<string> {
     const unknown = () =>
       new Error(
-        `There is no stored result ${JSON.stringify(handle)} in this session. Handles look like "res_1a2b3c4d" and are named in the preview of a large result; copy it from there.`,
+        `There is no stored result ${JSON.stringify(handle)} in this session. Handles look like ` +
+          `"res_1a2b3c4d" and are named in the preview of a large result; copy it from there.`,
       );
     if (!HANDLE.test(handle)) throw unknown();
     try {

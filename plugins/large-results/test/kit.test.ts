@@ -53,7 +53,8 @@ describe("large-results through the host", () => {
       );
       expect(dump).toContain("--- lines 1-40 ---\nrow 1\n");
       expect(range).toBe(
-        `row 1500\nrow 1501\n\n[Lines 1500-1501 of 3000. Next: read_result({ "handle": "${handle}", "offset": 1502 }).]`,
+        `row 1500\nrow 1501\n\n[Lines 1500-1501 of 3000. Next: read_result({ "handle": "${handle}", ` +
+          `"offset": 1502 }).]`,
       );
       expect(grep).toBe("2998: row 2998\n2999: row 2999\n\n[2 matching lines shown, searched from line 1 of 3000.]");
       expect(kit.problems()).toEqual([]);

@@ -52,7 +52,10 @@ describe("the tool_result transform", () => {
     expect(readFileSync(join(root, "results", `${handle}.txt`), "utf8")).toBe(text);
     const preview = textOf(out);
     expect(preview.split("\n")[0]).toBe(
-      `[This result is ${(Buffer.byteLength(text) / 1024).toFixed(1)} KB (2000 lines), too large to show whole. It is stored as "${handle}": read any lines with read_result({ "handle": "${handle}", "offset": 1, "limit": 200 }), or search it with read_result({ "handle": "${handle}", "grep": "pattern" }).]`,
+      `[This result is ${(Buffer.byteLength(text) / 1024).toFixed(1)} KB (2000 lines), too large to ` +
+        `show whole. It is stored as "${handle}": read any lines with read_result({ "handle": ` +
+        `"${handle}", "offset": 1, "limit": 200 }), or search it with read_result({ "handle": ` +
+        `"${handle}", "grep": "pattern" }).]`,
     );
     expect(preview).toContain("--- lines 1-40 ---\nline 1: ");
     expect(preview).toContain("--- 1920 lines omitted ---\n--- lines 1961-2000 ---\nline 1961: ");
@@ -84,7 +87,9 @@ describe("read_result", () => {
   it("reads a range of lines and says where to go next", async () => {
     await ready;
     expect(await read({ handle, offset: 1000, limit: 3 })).toBe(
-      `line 1000: abcdefghijabcdefghijabcdefghij\nline 1001: abcdefghijabcdefghijabcdefghij\nline 1002: abcdefghijabcdefghijabcdefghij\n\n[Lines 1000-1002 of 2000. Next: read_result({ "handle": "${handle}", "offset": 1003 }).]`,
+      `line 1000: abcdefghijabcdefghijabcdefghij\nline 1001: abcdefghijabcdefghijabcdefghij\nline ` +
+        `1002: abcdefghijabcdefghijabcdefghij\n\n[Lines 1000-1002 of 2000. Next: read_result({ ` +
+        `"handle": "${handle}", "offset": 1003 }).]`,
     );
   });
 
@@ -105,7 +110,9 @@ describe("read_result", () => {
   it("lists matching lines with their numbers, up to the limit, and says where to continue", async () => {
     await ready;
     expect(await read({ handle, grep: "^line 1[0-9]{3}:", limit: 2 })).toBe(
-      '1000: line 1000: abcdefghijabcdefghijabcdefghij\n1001: line 1001: abcdefghijabcdefghijabcdefghij\n\n[2 matching lines shown, searched from line 1 of 2000. More matches follow; continue with "offset": 1002.]',
+      "1000: line 1000: abcdefghijabcdefghijabcdefghij\n1001: line 1001: " +
+        "abcdefghijabcdefghijabcdefghij\n\n[2 matching lines shown, searched from line 1 of 2000. " +
+        'More matches follow; continue with "offset": 1002.]',
     );
   });
 

@@ -26,7 +26,8 @@ export default definePlugin({
         {
           name: "install",
           description:
-            "install a plugin (npm:<pkg>[@range], git:<url>[#ref], a folder, a .tgz, or a catalog name); with no source, what keel.lock lists",
+            "install a plugin (npm:<pkg>[@range], git:<url>[#ref], a folder, a .tgz, or a catalog " +
+            "name); with no source, what keel.lock lists",
           arguments: "[source]",
           options: [
             project,

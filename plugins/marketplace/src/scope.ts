@@ -13,7 +13,8 @@ export function scopeOf(options: Record<string, unknown>, context: CliContext): 
   if (!options.project) return { kind: "user", root: context.keelHome };
   if (!context.projectTrusted)
     throw new UsageError(
-      `${context.cwd} is not trusted, so its plugins cannot be changed; trust it first (\`${context.command} trust\`) if you mean to`,
+      `${context.cwd} is not trusted, so its plugins cannot be changed; trust it first ` +
+        `(\`${context.command} trust\`) if you mean to`,
     );
   return { kind: "project", root: join(context.cwd, ".keel") };
 }

@@ -112,7 +112,8 @@ describe("catalogs", () => {
     const load = await env.keel(["kp-notify-version"]);
     expect(load.stdout).not.toContain("kp-notify@1.0.0");
     expect(load.stderr).toContain(
-      'plugin kp-notify@1.0.0: skipped: version 1.0.0 is blocked by the catalog "acme": known malicious: it uploads your API keys',
+      'plugin kp-notify@1.0.0: skipped: version 1.0.0 is blocked by the catalog "acme": known ' +
+        "malicious: it uploads your API keys",
     );
   });
 

@@ -90,7 +90,8 @@ describe("verification at load", () => {
     const run = await env.keel(["kp-tamper-version"]);
     expect(run.stdout).not.toContain("kp-tamper@1.0.0");
     expect(run.stderr).toContain(
-      `keel: plugin kp-tamper@1.0.0: skipped: its files in ${join(env.home, "plugins", "kp-tamper")} changed since it was installed`,
+      `keel: plugin kp-tamper@1.0.0: skipped: its files ` +
+        `in ${join(env.home, "plugins", "kp-tamper")} changed since it was installed`,
     );
     expect(run.stderr).toContain(`Reinstall it with \`keel install file:${path}\``);
     writeFileSync(file, text);

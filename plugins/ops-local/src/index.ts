@@ -16,7 +16,8 @@ export default definePlugin({
         const ops = createLocalOps({ cwd, allowedRoots: api.settings.allowedRoots });
         for (const missing of ops.missingRoots) {
           api.log.warn(
-            `The allowed root ${missing} does not exist, so it was left out; fix "ops-local.allowedRoots" in settings.json.`,
+            `The allowed root ${missing} does not exist, so it was left out; fix ` +
+              `"ops-local.allowedRoots" in settings.json.`,
           );
         }
         return ops;

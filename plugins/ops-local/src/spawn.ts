@@ -87,7 +87,8 @@ function isExecutable(file: string): boolean {
 /** The error for a working folder `cwd` that does not exist or is not a folder. */
 export function missingCwdError(command: string, cwd: string): Error {
   return new Error(
-    `Cannot run ${JSON.stringify(command)}: the working directory ${cwd} does not exist or is not a folder. Create it or run the command elsewhere.`,
+    `Cannot run ${JSON.stringify(command)}: the working directory ${cwd} does not exist or is not a ` +
+      `folder. Create it or run the command elsewhere.`,
   );
 }
 
@@ -127,7 +128,8 @@ export function spawnProcess(command: string, options: SpawnProcessOptions): Pro
       if (pid === undefined)
         reject(
           new Error(
-            `Could not start ${shell} for ${JSON.stringify(command)} in ${options.cwd}: ${error.message}. Check that the shell exists and is executable.`,
+            `Could not start ${shell} for ${JSON.stringify(command)} ` +
+              `in ${options.cwd}: ${error.message}. Check that the shell exists and is executable.`,
           ),
         );
     });
@@ -181,7 +183,8 @@ export function spawnProcess(command: string, options: SpawnProcessOptions): Pro
     write(data: string) {
       if (!child.stdin)
         throw new Error(
-          `Cannot write to ${JSON.stringify(command)}: its stdin was closed at start. Start it with keepStdinOpen to send input.`,
+          `Cannot write to ${JSON.stringify(command)}: its stdin was closed at start. Start it with ` +
+            `keepStdinOpen to send input.`,
         );
       if (leaderGone || child.stdin.destroyed || child.stdin.writableEnded)
         throw new Error(`Cannot write to ${JSON.stringify(command)}: the process has exited and its stdin is closed.`);

@@ -47,7 +47,8 @@ export async function writeChecked(
   if (nameBytes > MAX_WRITABLE_NAME_BYTES) {
     throw new PathAccessError(
       input,
-      `its name is ${nameBytes} bytes; files are written through a temp file named after them, so names written may be at most ${MAX_WRITABLE_NAME_BYTES} bytes. Use a shorter name`,
+      `its name is ${nameBytes} bytes; files are written through a temp file named after them, so ` +
+        `names written may be at most ${MAX_WRITABLE_NAME_BYTES} bytes. Use a shorter name`,
     );
   }
   const dir = CheckedDir.create(confinement, input, dirname(real));

@@ -146,13 +146,15 @@ describe("local backend confinement", () => {
 
   it("says where a symlink leads when it leads out", async () => {
     await expect(world.ops.readFile("link-out-file")).rejects.toThrow(
-      `Path refused: "link-out-file": it leads through a symlink to ${world.outside}/secret.txt, outside the workspace ${world.ws} and the allowed roots ${world.root}/ro, ${world.root}/rw`,
+      `Path refused: "link-out-file": it leads through a symlink to ${world.outside}/secret.txt, ` +
+        `outside the workspace ${world.ws} and the allowed roots ${world.root}/ro, ${world.root}/rw`,
     );
   });
 
   it("says why a path with .. is refused", async () => {
     await expect(world.ops.readFile("../x")).rejects.toThrow(
-      `Path refused: "../x": it lies outside the workspace ${world.ws} and the allowed roots ${world.root}/ro, ${world.root}/rw; use a path inside the workspace`,
+      `Path refused: "../x": it lies outside the workspace ${world.ws} and the allowed ` +
+        `roots ${world.root}/ro, ${world.root}/rw; use a path inside the workspace`,
     );
   });
 
@@ -211,16 +213,20 @@ describe("local backend confinement against swaps after the check", () => {
     );
   });
 
-  it("refuses to write to a file that became a symlink to outside after the check, and writes nothing there", async () => {
-    const checked = world.ops.confinement.resolve("real.txt", "write");
-    swapForSymlink(join(world.ws, "real.txt"), join(world.outside, "secret.txt"));
-    const { writeChecked } = await import("../src/write-checked.ts");
-    await expect(writeChecked(world.ops.confinement, "real.txt", checked, "pwned")).rejects.toThrow(
-      `Path refused: "real.txt": it became a symlink to ${world.outside}/secret.txt after it was checked; nothing was written`,
-    );
-    expect(readFileSync(join(world.outside, "secret.txt"), "utf8")).toBe(SECRET);
-    expect(readdirSync(world.outside).sort()).toEqual(["dir", "secret.txt"]);
-  });
+  it(
+    "refuses to write to a file that became a symlink to outside after the check, and writes " + "nothing there",
+    async () => {
+      const checked = world.ops.confinement.resolve("real.txt", "write");
+      swapForSymlink(join(world.ws, "real.txt"), join(world.outside, "secret.txt"));
+      const { writeChecked } = await import("../src/write-checked.ts");
+      await expect(writeChecked(world.ops.confinement, "real.txt", checked, "pwned")).rejects.toThrow(
+        `Path refused: "real.txt": it became a symlink to ${world.outside}/secret.txt after it was ` +
+          `checked; nothing was written`,
+      );
+      expect(readFileSync(join(world.outside, "secret.txt"), "utf8")).toBe(SECRET);
+      expect(readdirSync(world.outside).sort()).toEqual(["dir", "secret.txt"]);
+    },
+  );
 
   it("refuses to write into a folder that became a symlink to outside after the check", async () => {
     const checked = world.ops.confinement.resolve("sub/new.txt", "write");
@@ -241,16 +247,19 @@ describe("local backend confinement against swaps after the check", () => {
     );
   });
 
-  it("refuses a folder whose parent became a symlink to outside after the check, by where the descriptor leads", async () => {
-    const { mkdirSync } = await import("node:fs");
-    mkdirSync(join(world.outside, "dir/deeper"));
-    const checked = world.ops.confinement.resolve("sub/deeper", "read");
-    swapSubFolder();
-    const { CheckedDir } = await import("../src/checked-dir.ts");
-    expect(() => CheckedDir.open(world.ops.confinement, "sub/deeper", checked, "read")).toThrow(
-      /^Path refused: "sub\/deeper": it was changed while being opened and now leads to .*outside\/dir\/deeper, outside the workspace/,
-    );
-  });
+  it(
+    "refuses a folder whose parent became a symlink to outside after the check, by where the " + "descriptor leads",
+    async () => {
+      const { mkdirSync } = await import("node:fs");
+      mkdirSync(join(world.outside, "dir/deeper"));
+      const checked = world.ops.confinement.resolve("sub/deeper", "read");
+      swapSubFolder();
+      const { CheckedDir } = await import("../src/checked-dir.ts");
+      expect(() => CheckedDir.open(world.ops.confinement, "sub/deeper", checked, "read")).toThrow(
+        /^Path refused: "sub\/deeper": it was changed while being opened and now leads to .*outside\/dir\/deeper, outside the workspace/,
+      );
+    },
+  );
 
   it("makes no folder outside when a parent of missing folders became a symlink after the check", async () => {
     const checked = world.ops.confinement.resolve("sub/new/deep/x.txt", "write");

@@ -85,7 +85,8 @@ describe("local backend accepts odd but legitimate names", () => {
     writeFileSync(join(world.ws, name), "long");
     expect(new TextDecoder().decode(await world.ops.readFile(name))).toBe("long");
     await expect(world.ops.writeFile(name, "x")).rejects.toThrow(
-      "its name is 255 bytes; files are written through a temp file named after them, so names written may be at most 244 bytes. Use a shorter name",
+      "its name is 255 bytes; files are written through a temp file named after them, so names " +
+        "written may be at most 244 bytes. Use a shorter name",
     );
   });
 });

@@ -78,7 +78,8 @@ export class MemoryOps implements Operations {
 
   spawn(command: string): ProcessHandle {
     throw new Error(
-      `Cannot run ${JSON.stringify(command)}: the in-memory operations backend has no processes. Select a backend that can (set "ops": "local" in settings.json).`,
+      `Cannot run ${JSON.stringify(command)}: the in-memory operations backend has no processes. ` +
+        `Select a backend that can (set "ops": "local" in settings.json).`,
     );
   }
 

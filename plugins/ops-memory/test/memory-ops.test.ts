@@ -65,7 +65,8 @@ describe("memory backend", () => {
 
   it("cannot run processes and says what to use instead", () => {
     expect(() => createMemoryOps().spawn("ls")).toThrow(
-      'Cannot run "ls": the in-memory operations backend has no processes. Select a backend that can (set "ops": "local" in settings.json).',
+      'Cannot run "ls": the in-memory operations backend has no processes. Select a backend that ' +
+        'can (set "ops": "local" in settings.json).',
     );
   });
 });

@@ -74,5 +74,8 @@ function noUiReason(decision: AskDecision, yes: boolean): string {
   const unanswerable = yes
     ? "--yes does not approve it, and nobody can be asked here"
     : "nobody can approve it here (no interactive UI)";
-  return `Permission needed: ${decision.reason}. It was not run: ${unanswerable}. To allow it, the user can ${ways.join(", or ")}.`;
+  return (
+    `Permission needed: ${decision.reason}. It was not run: ${unanswerable}. To allow it, the ` +
+    `user can ${ways.join(", or ")}.`
+  );
 }

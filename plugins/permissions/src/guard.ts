@@ -125,7 +125,8 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
           saveAllowRules(api.keelHome, ask.suggestions);
         } catch (error) {
           api.runtime.notify(
-            `Could not save ${ask.suggestions.join(", ")} to the user's settings: ${(error as Error).message}. It is allowed for this session.`,
+            `Could not save ${ask.suggestions.join(", ")} to the user's ` +
+              `settings: ${(error as Error).message}. It is allowed for this session.`,
             "warning",
           );
         }

@@ -37,7 +37,8 @@ export function buildPolicy(sources: PolicySources): { policy: Policy; problems:
     const project = UntrustedPermissionsSchema.safeParse(sources.untrusted);
     if (!project.success)
       problems.push(
-        `the untrusted project's permissions section is not valid (${project.error.issues[0]?.message}); none of it applies`,
+        `the untrusted project's permissions section is not valid ` +
+          `(${project.error.issues[0]?.message}); none of it applies`,
       );
     else {
       deny.push(...rules(project.data.deny ?? [], "deny (untrusted project)"));

@@ -55,7 +55,8 @@ export function parseRule(text: string): Rule {
   const match = RULE.exec(text.trim());
   if (!match)
     throw new Error(
-      `"${text}" is not a rule: write a tool name, or a tool name with a pattern in parentheses, e.g. "bash(git push*)" or "edit(src/**)"`,
+      `"${text}" is not a rule: write a tool name, or a tool name with a pattern in parentheses, ` +
+        `e.g. "bash(git push*)" or "edit(src/**)"`,
     );
   const [, toolPart, pattern] = match as unknown as [string, string, string | undefined];
   if (pattern !== undefined && pattern.trim() === "")

@@ -163,17 +163,20 @@ describe("permissions: asking the user", () => {
     });
   });
 
-  it("with no UI, an ask rule's deny says to change that rule, since allow rules and modes do not override it", async () => {
-    await withKit(
-      { settings: { permissions: { ask: ["bash(touch *)"] } }, script: [touch("a.txt"), { text: "ok" }] },
-      async (kit) => {
-        await kit.run("make a file");
-        const text = textOf(kit.toolResults()[0]!);
-        expect(text).toContain('take "bash(touch *)" out of permissions.ask');
-        expect(text).not.toContain("--permission-mode full");
-      },
-    );
-  });
+  it(
+    "with no UI, an ask rule's deny says to change that rule, since allow rules and modes do not " + "override it",
+    async () => {
+      await withKit(
+        { settings: { permissions: { ask: ["bash(touch *)"] } }, script: [touch("a.txt"), { text: "ok" }] },
+        async (kit) => {
+          await kit.run("make a file");
+          const text = textOf(kit.toolResults()[0]!);
+          expect(text).toContain('take "bash(touch *)" out of permissions.ask');
+          expect(text).not.toContain("--permission-mode full");
+        },
+      );
+    },
+  );
 
   it("--yes approves without asking", async () => {
     const { asked, inline } = ui([]);

@@ -10,7 +10,8 @@ import { newPlugin } from "./new.ts";
 import { packPlugin } from "./pack.ts";
 import { validatePlugin } from "./validate.ts";
 
-const USAGE = `Use \`plugin new <name> --kind ${KIND_NAMES.join("|")}\`, \`plugin validate [dir]\` or \`plugin pack [dir]\`.`;
+const USAGE =
+  `Use \`plugin new <name> --kind ${KIND_NAMES.join("|")}\`, \`plugin validate [dir]\` ` + `or \`plugin pack [dir]\`.`;
 
 export const pluginCommand: CliCommandSpec = {
   name: "plugin",
@@ -68,7 +69,8 @@ async function pack(dir: string, options: Record<string, unknown>, context: CliC
   if (options.json) context.stdout(`${JSON.stringify(packed, null, 2)}\n`);
   else
     context.stdout(
-      `${packed.tarball}\n${packed.integrity}\n\nCatalog entry (marketplace.json "plugins"):\n${JSON.stringify(packed.catalogEntry, null, 2)}\n`,
+      `${packed.tarball}\n${packed.integrity}\n\nCatalog entry (marketplace.json ` +
+        `"plugins"):\n${JSON.stringify(packed.catalogEntry, null, 2)}\n`,
     );
   return 0;
 }

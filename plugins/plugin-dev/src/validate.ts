@@ -48,7 +48,8 @@ export async function validatePlugin(dir: string, context: Pick<CliContext, "ins
   const own = installScripts(dir, pkg);
   if (own.length > 0)
     problems.push(
-      `package.json has install scripts (${own.join(", ")}); keel never runs them. Ship what they build, or do it on first use.`,
+      `package.json has install scripts (${own.join(", ")}); keel never runs them. Ship what they ` +
+        `build, or do it on first use.`,
     );
   for (const dependency of Object.keys(pkg.dependencies ?? {})) {
     const depDir = join(dir, "node_modules", dependency);
@@ -56,7 +57,8 @@ export async function validatePlugin(dir: string, context: Pick<CliContext, "ins
     const scripts = dep ? installScripts(depDir, dep) : [];
     if (scripts.length > 0)
       problems.push(
-        `dependency ${dependency} has install scripts (${scripts.join(", ")}); keel never runs them, so it would be installed broken. Choose a dependency without them.`,
+        `dependency ${dependency} has install scripts (${scripts.join(", ")}); keel never runs ` +
+          `them, so it would be installed broken. Choose a dependency without them.`,
       );
   }
   const declared = Array.isArray(pkg.keel?.capabilities) ? (pkg.keel.capabilities as string[]) : [];

@@ -72,7 +72,8 @@ export default definePlugin({
       name: "acme-fine",
       keel: { apiVersion: "^1.0.0", contributes: { hooks: ["input"] } },
       source:
-        'import { definePlugin } from "@keel/extensions-api";\nexport default definePlugin({ activate(api) { api.hooks.tap("input", () => undefined); } });\n',
+        'import { definePlugin } from "@keel/extensions-api";\nexport default definePlugin({ ' +
+        'activate(api) { api.hooks.tap("input", () => undefined); } });\n',
     });
     const run = await runKeel(["plugin", "validate", dir], keelEnv());
     expect(run.stderr).toBe("");

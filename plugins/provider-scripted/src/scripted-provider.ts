@@ -28,7 +28,9 @@ export function scriptedProvider(api: { cwd: string; settings: { script?: string
       const parsed = ScriptSchema.safeParse(raw);
       if (parsed.success) turns = parsed.data;
       else
-        loadError = `The script ${typeof source === "string" ? source : "(inline)"} is invalid: ${parsed.error.issues.map((i) => `turn ${i.path.join(".")}: ${i.message}`).join("; ")}`;
+        loadError =
+          `The script ${typeof source === "string" ? source : "(inline)"} is ` +
+          `invalid: ${parsed.error.issues.map((i) => `turn ${i.path.join(".")}: ${i.message}`).join("; ")}`;
     } catch (error) {
       loadError = `The script ${String(source)} could not be read: ${(error as Error).message}`;
     }
@@ -40,7 +42,8 @@ export function scriptedProvider(api: { cwd: string; settings: { script?: string
     models: () => [MODEL],
     checkReady: () =>
       api.settings.script === undefined
-        ? `The scripted provider needs a script: set "provider-scripted": { "script": "turns.json" } in settings (or pass --settings '{"provider-scripted":{"script":"turns.json"}}').`
+        ? `The scripted provider needs a script: set "provider-scripted": { "script": "turns.json" ` +
+          `} in settings (or pass --settings '{"provider-scripted":{"script":"turns.json"}}').`
         : undefined,
     async *stream(_request, options): AsyncGenerator<StreamEvent> {
       load();

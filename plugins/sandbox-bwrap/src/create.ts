@@ -26,7 +26,8 @@ export async function createSandbox(api: PluginAPI<SandboxSettings>, cwd: string
   const backend = await api.opsBackend(WRAPPED);
   if (!backend)
     throw new Error(
-      `The sandbox backend (plugin sandbox-bwrap) wraps the "${WRAPPED}" backend, which is not installed; install @keel/plugin-ops-local.`,
+      `The sandbox backend (plugin sandbox-bwrap) wraps the "${WRAPPED}" backend, which is not ` +
+        `installed; install @keel/plugin-ops-local.`,
     );
   const inner = await backend.create({ cwd });
   const { layout, skipped } = planLayout(inner.cwd, api.settings, allowedRoots(api));

@@ -59,9 +59,12 @@ export class SandboxOps implements Operations {
     }
     if (result.code === 0) return (this.refusal = undefined);
     this.refusal =
-      `The shell sandbox (plugin sandbox-bwrap) cannot start bubblewrap "${this.options.bwrap}": ${output.trim() || `exit code ${result.code}`}. ` +
-      `Commands are refused until it can. Install it (Debian/Ubuntu: apt-get install bubblewrap) or set "sandbox-bwrap.bwrap" to its path; ` +
-      `to run commands without a sandbox, choose the unsandboxed backend explicitly ("ops": "local", without --sandbox).`;
+      `The shell sandbox (plugin sandbox-bwrap) cannot start bubblewrap ` +
+      `"${this.options.bwrap}": ${output.trim() || `exit code ${result.code}`}. ` +
+      `Commands are refused until it can. Install it (Debian/Ubuntu: apt-get install bubblewrap) or ` +
+      `set "sandbox-bwrap.bwrap" to its path; ` +
+      `to run commands without a sandbox, choose the unsandboxed backend explicitly ("ops": ` +
+      `"local", without --sandbox).`;
     return this.refusal;
   }
 
@@ -77,9 +80,12 @@ export class SandboxOps implements Operations {
     const dir = existsSync(asked) ? realpathSync.native(asked) : asked;
     if (existsSync(asked) && !visibleInSandbox(this.options.layout, dir))
       throw new Error(
-        `The shell sandbox (plugin sandbox-bwrap) cannot run ${JSON.stringify(command)} in ${dir}: that folder is not inside the sandbox ` +
-          `(it shows the workspace, "sandbox-bwrap.writable" and ops-local's allowedRoots, and the host's files outside /tmp and the home folder). ` +
-          `Add the folder to "sandbox-bwrap.writable" (or to "ops-local.allowedRoots") in settings.json, or run the command in the workspace.`,
+        `The shell sandbox (plugin sandbox-bwrap) cannot run ${JSON.stringify(command)} in ${dir}: ` +
+          `that folder is not inside the sandbox ` +
+          `(it shows the workspace, "sandbox-bwrap.writable" and ops-local's allowedRoots, and the ` +
+          `host's files outside /tmp and the home folder). ` +
+          `Add the folder to "sandbox-bwrap.writable" (or to "ops-local.allowedRoots") in ` +
+          `settings.json, or run the command in the workspace.`,
       );
     const args = [...this.args, "--chdir", dir];
     return this.options.inner.spawn(sandboxedCommand(this.options.bwrap, args, command), options);

@@ -13,28 +13,36 @@ import { batteryWorld, contentOf, Listeners } from "../../../test/support/sandbo
 const plugins = [resolve("plugins/ops-local"), resolve("plugins/sandbox-bwrap"), resolve("plugins/tool-bash")];
 
 describe("sandbox-bwrap through the host", () => {
-  it('runs commands in the sandbox when --sandbox is given (over "ops": "local"), and on the local backend without it', async () => {
-    const seen: string[] = [];
-    for (const flags of [{ sandbox: true }, {}]) {
-      const script = [{ toolCalls: [{ name: "bash", arguments: { command: "cat /proc/1/comm" } }] }, { text: "done" }];
-      const kit = await createTestKit({ plugins, flags, settings: { ops: "local" }, script });
-      try {
-        await kit.run("probe");
-        seen.push(textOf(kit.toolResults()[0]!).split("\n")[0]!);
-        expect(kit.problems()).toEqual([]);
-      } finally {
-        await kit.dispose();
+  it(
+    'runs commands in the sandbox when --sandbox is given (over "ops": "local"), and on the local ' +
+      "backend without it",
+    async () => {
+      const seen: string[] = [];
+      for (const flags of [{ sandbox: true }, {}]) {
+        const script = [
+          { toolCalls: [{ name: "bash", arguments: { command: "cat /proc/1/comm" } }] },
+          { text: "done" },
+        ];
+        const kit = await createTestKit({ plugins, flags, settings: { ops: "local" }, script });
+        try {
+          await kit.run("probe");
+          seen.push(textOf(kit.toolResults()[0]!).split("\n")[0]!);
+          expect(kit.problems()).toEqual([]);
+        } finally {
+          await kit.dispose();
+        }
       }
-    }
-    // In the sandbox's own pid namespace the first process is bwrap; on the host it is the host's init.
-    expect(seen[0]).toBe("bwrap");
-    expect(seen[1]).not.toBe("bwrap");
-  });
+      // In the sandbox's own pid namespace the first process is bwrap; on the host it is the host's init.
+      expect(seen[0]).toBe("bwrap");
+      expect(seen[1]).not.toBe("bwrap");
+    },
+  );
 
   it("opens what its settings say: the network, and more writable folders", async () => {
     const net = await Listeners.start();
     const world = batteryWorld();
-    const command = `echo allowed > ${world.outside}/extra.txt; exec 3<>/dev/tcp/127.0.0.1/${net.tcpPort} && echo connected`;
+    const command =
+      `echo allowed > ${world.outside}/extra.txt; exec ` + `3<>/dev/tcp/127.0.0.1/${net.tcpPort} && echo connected`;
     const kit = await createTestKit({
       plugins,
       flags: { sandbox: true },

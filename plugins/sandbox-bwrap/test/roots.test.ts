@@ -30,7 +30,9 @@ describe("sandbox-bwrap and ops-local's allowed roots", () => {
     const readable = join(world.root, "docs");
     mkdirSync(readable);
     writeFileSync(join(readable, "guide.txt"), "read me\n");
-    const command = `echo made > ${world.outside}/made.txt; cat ${readable}/guide.txt; echo x > ${readable}/no.txt || echo refused`;
+    const command =
+      `echo made > ${world.outside}/made.txt; cat ${readable}/guide.txt; echo x ` +
+      `> ${readable}/no.txt || echo refused`;
     const kit = await createTestKit({
       plugins,
       cwd: world.work,

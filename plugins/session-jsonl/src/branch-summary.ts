@@ -27,7 +27,8 @@ export async function summariseBranch(
   });
   if (reply.stopReason === "error" || reply.stopReason === "aborted")
     throw new Error(
-      `the model did not write the branch summary (${reply.errorMessage ?? reply.stopReason}); jump without --summarize or try again`,
+      `the model did not write the branch summary (${reply.errorMessage ?? reply.stopReason}); jump ` +
+        `without --summarize or try again`,
     );
   const text = textOf(reply).trim();
   if (!text) throw new Error("the model wrote an empty branch summary; jump without --summarize or try again");

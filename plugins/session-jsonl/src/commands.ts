@@ -30,14 +30,18 @@ export function sessionCommands(controller: SessionController): SlashCommand[] {
     {
       name: "/tree",
       description:
-        "Show the session tree; /tree <id|label> [--summarize] jumps there (optionally summarising the branch you leave); --all shows every entry.",
+        "Show the session tree; /tree <id|label> [--summarize] jumps there (optionally summarising " +
+        "the branch you leave); --all shows every entry.",
       run: (args, runtime) =>
         guarded("/tree", runtime, async () => {
           const parts = words(args);
           const flags = new Set(parts.filter((p) => p.startsWith("--")));
           const ref = parts.find((p) => !p.startsWith("--"));
           if (!ref)
-            return `${controller.tree(flags.has("--all"))}\n\nJump with /tree <id|label> (add --summarize to keep a summary of the branch you leave).`;
+            return (
+              `${controller.tree(flags.has("--all"))}\n\nJump with /tree <id|label> (add ` +
+              `--summarize to keep a summary of the branch you leave).`
+            );
           idle("/tree", runtime);
           return controller.jump(runtime, ref, flags.has("--summarize"));
         }),

@@ -118,7 +118,8 @@ export class SessionController {
           .setModel(wanted.provider, wanted.model)
           .catch((error: Error) =>
             this.options.warn(
-              `session: could not restore the model ${wanted.provider}/${wanted.model} (${error.message}); using ${current ? `${current.provider}/${current.id}` : "the default"}`,
+              `session: could not restore the model ${wanted.provider}/${wanted.model} ` +
+                `(${error.message}); using ${current ? `${current.provider}/${current.id}` : "the default"}`,
             ),
           );
       }
@@ -178,7 +179,10 @@ export class SessionController {
     const context = buildContext([...newBranch, ...extra]);
     r.adopt(context);
     runtime.replaceMessages(context.messages, { reason: "tree", entries: context.entries });
-    return `Moved to ${target.id}; ${context.messages.length} messages in context${extra.length ? " (with a summary of the branch you left)" : ""}.`;
+    return (
+      `Moved to ${target.id}; ${context.messages.length} messages in ` +
+      `context${extra.length ? " (with a summary of the branch you left)" : ""}.`
+    );
   }
 
   /** Starts a new session file from the branch ending at `ref` (default: the current position). */

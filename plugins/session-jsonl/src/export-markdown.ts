@@ -57,7 +57,8 @@ export function toMarkdown(header: Header, branch: readonly Entry[], name?: stri
     if (e.type === "message") out.push(message(e.message));
     else if (e.type === "compaction")
       out.push(
-        `## Compaction\n\n*${e.tokensBefore.toLocaleString("en-US")} tokens of earlier context were replaced by this summary:*\n\n${quote(e.summary)}`,
+        `## Compaction\n\n*${e.tokensBefore.toLocaleString("en-US")} tokens of earlier context were ` +
+          `replaced by this summary:*\n\n${quote(e.summary)}`,
       );
     else if (e.type === "branch_summary") out.push(`## Branch summary\n\n${quote(e.summary)}`);
     else if (e.type === "custom_message") out.push(`## ${e.customType}\n\n${e.content}`);

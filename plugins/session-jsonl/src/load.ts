@@ -58,7 +58,8 @@ function readHeader(path: string, fd: number, complete: number): { header: Heade
     );
   if (parsed.data.version > FORMAT_VERSION) {
     throw new SessionFormatError(
-      `${path} was written by a newer keel (session format ${parsed.data.version}; this one reads up to ${FORMAT_VERSION}); update keel to open it`,
+      `${path} was written by a newer keel (session format ${parsed.data.version}; this one reads ` +
+        `up to ${FORMAT_VERSION}); update keel to open it`,
     );
   }
   return { header: parsed.data, end: nl + 1 };

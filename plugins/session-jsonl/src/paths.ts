@@ -72,7 +72,8 @@ export function resolveSessionArg(keelHome: string, cwd: string, arg: string): s
     if (exact.length === 1 || matches.length === 1) return (exact[0] ?? matches[0])!;
     if (matches.length > 1)
       throw new Error(
-        `--session ${arg}: ${matches.length} sessions match (${matches.map((f) => idFromFileName(f)).join(", ")}); give more of the id`,
+        `--session ${arg}: ${matches.length} sessions match ` +
+          `(${matches.map((f) => idFromFileName(f)).join(", ")}); give more of the id`,
       );
   }
   throw new Error(

@@ -100,7 +100,9 @@ export class SessionRecorder {
       });
     } catch (error) {
       if (!(error instanceof SessionLockedError)) throw error;
-      readOnlyReason = `${error.message}, so this process opened it read-only: nothing from now on is saved. Close the other keel, or use /fork to continue in a new session file.`;
+      readOnlyReason =
+        `${error.message}, so this process opened it read-only: nothing from now on ` +
+        `is saved. Close the other keel, or use /fork to continue in a new session file.`;
     }
     const meta = freshMeta(path, writer?.size);
     recorder = new SessionRecorder(path, loaded.header, meta, options);
@@ -181,7 +183,8 @@ export class SessionRecorder {
     const firstKeptEntryId = firstKept ? this.entryOf.get(firstKept) : undefined;
     if (firstKept && !firstKeptEntryId) {
       this.options.warn(
-        "session: the compaction kept a message this session never recorded; a resume will start from the summary alone",
+        "session: the compaction kept a message this session never recorded; a resume will start " +
+          "from the summary alone",
       );
     }
     const carried = pluginEntries.length > 0 ? { pluginEntries: [...pluginEntries] } : {};
@@ -249,7 +252,8 @@ export class SessionRecorder {
         onLost: (reason) => this.lose(`the lock was lost: ${reason}`),
       });
     } catch (error) {
-      this.readOnlyReason = `could not create ${this.path} (${(error as Error).message}); this session is not being saved`;
+      this.readOnlyReason =
+        `could not create ${this.path} (${(error as Error).message}); this ` + `session is not being saved`;
       this.options.warn(`session: ${this.readOnlyReason}`);
       return;
     }
@@ -270,7 +274,9 @@ export class SessionRecorder {
 
   private lose(reason: string): void {
     if (this.readOnlyReason) return;
-    this.readOnlyReason = `${this.path} can no longer be written (${reason}); nothing from now on is saved. Use /fork to continue in a new session file.`;
+    this.readOnlyReason =
+      `${this.path} can no longer be written (${reason}); nothing from now on ` +
+      `is saved. Use /fork to continue in a new session file.`;
     this.options.warn(`session: ${this.readOnlyReason}`);
   }
 }

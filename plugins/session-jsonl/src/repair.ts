@@ -56,7 +56,8 @@ export function repairParents(lines: readonly FileLine[], warn: (message: string
     const joined =
       parentId === null ? "it starts the branch instead" : `it was joined to ${parentId}, the readable entry before it`;
     warn(
-      `entry ${entry.id} names a parent ${entry.parentId} that is not an earlier readable entry (a damaged line?); ${joined}`,
+      `entry ${entry.id} names a parent ${entry.parentId} that is not an earlier readable entry (a ` +
+        `damaged line?); ${joined}`,
     );
     out.push({ ...entry, parentId });
   });

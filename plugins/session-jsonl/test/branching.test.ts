@@ -9,42 +9,46 @@ const temp = tempDir();
 afterAll(() => temp.cleanup());
 
 describe("the session tree", () => {
-  it("rewinding to e4 and sending a message appends e7 under e4: the active branch is e1 e2 e3 e4 e7 e8 and the old branch stays in the file", () => {
-    const r = recordSeedsExample(temp.dir, "s1");
-    r.close();
+  it(
+    "rewinding to e4 and sending a message appends e7 under e4: the active branch is e1 e2 e3 e4 " +
+      "e7 e8 and the old branch stays in the file",
+    () => {
+      const r = recordSeedsExample(temp.dir, "s1");
+      r.close();
 
-    const lines = readFileSync(r.path, "utf8")
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l));
-    expect(lines.map((l) => [l.id, l.parentId])).toEqual([
-      ["s1", undefined],
-      ["e1", null],
-      ["e2", "e1"],
-      ["e3", "e2"],
-      ["e4", "e3"],
-      ["e5", "e4"],
-      ["e6", "e5"],
-      ["e7", "e4"],
-      ["e8", "e7"],
-    ]);
+      const lines = readFileSync(r.path, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(lines.map((l) => [l.id, l.parentId])).toEqual([
+        ["s1", undefined],
+        ["e1", null],
+        ["e2", "e1"],
+        ["e3", "e2"],
+        ["e4", "e3"],
+        ["e5", "e4"],
+        ["e6", "e5"],
+        ["e7", "e4"],
+        ["e8", "e7"],
+      ]);
 
-    const session = loadSession(r.path);
-    expect(session.leafId).toBe("e8");
-    expect(branchTo(session.byId, session.leafId).map((e) => e.id)).toEqual(["e1", "e2", "e3", "e4", "e7", "e8"]);
-    expect(branchTo(session.byId, "e6").map((e) => e.id)).toEqual(["e1", "e2", "e3", "e4", "e5", "e6"]);
+      const session = loadSession(r.path);
+      expect(session.leafId).toBe("e8");
+      expect(branchTo(session.byId, session.leafId).map((e) => e.id)).toEqual(["e1", "e2", "e3", "e4", "e7", "e8"]);
+      expect(branchTo(session.byId, "e6").map((e) => e.id)).toEqual(["e1", "e2", "e3", "e4", "e5", "e6"]);
 
-    const fast = loadBranch(r.path);
-    expect(fast.branch.map((e) => e.id)).toEqual(["e1", "e2", "e3", "e4", "e7", "e8"]);
-    expect(texts(buildContext(fast.branch).messages)).toEqual([
-      "Read foo.py",
-      "call:read",
-      "result:contents of foo.py",
-      "foo.py parses the config",
-      "Explain bar.py instead",
-      "bar.py starts the server",
-    ]);
-  });
+      const fast = loadBranch(r.path);
+      expect(fast.branch.map((e) => e.id)).toEqual(["e1", "e2", "e3", "e4", "e7", "e8"]);
+      expect(texts(buildContext(fast.branch).messages)).toEqual([
+        "Read foo.py",
+        "call:read",
+        "result:contents of foo.py",
+        "foo.py parses the config",
+        "Explain bar.py instead",
+        "bar.py starts the server",
+      ]);
+    },
+  );
 
   it("creates the file with the first message, so the prompt is on disk before any reply", () => {
     const r = SessionRecorder.start(temp.dir, "s2", options());

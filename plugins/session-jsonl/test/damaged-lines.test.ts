@@ -164,7 +164,8 @@ describe("a damaged line in a session with branches", () => {
     recorder.close();
     expect(context.ids).toEqual(["e1", "e2", "e3", "e4", "e5", "e6", "e8"]);
     expect(warnings.join("\n")).toContain(
-      "entry e8 names a parent e7 that is not an earlier readable entry (a damaged line?); it was joined to e6, the readable entry before it",
+      "entry e8 names a parent e7 that is not an earlier readable entry (a damaged line?); it was " +
+        "joined to e6, the readable entry before it",
     );
   });
 });

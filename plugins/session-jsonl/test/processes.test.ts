@@ -55,29 +55,35 @@ async function killChain(
 }
 
 describe("crashes and contention (real child processes)", () => {
-  it(`kill -9 of a writer ${KILLS} times mid-append: every acknowledged entry loads and the next append is readable`, async () => {
-    const chains: Awaited<ReturnType<typeof killChain>>[] = [];
-    for (let i = 0; i < CHAINS; i += PARALLEL) {
-      const batch = Array.from({ length: PARALLEL }, (_, j) =>
-        killChain(join(temp.dir, `chain${i + j}`), KILLS / CHAINS, i + j + 1),
+  it(
+    `kill -9 of a writer ${KILLS} times mid-append: every acknowledged entry loads and the next ` +
+      `append is readable`,
+    async () => {
+      const chains: Awaited<ReturnType<typeof killChain>>[] = [];
+      for (let i = 0; i < CHAINS; i += PARALLEL) {
+        const batch = Array.from({ length: PARALLEL }, (_, j) =>
+          killChain(join(temp.dir, `chain${i + j}`), KILLS / CHAINS, i + j + 1),
+        );
+        chains.push(...(await Promise.all(batch)));
+      }
+      for (const { path, acked } of chains) {
+        const { recorder } = SessionRecorder.resume(path, options(undefined, { newId: () => "final" }));
+        expect(recorder.readOnly).toBeUndefined();
+        recorder.recordMessage(user("after the crashes"));
+        recorder.close();
+        const session = loadSession(path);
+        expect(session.warnings).toEqual([]);
+        expect(session.tornBytes).toBe(0);
+        expect(session.leafId).toBe("final");
+        for (const id of acked) expect(session.byId.has(id)).toBe(true);
+      }
+      console.info(
+        `kill -9: ${chains.reduce((n, c) => n + c.torn, 0)} of ${KILLS} kills left a torn ` +
+          `line; ${chains.reduce((n, c) => n + c.acked.size, 0)} acknowledged entries, none lost`,
       );
-      chains.push(...(await Promise.all(batch)));
-    }
-    for (const { path, acked } of chains) {
-      const { recorder } = SessionRecorder.resume(path, options(undefined, { newId: () => "final" }));
-      expect(recorder.readOnly).toBeUndefined();
-      recorder.recordMessage(user("after the crashes"));
-      recorder.close();
-      const session = loadSession(path);
-      expect(session.warnings).toEqual([]);
-      expect(session.tornBytes).toBe(0);
-      expect(session.leafId).toBe("final");
-      for (const id of acked) expect(session.byId.has(id)).toBe(true);
-    }
-    console.info(
-      `kill -9: ${chains.reduce((n, c) => n + c.torn, 0)} of ${KILLS} kills left a torn line; ${chains.reduce((n, c) => n + c.acked.size, 0)} acknowledged entries, none lost`,
-    );
-  }, 300_000);
+    },
+    300_000,
+  );
 
   it("a second process on the same session is refused writing, and nothing interleaves", async () => {
     const first = startChild(["start", join(temp.dir, "shared"), "A", "200", "10"]);

@@ -111,36 +111,40 @@ describe("resuming", () => {
     expect(texts(resumed(host.recorder.path))).toEqual(["compaction_summary"]);
   });
 
-  it("gives the same history from the fast backward read as from the full parse, across random branching and compaction", () => {
-    let seed = 7;
-    const rand = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
-    const host = session("random");
-    for (let step = 0; step < 400; step++) {
-      const op = rand(10);
-      if (op < 6 || host.history.length < 4) host.turn(step);
-      else if (op < 8) {
-        const cuts = host.history
-          .map((m, i) => (m.role !== "toolResult" && !(m.role === "user" && m.kind) ? i : -1))
-          .filter((i) => i > 0);
-        host.compact(`S${step}`, cuts.length ? cuts[rand(cuts.length)]! : host.history.length);
-      } else if (host.recorder.created) {
-        const file = loadSession(host.recorder.path);
-        const target = file.entries[rand(file.entries.length)]!;
-        const context = buildContext(branchTo(file.byId, target.id));
-        host.recorder.moveTo(target.id);
-        host.recorder.adopt(context);
-        host.history = context.messages;
+  it(
+    "gives the same history from the fast backward read as from the full parse, across random " +
+      "branching and compaction",
+    () => {
+      let seed = 7;
+      const rand = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+      const host = session("random");
+      for (let step = 0; step < 400; step++) {
+        const op = rand(10);
+        if (op < 6 || host.history.length < 4) host.turn(step);
+        else if (op < 8) {
+          const cuts = host.history
+            .map((m, i) => (m.role !== "toolResult" && !(m.role === "user" && m.kind) ? i : -1))
+            .filter((i) => i > 0);
+          host.compact(`S${step}`, cuts.length ? cuts[rand(cuts.length)]! : host.history.length);
+        } else if (host.recorder.created) {
+          const file = loadSession(host.recorder.path);
+          const target = file.entries[rand(file.entries.length)]!;
+          const context = buildContext(branchTo(file.byId, target.id));
+          host.recorder.moveTo(target.id);
+          host.recorder.adopt(context);
+          host.history = context.messages;
+        }
+        if (step % 25 === 0 && host.recorder.created) {
+          const file = loadSession(host.recorder.path);
+          const full = buildContext(branchTo(file.byId, file.leafId)).messages;
+          const fast = loadBranch(host.recorder.path);
+          expect(texts(buildContext(fast.branch, { partial: fast.partial }).messages), `step ${step}`).toEqual(
+            texts(full),
+          );
+        }
       }
-      if (step % 25 === 0 && host.recorder.created) {
-        const file = loadSession(host.recorder.path);
-        const full = buildContext(branchTo(file.byId, file.leafId)).messages;
-        const fast = loadBranch(host.recorder.path);
-        expect(texts(buildContext(fast.branch, { partial: fast.partial }).messages), `step ${step}`).toEqual(
-          texts(full),
-        );
-      }
-    }
-    host.recorder.close();
-    expect(texts(resumed(host.recorder.path))).toEqual(texts(host.history));
-  });
+      host.recorder.close();
+      expect(texts(resumed(host.recorder.path))).toEqual(texts(host.history));
+    },
+  );
 });

@@ -59,34 +59,38 @@ describe("a session file cut at any byte", () => {
 });
 
 describe("an unreadable line", () => {
-  it("is skipped with a warning that says where, the chain is joined around it, and the file is never rewritten", () => {
-    const { path } = original();
-    const damaged = join(temp.dir, "damaged.jsonl");
-    copyFileSync(path, damaged);
-    const text = readFileSync(damaged, "utf8").split("\n");
-    text[3] = "{this is not json";
-    writeFileSync(damaged, text.join("\n"));
-    const before = readFileSync(damaged);
+  it(
+    "is skipped with a warning that says where, the chain is joined around it, and the file is " + "never rewritten",
+    () => {
+      const { path } = original();
+      const damaged = join(temp.dir, "damaged.jsonl");
+      copyFileSync(path, damaged);
+      const text = readFileSync(damaged, "utf8").split("\n");
+      text[3] = "{this is not json";
+      writeFileSync(damaged, text.join("\n"));
+      const before = readFileSync(damaged);
 
-    const session = loadSession(damaged);
-    expect(session.warnings).toHaveLength(2);
-    expect(session.warnings[0]).toMatch(/skipped an unreadable line at byte \d+ \(not JSON\)/);
-    expect(session.warnings[1]).toBe(
-      "entry e4 names a parent e3 that is not an earlier readable entry (a damaged line?); it was joined to e2, the readable entry before it",
-    );
-    expect(session.entries.map((e) => e.id)).toEqual(["e1", "e2", "e4", "e5", "e6", "e7", "e8"]);
+      const session = loadSession(damaged);
+      expect(session.warnings).toHaveLength(2);
+      expect(session.warnings[0]).toMatch(/skipped an unreadable line at byte \d+ \(not JSON\)/);
+      expect(session.warnings[1]).toBe(
+        "entry e4 names a parent e3 that is not an earlier readable entry (a damaged line?); it was " +
+          "joined to e2, the readable entry before it",
+      );
+      expect(session.entries.map((e) => e.id)).toEqual(["e1", "e2", "e4", "e5", "e6", "e7", "e8"]);
 
-    const { recorder, warnings, context } = SessionRecorder.resume(
-      damaged,
-      options(undefined, { newId: () => "next" }),
-    );
-    expect(warnings.join("\n")).toMatch(/skipped an unreadable line at byte \d+[\s\S]*entry e4 names a parent e3/);
-    expect(context.ids).toEqual(["e1", "e2", "e4", "e5", "e6", "e7", "e8"]);
-    recorder.recordMessage(user("more"));
-    recorder.close();
-    const after = readFileSync(damaged);
-    expect(after.subarray(0, before.length).equals(before)).toBe(true);
-  });
+      const { recorder, warnings, context } = SessionRecorder.resume(
+        damaged,
+        options(undefined, { newId: () => "next" }),
+      );
+      expect(warnings.join("\n")).toMatch(/skipped an unreadable line at byte \d+[\s\S]*entry e4 names a parent e3/);
+      expect(context.ids).toEqual(["e1", "e2", "e4", "e5", "e6", "e7", "e8"]);
+      recorder.recordMessage(user("more"));
+      recorder.close();
+      const after = readFileSync(damaged);
+      expect(after.subarray(0, before.length).equals(before)).toBe(true);
+    },
+  );
 
   it("that parses but is not a valid entry is skipped with the field that is wrong", () => {
     const { path } = original();

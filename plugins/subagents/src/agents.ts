@@ -26,7 +26,8 @@ export const GENERAL: AgentDefinition = {
   name: "general",
   description: "any job, with every tool",
   systemPrompt:
-    "You are a subagent: do the task you are given with your tools, then answer with what it asks for. Your final answer is all the caller sees, so put everything it needs in it.",
+    "You are a subagent: do the task you are given with your tools, then answer with what it asks " +
+    "for. Your final answer is all the caller sees, so put everything it needs in it.",
 };
 
 const names = z

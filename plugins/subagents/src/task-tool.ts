@@ -31,7 +31,11 @@ export interface TaskDeps {
 
 function describe(agents: ReadonlyMap<string, AgentDefinition>): string {
   const list = [...agents.values()].map((a) => `- ${a.name}: ${a.description}`).join("\n");
-  return `Runs a job in a subagent with its own context and returns only its final answer: for searches that would fill your context and for independent jobs (several calls in one reply run in parallel). Agents:\n${list}`;
+  return (
+    `Runs a job in a subagent with its own context and returns only its final answer: for ` +
+    `searches that would fill your context and for independent jobs (several calls in one reply run ` +
+    `in parallel). Agents:\n${list}`
+  );
 }
 
 export function taskTool(deps: TaskDeps) {
@@ -61,7 +65,8 @@ export function taskTool(deps: TaskDeps) {
       const missing = tools.filter((name) => !sessionTools.includes(name));
       if (missing.length > 0)
         throw new Error(
-          `Agent "${agent.name}"${agent.path ? ` (${agent.path})` : ""} names tools this session does not have: ${missing.join(", ")}.`,
+          `Agent "${agent.name}"${agent.path ? ` (${agent.path})` : ""} names tools this session ` +
+            `does not have: ${missing.join(", ")}.`,
         );
       const name = `task:${agent.name}#${++seq}`;
       const result = await limit(() =>
@@ -77,7 +82,8 @@ export function taskTool(deps: TaskDeps) {
       const details = { agent: name, reason: result.reason, usage: result.usage };
       if (result.reason !== "stop")
         throw new Error(
-          `The subagent ${name} ended (${result.reason})${result.errorMessage ? `: ${result.errorMessage}` : ""}.${result.finalText ? ` Its last answer: ${result.finalText}` : ""}`,
+          `The subagent ${name} ended ` +
+            `(${result.reason})${result.errorMessage ? `: ${result.errorMessage}` : ""}.${result.finalText ? ` Its last answer: ${result.finalText}` : ""}`,
         );
       return { content: result.finalText || "(the subagent gave no answer)", details };
     },

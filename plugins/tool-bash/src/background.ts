@@ -40,7 +40,8 @@ export class BackgroundProcesses {
     const running = this.list().filter((p) => !p.exit);
     if (running.length >= this.settings.maxBackground) {
       throw new Error(
-        `${running.length} background processes are already running (the limit is ${this.settings.maxBackground}). Stop one with process({ action: "kill", id }) first.`,
+        `${running.length} background processes are already running (the limit ` +
+          `is ${this.settings.maxBackground}). Stop one with process({ action: "kill", id }) first.`,
       );
     }
     const id = String(this.nextId++);
@@ -87,7 +88,9 @@ export class BackgroundProcesses {
     if (entry) return entry;
     const known = this.list().map((p) => `${p.id} (${status(p)})`);
     throw new Error(
-      `There is no background process "${id}". ${known.length > 0 ? `Known: ${known.join(", ")}.` : "None has been started."} Use process({ action: "list" }) to see them.`,
+      `There is no background process ` +
+        `"${id}". ${known.length > 0 ? `Known: ${known.join(", ")}.` : "None has been started."} ` +
+        `Use process({ action: "list" }) to see them.`,
     );
   }
 

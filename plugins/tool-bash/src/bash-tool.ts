@@ -22,7 +22,8 @@ export const BashParams = z.object({
     .boolean()
     .optional()
     .describe(
-      "Start it in the background and return an id at once: for servers, watchers and other long-running commands. Manage it with the process tool.",
+      "Start it in the background and return an id at once: for servers, watchers and other " +
+        "long-running commands. Manage it with the process tool.",
     ),
 });
 
@@ -31,8 +32,12 @@ export function bashTool(settings: BashSettings, background: BackgroundProcesses
     name: "bash",
     label: "Bash",
     description: [
-      "Run a bash command in the workspace. Output (stdout and stderr together) keeps its last 2000 lines or 50 KB; when cut, the full output is saved to a file the result names. The result ends with the exit code.",
-      `Stdin is closed and the environment is non-interactive (no pagers, prompts or colours). The command is killed after its timeout (default ${settings.timeoutSeconds} s), with every process it started; anything it leaves running in the background is stopped when it exits.`,
+      "Run a bash command in the workspace. Output (stdout and stderr together) keeps its last 2000 " +
+        "lines or 50 KB; when cut, the full output is saved to a file the result names. The result " +
+        "ends with the exit code.",
+      `Stdin is closed and the environment is non-interactive (no pagers, prompts or colours). The ` +
+        `command is killed after its timeout (default ${settings.timeoutSeconds} s), with every ` +
+        `process it started; anything it leaves running in the background is stopped when it exits.`,
       "For servers and watchers use background: true, then the process tool.",
     ].join(" "),
     parameters: BashParams,
@@ -45,7 +50,11 @@ export function bashTool(settings: BashSettings, background: BackgroundProcesses
         return runForeground(input.command, input.timeout ?? settings.timeoutSeconds, settings, ctx);
       const proc = background.start(input.command, ctx.ops, ctx.dataDir);
       return {
-        content: `Started background process ${proc.id} (pid ${proc.pid ?? "?"}): ${input.command}\nUse the process tool with id "${proc.id}" to read its output, wait for it, send it input or kill it. It is killed when the session ends. Full log: ${proc.logPath}`,
+        content:
+          `Started background process ${proc.id} ` +
+          `(pid ${proc.pid ?? "?"}): ${input.command}\nUse the process tool with id "${proc.id}" to ` +
+          `read its output, wait for it, send it input or kill it. It is killed when the session ` +
+          `ends. Full log: ${proc.logPath}`,
         details: { background: true, id: proc.id, pid: proc.pid, logPath: proc.logPath },
       };
     },

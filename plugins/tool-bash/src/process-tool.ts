@@ -9,7 +9,9 @@ export const ProcessParams = z.object({
   action: z
     .enum(["list", "read", "wait", "write", "kill"])
     .describe(
-      "list: all background processes. read: new output since the last read. wait: until it exits or the timeout passes, then new output. write: send input to its stdin. kill: stop it and everything it started.",
+      "list: all background processes. read: new output since the last read. wait: until it exits " +
+        "or the timeout passes, then new output. write: send input to its stdin. kill: stop it and " +
+        "everything it started.",
     ),
   id: z
     .union([z.string(), z.number()])
@@ -27,7 +29,9 @@ export function processTool(background: BackgroundProcesses) {
     name: "process",
     label: "Process",
     description:
-      "Manage background processes started with bash({ command, background: true }): list them, read their new output, wait for one to exit (with a timeout), send input to its stdin, or kill it with every process it started. All are killed when the session ends.",
+      "Manage background processes started with bash({ command, background: true }): list them, " +
+      "read their new output, wait for one to exit (with a timeout), send input to its stdin, or " +
+      "kill it with every process it started. All are killed when the session ends.",
     parameters: ProcessParams,
     readOnly: false,
     // Every call is bounded by its own `timeout` argument (up to a day), which also kills what it started.
@@ -59,7 +63,8 @@ export function processTool(background: BackgroundProcesses) {
             throw new Error('The "write" action needs input: the text to send (add "\\n" to end a line).');
           background.write(id, input.input);
           return {
-            content: `Sent ${Buffer.byteLength(input.input)} bytes to process ${id}. Use read or wait to see its answer.`,
+            content:
+              `Sent ${Buffer.byteLength(input.input)} bytes to process ${id}. Use read or ` + `wait to see its answer.`,
             details: summary(proc),
           };
         }

@@ -108,11 +108,13 @@ export async function runForeground(
     if (shown.note) lines.push(shown.note);
     if (output.fileDropped > 0)
       lines.push(
-        `[The full-output file holds the first ${output.totalBytes - output.fileDropped} bytes; the rest was not kept.]`,
+        `[The full-output file holds the first ${output.totalBytes - output.fileDropped} bytes; the ` +
+          `rest was not kept.]`,
       );
     if (end.stop === "timeout") {
       lines.push(
-        `[Timed out after ${timeoutSeconds} s: the command and every process it started were killed. Pass a larger timeout for a slow command; run servers and watchers with background: true.]`,
+        `[Timed out after ${timeoutSeconds} s: the command and every process it started were ` +
+          `killed. Pass a larger timeout for a slow command; run servers and watchers with background: true.]`,
       );
     } else if (end.stop === "aborted") {
       lines.push("[Aborted: the command and every process it started were killed.]");

@@ -31,13 +31,17 @@ export function showTail(bytes: Uint8Array, cutAtStart: boolean, totals: OutputT
     return {
       text: kept.text,
       truncated,
-      note: `[Output truncated: the last line alone is longer than the limit; showing its final ${formatBytes(kept.keptBytes)} (${size} in all).${where}]`,
+      note:
+        `[Output truncated: the last line alone is longer than the limit; showing its ` +
+        `final ${formatBytes(kept.keptBytes)} (${size} in all).${where}]`,
     };
   }
   const from = Math.max(1, totals.totalLines - kept.keptLines + 1);
   return {
     text: kept.text,
     truncated,
-    note: `[Output truncated: showing lines ${from}-${totals.totalLines} of ${totals.totalLines} (${formatBytes(kept.keptBytes)} of ${size}).${where}]`,
+    note:
+      `[Output truncated: showing lines ${from}-${totals.totalLines} of ${totals.totalLines} ` +
+      `(${formatBytes(kept.keptBytes)} of ${size}).${where}]`,
   };
 }

@@ -105,7 +105,8 @@ describe("background processes", () => {
   it("refuses to start more than the configured number at once", async () => {
     for (let i = 0; i < 3; i++) await start("sleep 1000");
     await expect(start("sleep 1000")).rejects.toThrow(
-      '3 background processes are already running (the limit is 3). Stop one with process({ action: "kill", id }) first.',
+      "3 background processes are already running (the limit is 3). Stop one with process({ action: " +
+        '"kill", id }) first.',
     );
   });
 

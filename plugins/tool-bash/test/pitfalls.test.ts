@@ -50,7 +50,9 @@ describe("bash pitfalls: each returns within its timeout + 2 s and leaves no pro
   });
 
   it("a server that never exits is killed at its timeout", async () => {
-    const server = `node -e "require('http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', () => console.log('listening pid=' + process.pid))"`;
+    const server =
+      `node -e "require('http').createServer((q, s) => s.end('ok')).listen(0, ` +
+      `'127.0.0.1', () => console.log('listening pid=' + process.pid))"`;
     const r = await run(server, 1);
     expect(r.elapsed).toBeLessThan(3000);
     expect(r.result.isError).toBe(true);
@@ -118,7 +120,8 @@ describe("bash pitfalls: each returns within its timeout + 2 s and leaves no pro
     expect(Buffer.byteLength(shown!)).toBe(50 * 1024);
     expect(shown!.endsWith("xEND")).toBe(true);
     expect(r.text).toContain(
-      "[Output truncated: the last line alone is longer than the limit; showing its final 50.0 KB (1.0 MB in all). Full output: ",
+      "[Output truncated: the last line alone is longer than the limit; showing its final 50.0 KB " +
+        "(1.0 MB in all). Full output: ",
     );
     expect(readFileSync(r.details.fullOutputPath!, "utf8")).toBe(`${"x".repeat(1048575)}END\n`);
     expectNothingLeft(r);

@@ -47,5 +47,9 @@ export function isValidUtf8(bytes: Uint8Array): boolean {
 
 /** What the tools tell the model about a file that is not valid UTF-8 (`path` as shown to it). */
 export function notUtf8Note(path: string): string {
-  return `${path} is not valid UTF-8 (it may be Latin-1 or another encoding, or hold a damaged byte): bytes that are not UTF-8 are shown as U+FFFD "\u{FFFD}". edit changes only the bytes of the text it matches, so quote text beside them, not them.`;
+  return (
+    `${path} is not valid UTF-8 (it may be Latin-1 or another encoding, or hold a damaged ` +
+    `byte): bytes that are not UTF-8 are shown as U+FFFD "\u{FFFD}". edit changes only the bytes of ` +
+    `the text it matches, so quote text beside them, not them.`
+  );
 }

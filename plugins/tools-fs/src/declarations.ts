@@ -17,7 +17,8 @@ export const readDeclaration = {
   label: "Read",
   description:
     `Reads a text file, or shows an image (png, jpeg, gif, webp). Shows at most ${DEFAULT_MAX_LINES} lines or ` +
-    `${DEFAULT_MAX_BYTES / 1024} KB at a time and says which offset continues; use offset and limit to page through large files.`,
+    `${DEFAULT_MAX_BYTES / 1024} KB at a time and says which offset continues; use offset and limit ` +
+    `to page through large files.`,
   parameters: z.object({
     path: z.string().describe("File to read, relative to the workspace or absolute"),
     offset: z.number().int().min(1).optional().describe("First line to show, counting from 1"),
@@ -30,7 +31,8 @@ export const writeDeclaration = {
   name: "write",
   label: "Write",
   description:
-    "Creates a file, or replaces all of an existing file's content. Creates missing parent folders. To change part of a file, use edit.",
+    "Creates a file, or replaces all of an existing file's content. Creates missing parent folders. " +
+    "To change part of a file, use edit.",
   parameters: z.object({
     path: z.string().describe("File to write, relative to the workspace or absolute; missing folders are created"),
     content: z.string().describe("The complete new content of the file"),
@@ -42,7 +44,8 @@ export const editDeclaration = {
   name: "edit",
   label: "Edit",
   description:
-    "Edits a file by exact replacement. Each oldText must match exactly once in the file (copy it from read, whitespace included); " +
+    "Edits a file by exact replacement. Each oldText must match exactly once in the file (copy it " +
+    "from read, whitespace included); " +
     "all edits apply together or none do. Returns a unified diff. To create a file or replace all of it, use write.",
   parameters: z.object({
     path: z.string().describe("File to edit, relative to the workspace or absolute"),
@@ -64,7 +67,9 @@ export const editDeclaration = {
 export const lsDeclaration = {
   name: "ls",
   label: "List",
-  description: `Lists a folder's entries sorted by name, folders marked with a trailing /, hidden ones included. Shows at most ${LS_DEFAULT_LIMIT} entries unless limit says otherwise.`,
+  description:
+    `Lists a folder's entries sorted by name, folders marked with a trailing /, hidden ` +
+    `ones included. Shows at most ${LS_DEFAULT_LIMIT} entries unless limit says otherwise.`,
   parameters: z.object({
     path: z
       .string()
@@ -79,14 +84,16 @@ export const findDeclaration = {
   name: "find",
   label: "Find",
   description:
-    "Finds files by glob pattern, sorted by path, hidden files included, skipping what .gitignore ignores and the .git folder. " +
+    "Finds files by glob pattern, sorted by path, hidden files included, skipping what .gitignore " +
+    "ignores and the .git folder. " +
     `Shows at most ${FIND_DEFAULT_LIMIT} paths.`,
   parameters: z.object({
     pattern: z
       .string()
       .min(1)
       .describe(
-        "Glob: without / it matches file names at any depth (*.ts); with / it matches paths under the folder (src/**/*.test.ts)",
+        "Glob: without / it matches file names at any depth (*.ts); with / it matches paths under " +
+          "the folder (src/**/*.test.ts)",
       ),
     path: z
       .string()
@@ -102,7 +109,8 @@ export const grepDeclaration = {
   label: "Grep",
   description:
     `Searches file contents for a regular expression (or literal text) and shows matching lines as path:line: text. ` +
-    `Skips files ignored by .gitignore and binary files. Shows at most ${GREP_DEFAULT_LIMIT} matching lines; lines over ${GREP_MAX_LINE_CHARS} characters are cut.`,
+    `Skips files ignored by .gitignore and binary files. Shows at most ${GREP_DEFAULT_LIMIT} ` +
+    `matching lines; lines over ${GREP_MAX_LINE_CHARS} characters are cut.`,
   parameters: z.object({
     pattern: z.string().min(1).describe("Regular expression to search for (or plain text with literal: true)"),
     path: z

@@ -79,7 +79,9 @@ export function applyEdits(original: string, edits: readonly TextEdit[], path: s
     let problem: string | undefined;
     const starts = oldText.length > 0 ? occurrences(text, oldText) : [];
     if (oldText.length === 0)
-      problem = `${label}.oldText is empty; it must quote text that is in ${path}. To create or replace a whole file, use write.`;
+      problem =
+        `${label}.oldText is empty; it must quote text that is in ${path}. To create or ` +
+        `replace a whole file, use write.`;
     else if (oldText === newText) problem = `${label} changes nothing: oldText and newText are the same.`;
     else if (starts.length === 0) problem = missMessage(label, path, text, oldText);
     else if (starts.length > 1) problem = ambiguousMessage(label, path, text, starts);
@@ -93,7 +95,8 @@ export function applyEdits(original: string, edits: readonly TextEdit[], path: s
     if (after.start < before.end) {
       const line = lineAt(text, after.start).number;
       problems.push(
-        `edits[${before.index}] and edits[${after.index}] overlap (both change text at line ${line}); merge them into one edit.`,
+        `edits[${before.index}] and edits[${after.index}] overlap (both change text at ` +
+          `line ${line}); merge them into one edit.`,
       );
     }
   }

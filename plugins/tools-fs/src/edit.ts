@@ -62,16 +62,20 @@ export function editTool(queue: FileQueue): Tool<typeof editDeclaration.paramete
           } catch (error) {
             if (!(error instanceof EditError)) throw error;
             throw new EditError(
-              `${path} changed while it was being edited, and the edits no longer fit the new text.\n${error.message}\nRead the file again and redo the edit.`,
+              `${path} changed while it was being edited, and the edits no longer fit the new ` +
+                `text.\n${error.message}\nRead the file again and redo the edit.`,
             );
           }
         }
         const diff = await unifiedDiff(path, file.readable(file.text), file.readable(after));
         await withFsErrors(path, () => ctx.ops.writeFile(input.path, file.encode(after)));
-        const summary = `Edited ${path}: ${input.edits.length} edit${input.edits.length === 1 ? "" : "s"}, +${diff.added} -${diff.removed} lines.`;
+        const summary =
+          `Edited ${path}: ${input.edits.length} ` +
+          `edit${input.edits.length === 1 ? "" : "s"}, +${diff.added} -${diff.removed} lines.`;
         const note = file.utf8
           ? ""
-          : `\n[${path} is not valid UTF-8, so it was edited byte for byte: only the bytes of the matched text changed.]`;
+          : `\n[${path} is not valid UTF-8, so it was edited byte for byte: only the bytes of the ` +
+            `matched text changed.]`;
         return {
           content: `${summary}${note}\n\n${diff.text}`,
           details: {

@@ -39,9 +39,13 @@ export function findTool(ripgrep: Ripgrep): Tool<typeof findDeclaration.paramete
       const count = cut.truncated ? cut.keptLines : kept.length;
       let text = cut.text;
       if (cut.truncated)
-        text += `\n\n[Showing ${count} of ${files.length} files (${formatBytes(DEFAULT_MAX_BYTES)} limit). Use a narrower pattern or path.]`;
+        text +=
+          `\n\n[Showing ${count} of ${files.length} files (${formatBytes(DEFAULT_MAX_BYTES)} ` +
+          `limit). Use a narrower pattern or path.]`;
       else if (count < files.length)
-        text += `\n\n[Showing the first ${count} of ${files.length} files. Use limit=${files.length} for all, or a narrower pattern or path.]`;
+        text +=
+          `\n\n[Showing the first ${count} of ${files.length} files. Use ` +
+          `limit=${files.length} for all, or a narrower pattern or path.]`;
       return { content: text, details: { path: shown, total: files.length, shown: count } };
     },
   });

@@ -95,7 +95,8 @@ export function grepTool(ripgrep: Ripgrep): Tool<typeof grepDeclaration.paramete
       } catch (error) {
         if (!(error instanceof InvalidPatternError)) throw error;
         throw new Error(
-          `Invalid regular expression ${JSON.stringify(input.pattern)}: ${error.message}. Fix the pattern, or pass literal: true to search for the text as it is.`,
+          `Invalid regular expression ${JSON.stringify(input.pattern)}: ${error.message}. Fix the ` +
+            `pattern, or pass literal: true to search for the text as it is.`,
         );
       }
 
@@ -110,7 +111,8 @@ export function grepTool(ripgrep: Ripgrep): Tool<typeof grepDeclaration.paramete
       const notes: string[] = [];
       if (result.limitReached)
         notes.push(
-          `${query.limit} matches limit reached. Use limit=${query.limit * 2} for more, or narrow the pattern, path or glob.`,
+          `${query.limit} matches limit reached. Use limit=${query.limit * 2} for more, or narrow ` +
+            `the pattern, path or glob.`,
         );
       if (cut.truncated)
         notes.push(`Output cut at ${formatBytes(DEFAULT_MAX_BYTES)}; narrow the search or use less context.`);

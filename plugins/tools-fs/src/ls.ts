@@ -41,9 +41,13 @@ export const lsTool = defineTool({
     const shown = cut.truncated ? cut.keptLines : kept.length;
     let text = cut.text;
     if (cut.truncated) {
-      text += `\n\n[Showing ${shown} of ${names.length} entries (${formatBytes(DEFAULT_MAX_BYTES)} limit). Use find with a pattern to narrow the list.]`;
+      text +=
+        `\n\n[Showing ${shown} of ${names.length} entries (${formatBytes(DEFAULT_MAX_BYTES)} ` +
+        `limit). Use find with a pattern to narrow the list.]`;
     } else if (shown < names.length) {
-      text += `\n\n[Showing ${shown} of ${names.length} entries. Use limit=${names.length} to see all, or find to search by name.]`;
+      text +=
+        `\n\n[Showing ${shown} of ${names.length} entries. Use limit=${names.length} to see ` +
+        `all, or find to search by name.]`;
     }
     return { content: text, details: { path, total: names.length, shown } };
   },

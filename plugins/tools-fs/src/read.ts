@@ -28,7 +28,8 @@ export interface ReadDetails {
 function imageResult(path: string, bytes: Uint8Array, mimeType: string): ToolResult<ReadDetails> {
   if (bytes.length > MAX_IMAGE_BYTES) {
     throw new Error(
-      `${path} is a ${mimeType} image of ${formatBytes(bytes.length)}; images over ${formatBytes(MAX_IMAGE_BYTES)} cannot be sent to the model. Make a smaller copy and read that.`,
+      `${path} is a ${mimeType} image of ${formatBytes(bytes.length)}; images ` +
+        `over ${formatBytes(MAX_IMAGE_BYTES)} cannot be sent to the model. Make a smaller copy and read that.`,
     );
   }
   return {
@@ -76,7 +77,8 @@ export function textResult(
   const start = (offset ?? 1) - 1;
   if (start >= total) {
     throw new Error(
-      `offset ${offset} is past the end of ${path}, which has ${total} line${total === 1 ? "" : "s"}. Use an offset from 1 to ${total}.`,
+      `offset ${offset} is past the end of ${path}, which has ${total} ` +
+        `line${total === 1 ? "" : "s"}. Use an offset from 1 to ${total}.`,
     );
   }
   const end = limit === undefined ? total : Math.min(start + limit, total);
@@ -94,14 +96,18 @@ export function textResult(
   if (cut.lineCut) {
     const lineBytes = (start + 1 < total ? starts[start + 1]! - 1 : bytes.length) - starts[start]!;
     const next = start + 2 <= total ? ` Use offset=${start + 2} to continue after it.` : "";
-    const note = `[Line ${start + 1} is ${formatBytes(lineBytes)}, over the ${formatBytes(DEFAULT_MAX_BYTES)} limit; only its start is shown. Use grep to find text inside it.${next}]`;
+    const note =
+      `[Line ${start + 1} is ${formatBytes(lineBytes)}, over ` +
+      `the ${formatBytes(DEFAULT_MAX_BYTES)} limit; only its start is shown. Use grep to find text inside it.${next}]`;
     return { content: `${cut.text}\n\n${note}`, details: { ...details, lastLine: start + 1 } };
   }
   if (cut.truncated) {
     const last = start + cut.keptLines;
     const why = cut.truncatedBy === "bytes" ? ` (${formatBytes(DEFAULT_MAX_BYTES)} limit)` : "";
     return {
-      content: `${cut.text}\n\n[Showing lines ${start + 1}-${last} of ${total}${why}. Use offset=${last + 1} to continue.]`,
+      content:
+        `${cut.text}\n\n[Showing lines ${start + 1}-${last} of ${total}${why}. Use ` +
+        `offset=${last + 1} to continue.]`,
       details: { ...details, lastLine: last },
     };
   }
@@ -122,7 +128,8 @@ export const readTool = defineTool({
     if (mimeType) return imageResult(path, bytes, mimeType);
     if (looksBinary(bytes)) {
       throw new Error(
-        `${path} is a binary file (${formatBytes(bytes.length)}); read shows text files and png, jpeg, gif or webp images only.`,
+        `${path} is a binary file (${formatBytes(bytes.length)}); read shows text files and png, ` +
+          `jpeg, gif or webp images only.`,
       );
     }
     const result = textResult(path, bytes, input.offset, input.limit);

@@ -125,7 +125,8 @@ describe.each(backends)("edit ($name)", (backend) => {
       ],
     });
     expect(out.text).toBe(
-      "No edits were applied to math.js.\nedits[0] and edits[1] overlap (both change text at line 1); merge them into one edit.",
+      "No edits were applied to math.js.\nedits[0] and edits[1] overlap (both change text at line " +
+        "1); merge them into one edit.",
     );
   });
 
@@ -140,7 +141,8 @@ describe.each(backends)("edit ($name)", (backend) => {
     });
     expect(out.text).toBe(
       "No edits were applied to math.js.\n" +
-        "edits[0].oldText is empty; it must quote text that is in math.js. To create or replace a whole file, use write.\n\n" +
+        "edits[0].oldText is empty; it must quote text that is in math.js. To create or replace a " +
+        "whole file, use write.\n\n" +
         "edits[1] changes nothing: oldText and newText are the same.",
     );
   });
@@ -172,19 +174,22 @@ describe.each(backends)("edit ($name)", (backend) => {
     expect(Buffer.from(await env.ops.readFile("bom.txt")).toString("utf8")).toBe("\uFEFFhello there\n");
   });
 
-  it("edits a Latin-1 file byte for byte: only the matched bytes change, and it says the file is not UTF-8", async () => {
-    const latin1 = Buffer.from("caf\xe9 au lait\nsecond line with na\xefve text\n", "latin1");
-    await env.seed({ "latin1.txt": latin1 });
-    const out = await edit({ path: "latin1.txt", edits: [{ oldText: "au lait", newText: "noir" }] });
-    expect(out.isError).toBe(false);
-    expect(out.text).toContain(
-      "[latin1.txt is not valid UTF-8, so it was edited byte for byte: only the bytes of the matched text changed.]",
-    );
-    expect(out.text).toContain("-caf\uFFFD au lait\n+caf\uFFFD noir");
-    expect(Buffer.from(await env.ops.readFile("latin1.txt"))).toEqual(
-      Buffer.from("caf\xe9 noir\nsecond line with na\xefve text\n", "latin1"),
-    );
-  });
+  it(
+    "edits a Latin-1 file byte for byte: only the matched bytes change, and it says the file is " + "not UTF-8",
+    async () => {
+      const latin1 = Buffer.from("caf\xe9 au lait\nsecond line with na\xefve text\n", "latin1");
+      await env.seed({ "latin1.txt": latin1 });
+      const out = await edit({ path: "latin1.txt", edits: [{ oldText: "au lait", newText: "noir" }] });
+      expect(out.isError).toBe(false);
+      expect(out.text).toContain(
+        "[latin1.txt is not valid UTF-8, so it was edited byte for byte: only the bytes of the matched text changed.]",
+      );
+      expect(out.text).toContain("-caf\uFFFD au lait\n+caf\uFFFD noir");
+      expect(Buffer.from(await env.ops.readFile("latin1.txt"))).toEqual(
+        Buffer.from("caf\xe9 noir\nsecond line with na\xefve text\n", "latin1"),
+      );
+    },
+  );
 
   it("keeps one invalid UTF-8 sequence far from the edit as it was, and writes new text as UTF-8", async () => {
     const bytes = Buffer.concat([

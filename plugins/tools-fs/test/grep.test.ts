@@ -127,7 +127,8 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
   it("stops at the limit across files in path order", async () => {
     const out = await grep({ pattern: "alpha", limit: 3 });
     expect(out.text).toBe(
-      "lib/c.js:3: three alpha\nlib/c.js:7: seven alpha\nsrc/a.ts:2: export function alpha() {\n\n[3 matches limit reached. Use limit=6 for more, or narrow the pattern, path or glob.]",
+      "lib/c.js:3: three alpha\nlib/c.js:7: seven alpha\nsrc/a.ts:2: export function alpha() " +
+        "{\n\n[3 matches limit reached. Use limit=6 for more, or narrow the pattern, path or glob.]",
     );
   });
 
@@ -139,7 +140,8 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
   it("does not show a match past the limit even inside the last match's context", async () => {
     await env.seed({ "run.txt": "hit\nhit\nhit\nhit\n" });
     expect((await grep({ pattern: "hit", path: "run.txt", context: 2, limit: 2 })).text).toBe(
-      "run.txt:1: hit\nrun.txt:2: hit\n\n[2 matches limit reached. Use limit=4 for more, or narrow the pattern, path or glob.]",
+      "run.txt:1: hit\nrun.txt:2: hit\n\n[2 matches limit reached. Use limit=4 for more, or narrow " +
+        "the pattern, path or glob.]",
     );
   });
 
@@ -151,7 +153,8 @@ describe.each(searchBackends)("grep ($name)", (backend) => {
     await env.seed({ "min.js": `var alpha=${"x".repeat(900)};\n` });
     const out = await grep({ pattern: "alpha", path: "min.js" });
     expect(out.text).toBe(
-      `min.js:1: var alpha=${"x".repeat(490)}… [line cut at 500 characters]\n\n[Some lines were longer than 500 characters and were cut; use read to see them whole.]`,
+      `min.js:1: var alpha=${"x".repeat(490)}… [line cut at 500 characters]\n\n[Some lines were ` +
+        `longer than 500 characters and were cut; use read to see them whole.]`,
     );
   });
 

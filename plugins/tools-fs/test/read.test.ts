@@ -58,7 +58,8 @@ describe.each(backends)("read ($name)", (backend) => {
     const out = await read({ path: "min.js" });
     expect(out.text.startsWith("x".repeat(50 * 1024) + "\n\n")).toBe(true);
     expect(out.text).toContain(
-      "[Line 1 is 60.0 KB, over the 50.0 KB limit; only its start is shown. Use grep to find text inside it. Use offset=2 to continue after it.]",
+      "[Line 1 is 60.0 KB, over the 50.0 KB limit; only its start is shown. Use grep to find text " +
+        "inside it. Use offset=2 to continue after it.]",
     );
   });
 
@@ -99,7 +100,9 @@ describe.each(backends)("read ($name)", (backend) => {
     const out = await read({ path: "latin1.txt" });
     expect(out.isError).toBe(false);
     expect(out.text).toBe(
-      `caf\uFFFD au lait\n\n[latin1.txt is not valid UTF-8 (it may be Latin-1 or another encoding, or hold a damaged byte): bytes that are not UTF-8 are shown as U+FFFD "\uFFFD". edit changes only the bytes of the text it matches, so quote text beside them, not them.]`,
+      `caf\uFFFD au lait\n\n[latin1.txt is not valid UTF-8 (it may be Latin-1 or another encoding, ` +
+        `or hold a damaged byte): bytes that are not UTF-8 are shown as U+FFFD "\uFFFD". edit ` +
+        `changes only the bytes of the text it matches, so quote text beside them, not them.]`,
     );
   });
 
@@ -138,7 +141,9 @@ describe.each(backends)("read ($name)", (backend) => {
   it("refuses a path outside the workspace", async () => {
     const out = await read({ path: "../secret.txt" });
     expect(out).toEqual({
-      text: `Path refused: "../secret.txt": it lies outside the workspace ${env.ops.cwd}; use a path inside the workspace`,
+      text:
+        `Path refused: "../secret.txt": it lies outside the workspace ${env.ops.cwd}; use a ` +
+        `path inside the workspace`,
       isError: true,
     });
   });

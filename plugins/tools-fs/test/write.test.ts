@@ -37,7 +37,8 @@ describe.each(backends)("write ($name)", (backend) => {
   it("says when the file it replaced was not valid UTF-8", async () => {
     await env.seed({ "latin1.txt": Buffer.from("caf\xe9\n", "latin1"), "plain.txt": "caf\u00e9\n" });
     expect((await write({ path: "latin1.txt", content: "caf\u00e9\n" })).text).toBe(
-      "Replaced latin1.txt (6 B). The file it replaced was not valid UTF-8 (Latin-1 or another encoding); it is now UTF-8.",
+      "Replaced latin1.txt (6 B). The file it replaced was not valid UTF-8 (Latin-1 or another " +
+        "encoding); it is now UTF-8.",
     );
     expect((await write({ path: "plain.txt", content: "tea\n" })).text).toBe("Replaced plain.txt (4 B).");
   });
@@ -45,7 +46,8 @@ describe.each(backends)("write ($name)", (backend) => {
   it("says when the content held unpaired surrogates, written as U+FFFD", async () => {
     const out = await write({ path: "odd.txt", content: "a\ud800b" });
     expect(out.text).toBe(
-      "Created odd.txt (5 B). The content held unpaired UTF-16 surrogates, which UTF-8 cannot hold; each was written as U+FFFD.",
+      "Created odd.txt (5 B). The content held unpaired UTF-16 surrogates, which UTF-8 cannot hold; " +
+        "each was written as U+FFFD.",
     );
     expect(await readText(env.ops, "odd.txt")).toBe("a\uFFFDb");
   });

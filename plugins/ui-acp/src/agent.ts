@@ -82,7 +82,8 @@ export async function serveAcp({ runtime, questions, editor, plugin, warn }: Age
     if (cwd !== runtime.cwd)
       throw RequestError.invalidParams(
         { cwd },
-        `keel works in ${runtime.cwd}, the folder it was started in; start \`keel acp\` in ${cwd} (or pass --cwd ${cwd})`,
+        `keel works in ${runtime.cwd}, the folder it was started in; start \`keel acp\` in ${cwd} ` +
+          `(or pass --cwd ${cwd})`,
       );
   };
   const checkIdle = () => {

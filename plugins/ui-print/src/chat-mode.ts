@@ -15,7 +15,9 @@ async function submit(runtime: Runtime, text: string): Promise<void> {
     if (await runtime.runCommand(text)) return;
     const known = runtime.listCommands().map((c) => c.name);
     process.stderr.write(
-      `Unknown command ${text.split(/\s/)[0]}. ${known.length ? `Commands: ${known.join(", ")}, /exit.` : "Only /exit is available."}\n`,
+      `Unknown command ${text.split(/\s/)[0]}. ${
+        known.length ? `Commands: ${known.join(", ")}, ` + `/exit.` : "Only /exit is available."
+      }\n`,
     );
     return;
   }

@@ -66,7 +66,8 @@ export function textMode(progress: boolean): Mode {
         "retry_start",
         (r) =>
           void process.stderr.write(
-            `keel: ${r.provider} ${r.reason}; retry ${r.attempt}/${r.maxAttempts} in ${Math.round(r.delayMs / 100) / 10} s\n`,
+            `keel: ${r.provider} ${r.reason}; retry ${r.attempt}/${r.maxAttempts} ` +
+              `in ${Math.round(r.delayMs / 100) / 10} s\n`,
           ),
       );
       const result = await runPrompt(runtime, prompt);

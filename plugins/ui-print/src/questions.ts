@@ -39,7 +39,8 @@ export async function askOnTerminal(input: LineInput, request: UiRequest): Promi
     }
     case "select": {
       write(
-        `${request.title}\n${request.options.map((o, i) => `  ${i + 1}. ${o}`).join("\n")}\nChoose 1-${request.options.length}: `,
+        `${request.title}\n${request.options.map((o, i) => `  ${i + 1}. ${o}`).join("\n")}\nChoose ` +
+          `1-${request.options.length}: `,
       );
       const pick = (line: string) => request.options[Number(line) - 1] ?? request.options.find((o) => o === line);
       const value = await answerWith(input, `Type a number from 1 to ${request.options.length}: `, pick);
@@ -58,7 +59,10 @@ async function askTrust(input: LineInput, request: ProjectTrustRequest): Promise
   const answer = await askOnTerminal(input, {
     kind: "confirm",
     title: `Trust ${request.dir}?`,
-    message: `Its ${request.files.join(", ")} can run commands and send your keys to other hosts, and sets: ${request.keys.join(", ")}.\nTrusted, they apply (until the files change); not trusted, keel skips them.`,
+    message:
+      `Its ${request.files.join(", ")} can run commands and send your keys to other hosts, ` +
+      `and sets: ${request.keys.join(", ")}.\nTrusted, they apply (until the files change); not ` +
+      `trusted, keel skips them.`,
   });
   return answer?.kind === "confirm" ? { trusted: answer.confirmed, remember: true } : undefined;
 }

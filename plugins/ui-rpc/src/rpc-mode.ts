@@ -52,7 +52,8 @@ async function serve(line: string, runtime: Runtime, bridge: UiBridge): Promise<
       failure(
         type ?? "parse",
         fields.id,
-        `${type ? `unknown command "${type}"` : 'a request needs a "type"'}; the commands are ${Object.keys(RPC_COMMANDS).join(", ")}`,
+        `${type ? `unknown command "${type}"` : 'a request needs a "type"'}; the commands ` +
+          `are ${Object.keys(RPC_COMMANDS).join(", ")}`,
       ),
     );
   const parsed = RpcRequestSchema.safeParse(raw);

@@ -19,7 +19,8 @@ export default definePlugin({
       async run(runtime, options) {
         if (!process.stdin.isTTY || !process.stdout.isTTY) {
           process.stderr.write(
-            "keel: the tui mode needs a terminal on stdin and stdout; on a pipe use --mode interactive (a line chat) or -p.\n",
+            "keel: the tui mode needs a terminal on stdin and stdout; on a pipe use --mode " +
+              "interactive (a line chat) or -p.\n",
           );
           return 2;
         }

@@ -73,7 +73,10 @@ export function verifyInstalled(dirs: readonly string[], options: VerifyOptions)
       refused.set(dir, {
         name: place.name,
         version: entry.version,
-        reason: `version ${entry.version} is blocked by the catalog "${block.catalog}": ${block.reason}. Remove it (\`${options.command} remove ${place.name}${scopeFlag}\`) or update to a version that is not blocked.`,
+        reason:
+          `version ${entry.version} is blocked by the catalog ` +
+          `"${block.catalog}": ${block.reason}. Remove it (\`${options.command} ` +
+          `remove ${place.name}${scopeFlag}\`) or update to a version that is not blocked.`,
       });
       continue;
     }
@@ -90,7 +93,11 @@ export function verifyInstalled(dirs: readonly string[], options: VerifyOptions)
     refused.set(dir, {
       name: place.name,
       version: entry.version,
-      reason: `its files in ${dir} changed since it was installed (their sha512 is not the one keel.lock recorded), so it was not loaded. Reinstall it with \`${options.command} install ${entry.source}${scopeFlag}\`, or remove it with \`${options.command} remove ${place.name}${scopeFlag}\`.`,
+      reason:
+        `its files in ${dir} changed since it was installed (their sha512 is not the one ` +
+        `keel.lock recorded), so it was not loaded. Reinstall it with \`${options.command} ` +
+        `install ${entry.source}${scopeFlag}\`, or remove it with \`${options.command} ` +
+        `remove ${place.name}${scopeFlag}\`.`,
     });
   }
   cache?.save();

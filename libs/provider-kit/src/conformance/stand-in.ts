@@ -23,7 +23,8 @@ export async function importPlugin(dir: string): Promise<PluginDefinition> {
   const { entry, providers = [] } = pkg.keel ?? {};
   if (!entry && providers.length === 0)
     throw new Error(
-      `${dir}/package.json has neither keel.entry nor keel.providers; the conformance suite loads the plugin from there`,
+      `${dir}/package.json has neither keel.entry nor keel.providers; the conformance suite loads ` +
+        `the plugin from there`,
     );
   let code: PluginDefinition | undefined;
   if (entry) {
@@ -73,7 +74,8 @@ export async function activateProviderPlugin(
       if (key in target) return target[key as keyof PluginAPI];
       if (typeof key === "symbol" || key === "then") return undefined;
       throw new Error(
-        `the provider conformance suite activates a plugin with registerProvider, allSettings, settings and log only; the plugin used api.${key}`,
+        `the provider conformance suite activates a plugin with registerProvider, allSettings, ` +
+          `settings and log only; the plugin used api.${key}`,
       );
     },
   }) as PluginAPI;

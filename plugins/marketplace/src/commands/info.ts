@@ -26,12 +26,19 @@ export function run(args: string[], options: Record<string, unknown>, context: C
     }
     for (const { scope, entry } of installed)
       context.stdout(
-        `${name}@${entry!.version} (${scope})\n  source: ${entry!.source}\n  capabilities: ${entry!.capabilities.join(", ") || "none"}\n  hooks: ${entry!.hooks.join(", ") || "none"}\n  installed: ${entry!.installedAt}\n`,
+        `${name}@${entry!.version} (${scope})\n  source: ${entry!.source}\n  ` +
+          `capabilities: ${entry!.capabilities.join(", ") || "none"}\n  ` +
+          `hooks: ${entry!.hooks.join(", ") || "none"}\n  installed: ${entry!.installedAt}\n`,
       );
     if (plugin) context.stdout(`  state: ${plugin.state}${plugin.reason ? ` (${plugin.reason})` : ""}\n`);
     for (const { catalog, plugin: p } of catalogs)
       context.stdout(
-        `in catalog "${catalog}": ${p.description ?? ""}\n  versions: ${p.versions.map((v) => `${v.version}${v.blocked ? " (blocked)" : v.deprecated ? " (deprecated)" : ""}`).join(", ") || "any"}\n`,
+        `in catalog "${catalog}": ${p.description ?? ""}\n  ` +
+          `versions: ${
+            p.versions
+              .map((v) => `${v.version}${v.blocked ? " " + "(blocked)" : v.deprecated ? " (deprecated)" : ""}`)
+              .join(", ") || "any"
+          }\n`,
       );
     return 0;
   });

@@ -22,7 +22,8 @@ export function run(args: string[], options: Record<string, unknown>, context: C
           managedFile: context.managedFile,
         });
         context.stdout(
-          `added the catalog "${record.catalog.name}" (${record.catalog.plugins.length} plugins) from ${record.origin}\n`,
+          `added the catalog "${record.catalog.name}" (${record.catalog.plugins.length} plugins) ` +
+            `from ${record.origin}\n`,
         );
         return 0;
       }

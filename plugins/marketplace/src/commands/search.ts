@@ -20,7 +20,8 @@ export function run(args: string[], options: Record<string, unknown>, context: C
     if (hits.length === 0) context.stdout(`Nothing matches "${args.join(" ")}".\n`);
     for (const { catalog, plugin } of hits)
       context.stdout(
-        `${plugin.name}@${catalog}  ${plugin.description ?? ""}${plugin.deprecated ? `  (deprecated: ${plugin.deprecated})` : ""}\n`,
+        `${plugin.name}@${catalog} ` +
+          ` ${plugin.description ?? ""}${plugin.deprecated ? `  (deprecated: ${plugin.deprecated})` : ""}\n`,
       );
     return 0;
   });
