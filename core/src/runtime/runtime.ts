@@ -2,18 +2,12 @@
  * The runtime: one session of the agent with its plugins. It wires the kernel (bus, hooks, loop) to what the
  * host loaded, and is what modes, commands and plugins drive through the `Runtime` interface.
  */
-import { mkdirSync } from "node:fs";
-import { randomUUID } from "node:crypto";
-import { join } from "node:path";
 import {
-  emptyUsage,
   THINKING_LEVELS,
   type AssistantMessage,
   type EventSubscriber,
-  type HistoryReplaceReason,
   type ModelInfo,
   type Message,
-  type Operations,
   type PluginEntry,
   type PluginInfo,
   type ReplaceOptions,
@@ -37,39 +31,28 @@ import { HookBus, type HookFailure } from "../hooks/hook-bus.js";
 import { createContributions, type Contributions } from "../host/contributions.js";
 import { discover } from "../host/discover.js";
 import { verifyInstalled } from "../host/installed/verify.js";
-import { PluginHost, type InlineCandidate, type PluginPolicy } from "../host/plugin-host.js";
+import { PluginHost } from "../host/plugin-host.js";
+import type { InlineCandidate } from "../host/plugin-record.js";
 import { Agent } from "../loop/agent.js";
-import { toModelContext } from "../loop/history.js";
-import { requestOptions, streamReply } from "../loop/stream-reply.js";
 import type { ActiveTool } from "../loop/tool-calls.js";
-import { parseCoreSettings, type CoreSettings } from "../settings/core-settings.js";
-import {
-  managedPolicy,
-  managedSettingsFile,
-  overlayManaged,
-  requiredPlugins,
-  type ManagedPolicy,
-} from "../settings/managed.js";
+import type { CoreSettings } from "../settings/core-settings.js";
+import { managedSettingsFile } from "../settings/managed.js";
 import { unknownSettingsKeys } from "../settings/unknown-keys.js";
-import {
-  loadSettingLayers,
-  mergeSettings,
-  namedLayers,
-  type SettingLayers,
-  type SettingsObject,
-} from "../settings/settings.js";
+import { loadSettingLayers, namedLayers, type SettingLayers, type SettingsObject } from "../settings/settings.js";
 import { decideProjectTrust, type ProjectTrust, type TrustOptions } from "../trust/decide.js";
 import { TrustStore } from "../trust/trust-store.js";
 import { checkRequired } from "./required-plugins.js";
-import { allModels, resolveTarget, type Target } from "./model-resolver.js";
-import { ModelSlot } from "./model-slot.js";
+import { ModelChoice } from "./model-choice.js";
 import { BackendSlot, createOps } from "./ops.js";
-import { checkedEntries, PluginEntries } from "./plugin-entries.js";
+import { SessionMoves } from "./session-moves.js";
+import { sideRequest, type SideRequest } from "./side-request.js";
+import { SettingsView } from "./settings-view.js";
 import { uiContributions } from "./ui-contributions.js";
+import { listCommands, listTools } from "./listings.js";
+import { activeTools, toolContext } from "./tool-wiring.js";
 import { runSubagent, type SubagentHost } from "./subagent.js";
 import { trace } from "../trace.js";
 import type { Distribution } from "./distribution.js";
-import { applyLocks, lockWarnings } from "../settings/locked.js";
 
 export type { Distribution };
 
@@ -89,14 +72,6 @@ export interface RuntimeOptions {
   managedSettingsFile?: string;
 }
 
-/** The settings in effect: before the project's trust is decided, they leave the project out. */
-interface SettingsView {
-  settings: SettingsObject;
-  core: CoreSettings;
-  /** The project's settings while it is untrusted (plugins see their section as `untrustedSettings`). */
-  untrusted?: SettingsObject;
-}
-
 export class KeelRuntime implements Runtime {
   readonly bus = new EventBus();
   readonly hooks: HookBus;
@@ -111,17 +86,10 @@ export class KeelRuntime implements Runtime {
   readonly warnings: string[];
   /** The project folder's trust, decided while the runtime is created. */
   trust: ProjectTrust | undefined;
-  private view: SettingsView;
-  private readonly managed: ManagedPolicy;
-  /** The distribution's locked keys and prompt additions. */
-  private readonly locked: string[];
+  private readonly view: SettingsView;
   private readonly promptAdditions: string[];
-  /** The distribution's command: what messages call the program. */
-  private readonly command: string;
   private agent!: Agent;
-  private readonly target = new ModelSlot((checkReady) =>
-    resolveTarget(this.wantedModel(), this.host, this.contributions, this.hooks, checkReady, this.command),
-  );
+  private readonly target: ModelChoice;
   /** What `setThinking` chose; undefined falls back to the flag and the setting. */
   private thinkingChosen: ThinkingLevel | undefined;
   private readonly backend = new BackendSlot(() => {
@@ -131,34 +99,20 @@ export class KeelRuntime implements Runtime {
   });
   /** What `useOps` chose, over the flag and the setting. */
   private opsChosen: string | undefined;
-  private readonly entries = new PluginEntries((entry) => this.bus.emit("session_entry", { entry }));
-  private id: string = randomUUID();
+  private readonly session: SessionMoves;
   private sessionStarted = false;
-  /** The data folder already created (the session id can change on resume). */
-  private madeDataDir: string | undefined;
 
-  private constructor(
-    options: RuntimeOptions,
-    private readonly layers: SettingLayers,
-  ) {
+  private constructor(options: RuntimeOptions, layers: SettingLayers) {
     this.cwd = options.cwd;
     this.keelHome = options.keelHome;
     this.flags = { ...options.flags };
-    this.app = { command: options.distribution?.command ?? "keel", version: options.distribution?.version ?? "" };
+    // The distribution's command is what messages call the program.
+    const command = options.distribution?.command ?? "keel";
+    this.app = { command, version: options.distribution?.version ?? "" };
     this.warnings = layers.warnings;
-    this.locked = options.distribution?.locked ?? [];
     this.promptAdditions = options.distribution?.promptAdditions ?? [];
-    this.command = options.distribution?.command ?? "keel";
-    const [, ...below] = namedLayers(layers);
-    this.warnings.push(...lockWarnings(below.slice(0, -1), this.locked, this.command));
-    // Until the project's trust is decided, the settings leave the project out (its problems are reported then).
-    const early = this.compose(undefined);
-    this.view = { settings: early, core: parseCoreSettings(early, []) };
-    this.managed = managedPolicy(
-      layers.managed,
-      layers.managedFile,
-      [layers.defaults, layers.user, ...layers.extra],
-      this.warnings,
+    this.view = new SettingsView(layers, options.distribution?.locked ?? [], command, this.warnings, () =>
+      this.host === undefined ? [] : this.host.addingLists(),
     );
     this.hooks = new HookBus(
       (f) => this.bus.emit("plugin_error", { plugin: f.owner, phase: `hook ${f.hook}`, message: hookFailure(f) }),
@@ -171,6 +125,7 @@ export class KeelRuntime implements Runtime {
         this.bus.emit("plugin_warning", { plugin: { name: owner.name, version: owner.version }, message }),
     );
     this.events = this.bus.subscriberFor(KERNEL, () => undefined);
+    this.session = new SessionMoves(this.bus, this.keelHome, this.contributions, () => this.agent);
     this.host = new PluginHost({
       bus: this.bus,
       hooks: this.hooks,
@@ -178,44 +133,23 @@ export class KeelRuntime implements Runtime {
       cwd: this.cwd,
       keelHome: this.keelHome,
       settings: () => this.view.settings,
-      untrustedSettings: (key) => this.view.untrusted?.[key],
+      untrustedSettings: (key) => this.view.untrusted(key),
       projectTrusted: () => this.trust?.trusted === true,
-      settingLayers: () => namedLayers(this.layers),
+      settingLayers: () => namedLayers(this.view.layers),
       activationTimeoutMs: () => this.core.activationTimeoutMs,
-      session: this.entries,
+      session: this.session.entries,
       runtime: () => (this.sessionStarted ? this : undefined),
     });
-  }
-
-  /** The layers that apply, merged: the project's whole file, only its allowed keys, or none of it yet. */
-  private compose(project: SettingsObject | undefined): SettingsObject {
-    const { defaults, user, extra, managed } = this.layers;
-    const adding = new Set(this.host?.addingLists() ?? []);
-    const merged = mergeSettings([defaults, user, project, ...extra], adding);
-    return overlayManaged(applyLocks(merged, defaults, this.locked), managed);
-  }
-
-  private pluginPolicy(): PluginPolicy {
-    const { blocked, allowed } = this.managed.plugins;
-    return {
-      disabled: this.core.plugins.disabled,
-      blocked,
-      allowed,
-      managedFile: this.layers.managedFile,
-      projectTrusted: this.trust?.trusted === true,
-    };
+    this.target = new ModelChoice(this.host, this.contributions, this.hooks, command, () => ({
+      provider: str(this.flags.provider) ?? this.core.provider,
+      model: str(this.flags.model) ?? this.core.model,
+    }));
   }
 
   /** Settles the settings once the project's trust is known, and builds the loop on them. */
   private settle(trust: ProjectTrust): void {
     this.trust = trust;
-    const project = trust.trusted ? this.layers.project : trust.allowed;
-    const settings = this.compose(project);
-    this.view = {
-      settings,
-      core: parseCoreSettings(settings, this.warnings),
-      untrusted: trust.trusted ? undefined : this.layers.project,
-    };
+    this.view.settle(trust);
     this.agent = new Agent({
       ...this.sharedLoop(),
       bus: this.bus,
@@ -225,7 +159,7 @@ export class KeelRuntime implements Runtime {
       systemPrompt: (model, toolNames) =>
         this.hooks.transform("system_prompt", this.basePrompt(), { cwd: this.cwd, model, toolNames }),
       toolContext: (call, signal, update) => this.toolContext(call, signal, update),
-      historyCompacted: () => this.historyReplaced("compaction"),
+      historyCompacted: () => this.session.historyReplaced("compaction"),
     });
   }
 
@@ -237,7 +171,7 @@ export class KeelRuntime implements Runtime {
         severity === "error"
           ? this.bus.emit("plugin_error", { plugin, phase: "tool", message })
           : this.bus.emit("plugin_warning", { plugin, message }),
-      sessionId: () => this.id,
+      sessionId: () => this.session.id,
       thinking: () => this.thinking,
       limits: this.core.loop,
       compaction: this.core.compaction,
@@ -246,7 +180,7 @@ export class KeelRuntime implements Runtime {
 
   /** The managed layer's `plugins.allowedCatalogs` and where that file is (for the plugin installer). */
   get catalogPolicy(): { allowedCatalogs?: readonly string[]; managedFile: string } {
-    return { allowedCatalogs: this.managed.plugins.allowedCatalogs, managedFile: this.layers.managedFile };
+    return this.view.catalogPolicy;
   }
 
   /** The merged settings in effect. */
@@ -259,9 +193,9 @@ export class KeelRuntime implements Runtime {
     return this.view.core;
   }
 
-  /** Builds the runtime: settings, discovery, manifests, and the plugins that start with the host. */
   /**
-   * The order matters: the plugins that decide project trust activate first, on settings without the
+   * Builds the runtime: settings, discovery, manifests, and the plugins that start with the host. The order
+   * matters: the plugins that decide project trust activate first, on settings without the
    * project; then trust is decided and the settings settle; then everything else activates on them. Rejects
    * (after disposing what started) when a required plugin cannot run.
    */
@@ -293,7 +227,7 @@ export class KeelRuntime implements Runtime {
       options.inline,
     );
     runtime.warnings.push(...unknownSettingsKeys(namedLayers(layers), runtime.host.knownSettingsKeys()));
-    await runtime.host.activateTrustDeciders(runtime.pluginPolicy());
+    await runtime.host.activateTrustDeciders(runtime.view.pluginPolicy());
     const trust = await decideProjectTrust({
       cwd: options.cwd,
       project: layers.project,
@@ -305,14 +239,8 @@ export class KeelRuntime implements Runtime {
       warnings: runtime.warnings,
     });
     runtime.settle(trust);
-    runtime.host.applyPolicy(runtime.pluginPolicy());
-    const required = requiredPlugins([
-      layers.defaults,
-      layers.user,
-      trust.trusted ? layers.project : undefined,
-      ...layers.extra,
-      layers.managed,
-    ]);
+    runtime.host.applyPolicy(runtime.view.pluginPolicy());
+    const required = runtime.view.requiredPlugins();
     await runtime.host.activateNow(required);
     await runtime.host.activateStartup();
     const failure = checkRequired(required, runtime.host, {
@@ -333,9 +261,9 @@ export class KeelRuntime implements Runtime {
     if (this.sessionStarted) return;
     this.sessionStarted = true;
     await this.pickModel();
-    await this.hooks.lifecycle("session_start", { cwd: this.cwd, sessionId: this.id });
+    await this.hooks.lifecycle("session_start", { cwd: this.cwd, sessionId: this.sessionId });
     trace("session started");
-    this.bus.emit("session_start", { cwd: this.cwd, sessionId: this.id });
+    this.bus.emit("session_start", { cwd: this.cwd, sessionId: this.sessionId });
   }
 
   /**
@@ -354,8 +282,8 @@ export class KeelRuntime implements Runtime {
     }
     if (this.sessionStarted) {
       this.sessionStarted = false;
-      await this.hooks.lifecycle("session_end", { cwd: this.cwd, sessionId: this.id, reason });
-      this.bus.emit("session_end", { cwd: this.cwd, sessionId: this.id, reason });
+      await this.hooks.lifecycle("session_end", { cwd: this.cwd, sessionId: this.sessionId, reason });
+      this.bus.emit("session_end", { cwd: this.cwd, sessionId: this.sessionId, reason });
     }
     await this.hooks.lifecycle("shutdown", {});
     await this.host.disposeAll();
@@ -364,16 +292,11 @@ export class KeelRuntime implements Runtime {
   // --- Runtime ---------------------------------------------------------------------------------------
 
   get sessionId(): string {
-    return this.id;
+    return this.session.id;
   }
 
   get dataDir(): string {
-    const dir = join(this.keelHome, "data", this.id);
-    if (dir !== this.madeDataDir) {
-      mkdirSync(dir, { recursive: true });
-      this.madeDataDir = dir;
-    }
-    return dir;
+    return this.session.dataDir;
   }
 
   get messages(): readonly Message[] {
@@ -428,49 +351,32 @@ export class KeelRuntime implements Runtime {
   }
 
   get pluginEntries(): readonly PluginEntry[] {
-    return this.entries.all;
+    return this.session.entries.all;
   }
 
   replaceMessages(messages: Message[], options: ReplaceOptions = {}): void {
-    const entries = options.entries && checkedEntries(options.entries);
-    this.agent.replaceMessages(messages);
-    if (entries) this.entries.set(entries);
-    this.historyReplaced(options.reason ?? "other");
+    this.session.replaceMessages(messages, options);
   }
 
   setSessionId(id: string): void {
-    if (!/^[A-Za-z0-9_.-]{1,128}$/.test(id))
-      throw new Error(`A session id may hold only letters, digits, _ . - (got ${JSON.stringify(id)}).`);
-    this.id = id;
+    this.session.setSessionId(id);
   }
 
-  async setModel(provider: string, model: string): Promise<ModelInfo> {
-    const target = await resolveTarget(
-      { provider, model },
-      this.host,
-      this.contributions,
-      this.hooks,
-      true,
-      this.command,
-    );
-    this.target.set(target);
-    return target.model;
+  setModel(provider: string, model: string): Promise<ModelInfo> {
+    return this.target.set(provider, model);
   }
 
   listModels(): ModelInfo[] {
-    return this.contributions.providers.list().flatMap((e) => e.item.models().map((m) => ({ ...m, provider: e.name })));
+    return this.target.list();
   }
 
   /** Every model of every provider, activating lazy provider plugins. */
   allModels(): Promise<ModelInfo[]> {
-    return allModels(this.host, this.contributions);
+    return this.target.all();
   }
 
   modelProblem(): Promise<string | undefined> {
-    return this.target.ready().then(
-      () => undefined,
-      (error: Error) => error.message,
-    );
+    return this.target.problem();
   }
 
   ui(): UiContributions {
@@ -478,25 +384,12 @@ export class KeelRuntime implements Runtime {
   }
 
   listTools() {
-    return this.contributions.tools
-      .list()
-      .map((e) => ({ name: e.name, description: e.item.description, plugin: e.owner.name }));
+    return listTools(this.contributions);
   }
 
   /** Active commands, and those of plugins still waiting to be loaded (the first use loads them). */
   listCommands() {
-    const active = this.contributions.commands
-      .list()
-      .map((e) => ({ name: e.name, description: e.item.description, plugin: e.owner.name }));
-    const waiting = this.host
-      .list()
-      .filter((p) => p.state === "lazy")
-      .flatMap((p) =>
-        p.contributes.commands
-          .filter((name) => !active.some((c) => c.name === name))
-          .map((name) => ({ name, description: `(from ${p.name}, loaded on first use)`, plugin: p.name })),
-      );
-    return [...active, ...waiting];
+    return listCommands(this.contributions, this.host);
   }
 
   listPlugins(): PluginInfo[] {
@@ -507,55 +400,15 @@ export class KeelRuntime implements Runtime {
     return this.agent.compactNow(instructions);
   }
 
-  async complete(request: {
-    systemPrompt: string;
-    messages: Message[];
-    model?: ModelInfo;
-    maxTokens?: number;
-    signal?: AbortSignal;
-  }): Promise<AssistantMessage> {
-    let target: Target;
-    try {
-      target = request.model
-        ? await resolveTarget(
-            { provider: request.model.provider, model: request.model.id },
-            this.host,
-            this.contributions,
-            this.hooks,
-            true,
-            this.command,
-          )
-        : await this.target.ready();
-    } catch (error) {
-      return {
-        role: "assistant",
-        content: [],
-        stopReason: "error",
-        errorMessage: (error as Error).message,
-        usage: emptyUsage(),
-        provider: request.model?.provider ?? "none",
-        model: request.model?.id ?? "none",
-        timestamp: Date.now(),
-      };
-    }
-    const { provider, model } = target;
-    const signal = request.signal ?? new AbortController().signal;
-    const side = {
-      model,
-      systemPrompt: request.systemPrompt,
-      messages: toModelContext(request.messages),
-      tools: [],
-      maxTokens: request.maxTokens ?? model.maxOutput,
-      sessionId: this.id,
-    };
-    return streamReply(provider, side, requestOptions(provider, model, signal, this.hooks, this.bus));
+  complete(request: SideRequest): Promise<AssistantMessage> {
+    const want = request.model && { provider: request.model.provider, model: request.model.id };
+    return sideRequest(this.target.targetFor(want), request, this.sessionId, this.hooks, this.bus);
   }
 
   useOps(name: string): void {
     if (this.backend.started)
       throw new Error(`the operations backend has started already; useOps("${name}") must come before the first run`);
-    if (typeof this.layers.managed?.ops === "string")
-      throw new Error(`the managed settings fix the operations backend ("${this.core.ops}")`);
+    if (this.view.managedOps) throw new Error(`the managed settings fix the operations backend ("${this.core.ops}")`);
     this.opsChosen = name;
   }
 
@@ -566,7 +419,7 @@ export class KeelRuntime implements Runtime {
         cwd: this.cwd,
         hooks: this.hooks,
         tools: () => this.activeTools(),
-        target: (want) => (want ? resolveTarget(want, this.host, this.contributions, this.hooks) : this.target.ready()),
+        target: (want) => this.target.targetFor(want),
         toolContext: (call, signal, update, agent) => this.toolContext(call, signal, update, agent),
         shared: this.sharedLoop(),
       },
@@ -589,7 +442,7 @@ export class KeelRuntime implements Runtime {
 
   async sessionStore(): Promise<SessionStore | undefined> {
     await this.startSession();
-    return this.contributions.sessionStores.list()[0]?.item;
+    return this.session.sessionStore();
   }
 
   ask(request: UiRequest): Promise<UiResponse | undefined> {
@@ -602,27 +455,16 @@ export class KeelRuntime implements Runtime {
 
   // --- wiring ----------------------------------------------------------------------------------------
 
-  private wantedModel(): { provider?: string; model?: string } {
-    return {
-      provider: str(this.flags.provider) ?? this.core.provider,
-      model: str(this.flags.model) ?? this.core.model,
-    };
-  }
-
   /**
    * The backend the managed layer names (nothing below undoes it), else the one a given boolean flag picks
    * (`FlagSpec.ops`, e.g. `--sandbox`), else the `ops` setting.
    */
   private wantedOps(): string | undefined {
-    if (typeof this.layers.managed?.ops === "string") return this.core.ops;
+    if (this.view.managedOps) return this.core.ops;
     const picked = this.contributions.flags
       .list()
       .find((e) => e.item.ops !== undefined && this.flags[e.item.name] === true);
     return picked?.item.ops ?? this.core.ops;
-  }
-
-  private historyReplaced(reason: HistoryReplaceReason): void {
-    this.bus.emit("history_replaced", { reason, messages: this.agent.messages, entries: this.entries.all });
   }
 
   /** The `systemPrompt` setting and the distribution's additions after it, which no settings layer removes. */
@@ -630,15 +472,8 @@ export class KeelRuntime implements Runtime {
     return [this.core.systemPrompt, ...this.promptAdditions].filter((part) => part.length > 0).join("\n\n");
   }
 
-  /** The registered tools, less those `tools.enabled` (when set) leaves out. */
   private activeTools(): Map<string, ActiveTool> {
-    const enabled = this.core.tools.enabled && new Set(this.core.tools.enabled);
-    return new Map(
-      this.contributions.tools
-        .list()
-        .filter((e) => !enabled || enabled.has(e.name))
-        .map((e) => [e.name, { name: e.name, tool: e.item, owner: { name: e.owner.name, version: e.owner.version } }]),
-    );
+    return activeTools(this.contributions, this.core.tools.enabled);
   }
 
   private toolContext(
@@ -647,20 +482,11 @@ export class KeelRuntime implements Runtime {
     update: (partial: ToolResult) => void,
     agent?: string,
   ): ToolContext {
-    const runtime = this;
-    return {
-      ...(agent === undefined ? {} : { agent }),
-      signal,
-      toolCallId: call.id,
+    return toolContext(call, signal, update, agent, {
       cwd: this.cwd,
-      update,
-      get dataDir() {
-        return runtime.dataDir;
-      },
-      get ops(): Operations {
-        return runtime.backend.current;
-      },
-    };
+      dataDir: () => this.dataDir,
+      ops: () => this.backend.current,
+    });
   }
 }
 

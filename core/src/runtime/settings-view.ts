@@ -1,0 +1,106 @@
+/**
+ * The settings a runtime runs on, composed from its layers: defaults (the distribution's), user, the project
+ * (whole once trusted, only its allowed keys before), `--settings`, the distribution's locks put back over
+ * them, and the managed layer above all. Before the project's trust is decided, they leave the project out.
+ */
+import type { ProjectTrust } from "../trust/decide.js";
+import type { PluginPolicy } from "../host/plugin-policy.js";
+import { parseCoreSettings, type CoreSettings } from "../settings/core-settings.js";
+import { applyLocks, lockWarnings } from "../settings/locked.js";
+import { managedPolicy, overlayManaged, requiredPlugins, type ManagedPolicy } from "../settings/managed.js";
+import { mergeSettings, namedLayers, type SettingLayers, type SettingsObject } from "../settings/settings.js";
+
+/** The settings in effect at one moment. */
+interface View {
+  settings: SettingsObject;
+  core: CoreSettings;
+  /** The project's settings while it is untrusted (plugins see their section as `untrustedSettings`). */
+  untrusted?: SettingsObject;
+}
+
+export class SettingsView {
+  private view: View;
+  private readonly managed: ManagedPolicy;
+  private trusted = false;
+
+  /**
+   * `locked` are the distribution's locked keys (`command` names it in warnings); `addingLists` the settings
+   * paths whose lists every layer adds to (known once the plugins' manifests are read). Problems go to `warnings`.
+   */
+  constructor(
+    readonly layers: SettingLayers,
+    private readonly locked: string[],
+    command: string,
+    private readonly warnings: string[],
+    private readonly addingLists: () => readonly string[],
+  ) {
+    const [, ...below] = namedLayers(layers);
+    warnings.push(...lockWarnings(below.slice(0, -1), locked, command));
+    // Until the project's trust is decided, the settings leave the project out (its problems are reported then).
+    const early = this.compose(undefined);
+    this.view = { settings: early, core: parseCoreSettings(early, []) };
+    const belowManaged = [layers.defaults, layers.user, ...layers.extra];
+    this.managed = managedPolicy(layers.managed, layers.managedFile, belowManaged, warnings);
+  }
+
+  /** The merged settings in effect. */
+  get settings(): SettingsObject {
+    return this.view.settings;
+  }
+
+  /** The kernel's own keys of the settings in effect. */
+  get core(): CoreSettings {
+    return this.view.core;
+  }
+
+  /** A section as an untrusted project wrote it; undefined when the project is trusted (or not yet decided). */
+  untrusted(key: string): unknown {
+    return this.view.untrusted?.[key];
+  }
+
+  /** Settles the settings once the project's trust is known; its problems are reported now. */
+  settle(trust: ProjectTrust): void {
+    this.trusted = trust.trusted;
+    const settings = this.compose(trust.trusted ? this.layers.project : trust.allowed);
+    this.view = {
+      settings,
+      core: parseCoreSettings(settings, this.warnings),
+      untrusted: trust.trusted ? undefined : this.layers.project,
+    };
+  }
+
+  /** Which plugins may load, by the settings in effect and the managed layer. */
+  pluginPolicy(): PluginPolicy {
+    const { blocked, allowed } = this.managed.plugins;
+    return {
+      disabled: this.core.plugins.disabled,
+      blocked,
+      allowed,
+      managedFile: this.layers.managedFile,
+      projectTrusted: this.trusted,
+    };
+  }
+
+  /** The plugins every layer that applies requires (the project's only when trusted). */
+  requiredPlugins(): string[] {
+    const { defaults, user, project, extra, managed } = this.layers;
+    return requiredPlugins([defaults, user, this.trusted ? project : undefined, ...extra, managed]);
+  }
+
+  /** The managed layer's `plugins.allowedCatalogs` and where that file is (for the plugin installer). */
+  get catalogPolicy(): { allowedCatalogs?: readonly string[]; managedFile: string } {
+    return { allowedCatalogs: this.managed.plugins.allowedCatalogs, managedFile: this.layers.managedFile };
+  }
+
+  /** Whether the managed layer fixes the operations backend (nothing below undoes it). */
+  get managedOps(): boolean {
+    return typeof this.layers.managed?.ops === "string";
+  }
+
+  /** The layers that apply, merged: the project's whole file, only its allowed keys, or none of it yet. */
+  private compose(project: SettingsObject | undefined): SettingsObject {
+    const { defaults, user, extra, managed } = this.layers;
+    const merged = mergeSettings([defaults, user, project, ...extra], new Set(this.addingLists()));
+    return overlayManaged(applyLocks(merged, defaults, this.locked), managed);
+  }
+}

@@ -1,0 +1,48 @@
+/** What the loop's tool calls see: the tools in effect and the context each call runs with. */
+import type { Operations, ToolCall, ToolContext, ToolResult } from "@keel/extensions-api";
+import type { Contributions } from "../host/contributions.js";
+import type { ActiveTool } from "../loop/tool-calls.js";
+
+/** The registered tools, less those `enabled` (the `tools.enabled` setting, when set) leaves out. */
+export function activeTools(
+  contributions: Contributions,
+  enabled: readonly string[] | undefined,
+): Map<string, ActiveTool> {
+  const kept = enabled && new Set(enabled);
+  return new Map(
+    contributions.tools
+      .list()
+      .filter((e) => !kept || kept.has(e.name))
+      .map((e) => [e.name, { name: e.name, tool: e.item, owner: { name: e.owner.name, version: e.owner.version } }]),
+  );
+}
+
+/** Where a call runs: the session's folder, its data folder and the operations backend, read when used. */
+export interface CallPlace {
+  cwd: string;
+  dataDir(): string;
+  ops(): Operations;
+}
+
+/** The context of one tool call (`agent` names the subagent making it, if any). */
+export function toolContext(
+  call: ToolCall,
+  signal: AbortSignal,
+  update: (partial: ToolResult) => void,
+  agent: string | undefined,
+  place: CallPlace,
+): ToolContext {
+  return {
+    ...(agent === undefined ? {} : { agent }),
+    signal,
+    toolCallId: call.id,
+    cwd: place.cwd,
+    update,
+    get dataDir() {
+      return place.dataDir();
+    },
+    get ops(): Operations {
+      return place.ops();
+    },
+  };
+}
