@@ -51,7 +51,13 @@ export async function interleaved(cases, warmup, runs) {
 }
 
 const chunk = (delta, finish) =>
-  `data: ${JSON.stringify({ id: "b", object: "chat.completion.chunk", created: 0, model: "gpt-4.1-mini", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  `data: ${JSON.stringify({
+    id: "b",
+    object: "chat.completion.chunk",
+    created: 0,
+    model: "gpt-4.1-mini",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  })}\n\n`;
 
 /**
  * A Chat Completions server on 127.0.0.1 that answers "ok" to everything and notes when each request arrived

@@ -12,7 +12,11 @@ import { median, ms, printTable, ratio } from "./lib.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const jiti = createJiti(import.meta.url);
-/** @type {{ format: "openai" | "openai-responses" | "anthropic"; plugin: string; spec: string; model: string; env: Record<string, string> }[]} */
+/**
+ * @typedef {{ format: "openai" | "openai-responses" | "anthropic"; plugin: string; spec: string; model: string;
+ *   env: Record<string, string> }} Format
+ */
+/** @type {Format[]} */
 const FORMATS = [
   {
     format: "openai",

@@ -14,7 +14,8 @@ const ROUNDS = 5;
 const ECHO =
   `let b="";process.stdin.on("data",(d)=>{b+=d;let ` +
   `i;while((i=b.indexOf("\\n"))>=0){const l=b.slice(0,i);b=b.slice(i+1);const ` +
-  `r=JSON.parse(l);process.stdout.write(JSON.stringify({type:"response",id:r.id,command:r.type,success:true,data:{}})+"\\n")}})`;
+  `r=JSON.parse(l);process.stdout.write(JSON.stringify({type:"response",id:r.id,command:r.type,success:true,` +
+  `data:{}})+"\\n")}})`;
 
 /** A child answering JSON lines; `ask()` sends one request and resolves on the response with its id. */
 function peer(command, args, env) {

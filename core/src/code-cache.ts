@@ -12,7 +12,10 @@ import { keelCacheDir } from "./cache-dir.js";
 
 export interface CachedModule {
   exports: unknown;
-  /** Writes the cache if it was missing or rejected; call once the code has run, so lazily compiled functions are in it too. */
+  /**
+   * Writes the cache if it was missing or rejected; call once the code has run, so lazily compiled functions are in it
+   * too.
+   */
   saveCache(): void;
 }
 

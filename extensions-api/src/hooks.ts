@@ -232,7 +232,9 @@ export interface HookSpec {
   doc: string;
 }
 
-/** The hook catalog with defaults and THE documentation of each hook; `docs/hooks-and-events.md` is generated from it. */
+/**
+ * The hook catalog with defaults and THE documentation of each hook; `docs/hooks-and-events.md` is generated from it.
+ */
 export const HOOKS = {
   tool_call: {
     kind: "guard",

@@ -1,6 +1,7 @@
 /**
  * @keel/extensions-api — the contract between keel and its plugins, and nothing else. Read in this order:
- * messages → provider → tool → ops → ui → compaction → hooks → events → session → session-store → plugin → contributions
+ * messages → provider → tool → ops → ui → compaction → hooks → events → session → session-store → plugin
+ * → contributions
  * → manifest → distribution.
  *
  * Helpers and policy live on subpaths, so a changed heuristic does not change the versioned contract:

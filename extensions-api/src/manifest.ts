@@ -66,7 +66,10 @@ export const KeelManifestSchema = z
     activation: z.array(ActivationEventSchema).optional(),
     /** Other plugins (package names) that must be active first, with semver ranges. */
     dependsOn: z.record(z.string(), z.string()).default({}),
-    /** The key of this plugin's section in settings.json; defaults to the package name without scope and `keel-plugin-`/`plugin-` prefix. */
+    /**
+     * The key of this plugin's section in settings.json; defaults to the package name without scope and
+     * `keel-plugin-`/`plugin-` prefix.
+     */
     settingsKey: z.string().optional(),
     /**
      * Other settings sections the plugin reads through `api.allSettings` (`["providers"]`); it sees only these

@@ -359,7 +359,9 @@ export interface PluginAPI<S = unknown> {
 }
 
 export interface PluginDefinition<TSchema extends z.ZodType = z.ZodType<unknown>> {
-  /** Schema of this plugin's settings section. An invalid section disables this plugin only (see `onInvalidSettings`). */
+  /**
+   * Schema of this plugin's settings section. An invalid section disables this plugin only (see `onInvalidSettings`).
+   */
   settings?: TSchema;
   /**
    * What an invalid settings section does: `"disable"` (the default) keeps the plugin off until the user fixes

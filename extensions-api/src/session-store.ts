@@ -56,6 +56,8 @@ export interface SessionStore {
   fork(ref?: string): Promise<string>;
   /** The current session's tree; empty before anything was recorded. */
   tree(): SessionTree;
-  /** Moves to entry `ref` (id or label) of the current session; with `summarize`, keeps a summary of the branch left. */
+  /**
+   * Moves to entry `ref` (id or label) of the current session; with `summarize`, keeps a summary of the branch left.
+   */
   jump(ref: string, options?: { summarize?: boolean }): Promise<void>;
 }

@@ -45,7 +45,8 @@ const ECHO_DECLARATION = {
   },
 };
 const ECHO_TOOL = `api.registerTool({ name: "lazy_echo", description: "Echo text back.", readOnly: true,
-  parameters: z.object({ text: z.string() }), async execute(input) { return { content: "real echo: " + input.text }; } });`;
+  parameters: z.object({ text: z.string() }),
+  async execute(input) { return { content: "real echo: " + input.text }; } });`;
 
 /**
  * One case per kind, so a kind added to the catalog must say here how it fires (or that it cannot be lazy).

@@ -33,7 +33,9 @@ it(
         host.registerTool(api.defineTool({
           name: "probe", description: "identity probe",
           parameters: api.z.object({ n: api.z.number().default(1) }),
-          async execute(input: Shape) { return { content: JSON.stringify({ n: input.n, sameZod: api.z === zodZ, version: api.API_VERSION }) }; },
+          async execute(input: Shape) {
+            return { content: JSON.stringify({ n: input.n, sameZod: api.z === zodZ, version: api.API_VERSION }) };
+          },
         }));
       },
     });`;
@@ -83,7 +85,8 @@ it("lets an author outside the repo test a plugin with @keel/testing installed a
       script: [{ toolCalls: [{ name: "shout", arguments: { text: "hi" } }] }, { text: "done" }],
     });
     const result = await kit.run("shout hi");
-    console.log(JSON.stringify({ text: result.finalText, tool: kit.toolResults()[0].content[0].text, problems: kit.problems() }));
+    const tool = kit.toolResults()[0].content[0].text;
+    console.log(JSON.stringify({ text: result.finalText, tool, problems: kit.problems() }));
     await kit.dispose();`,
   );
   const { stdout } = await promisify(execFile)(process.execPath, ["shout.test.mjs"], { cwd: root });

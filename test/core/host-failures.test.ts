@@ -69,7 +69,8 @@ describe("a plugin that fails is skipped with a reason, and the agent still runs
   it("throws in activate, and what it registered before throwing is removed", async () => {
     const source = `import { definePlugin, defineTool, z } from "@keel/extensions-api";
       export default definePlugin({ activate(api) {
-        api.registerTool(defineTool({ name: "half", description: "h", parameters: z.object({}), async execute() { return { content: "x" }; } }));
+        api.registerTool(defineTool({ name: "half", description: "h", parameters: z.object({}),
+          async execute() { return { content: "x" }; } }));
         throw new Error("config missing");
       } });`;
     const k = await loadWith([{ name: "throws", keel: { contributes: { tools: ["half"] } }, source }]);
@@ -149,7 +150,10 @@ describe("a plugin that fails is skipped with a reason, and the agent still runs
       { type: "text", text: "two: b" },
     ]);
     expect(kit.problems().join("\n")).toMatch(
-      /tool "echo" is contributed by both echo-one and @acme\/echo-two; echo-one keeps the name \(it was loaded first\), @acme\/echo-two's is available as "acme_echo_two__echo"/,
+      new RegExp(
+        String.raw`tool "echo" is contributed by both echo-one and @acme\/echo-two; echo-one keeps the name ` +
+          String.raw`\(it was loaded first\), @acme\/echo-two's is available as "acme_echo_two__echo"`,
+      ),
     );
   });
 
@@ -182,7 +186,8 @@ describe("a plugin that fails is skipped with a reason, and the agent still runs
 
   it("invalid settings disable only that plugin, naming the key and what was expected", async () => {
     const source = `import { definePlugin, z } from "@keel/extensions-api";
-      export default definePlugin({ settings: z.object({ timeoutMs: z.number() }).default({ timeoutMs: 5 }), activate() {} });`;
+      export default definePlugin({ settings: z.object({ timeoutMs: z.number() }).default({ timeoutMs: 5 }),
+        activate() {} });`;
     const k = await loadWith([{ name: "typed", keel: { activation: ["onStartup"] }, source }], {
       typed: { timeoutMs: "soon" },
     });
@@ -194,7 +199,8 @@ describe("a plugin that fails is skipped with a reason, and the agent still runs
   it("a plugin that falls back on invalid settings runs with defaults for the bad keys only, and warns", async () => {
     const source = `import { definePlugin, z } from "@keel/extensions-api";
       const Settings = z.object({ timeoutMs: z.number().default(5), label: z.string().default("x") }).prefault({});
-      export default definePlugin({ settings: Settings, onInvalidSettings: "defaults", activate(api) { globalThis.fallbackSettings = api.settings; } });`;
+      export default definePlugin({ settings: Settings, onInvalidSettings: "defaults",
+        activate(api) { globalThis.fallbackSettings = api.settings; } });`;
     const k = await loadWith([{ name: "lenient", keel: { activation: ["onStartup"] }, source }], {
       lenient: { timeoutMs: "soon", label: "mine" },
     });
@@ -207,8 +213,11 @@ describe("a plugin that fails is skipped with a reason, and the agent still runs
 
   it("hands a plugin its typed, defaulted settings section", async () => {
     const source = `import { definePlugin, defineTool, z } from "@keel/extensions-api";
-      export default definePlugin({ settings: z.object({ greeting: z.string().default("hi") }).default({ greeting: "hi" }), activate(api) {
-        api.registerTool(defineTool({ name: "greet", description: "g", parameters: z.object({}), async execute() { return { content: api.settings.greeting + "!" }; } }));
+      export default definePlugin({
+        settings: z.object({ greeting: z.string().default("hi") }).default({ greeting: "hi" }),
+        activate(api) {
+        api.registerTool(defineTool({ name: "greet", description: "g", parameters: z.object({}),
+          async execute() { return { content: api.settings.greeting + "!" }; } }));
       } });`;
     const root = tempDir();
     const dir = writePlugin(root, {
@@ -228,7 +237,8 @@ describe("a plugin that fails is skipped with a reason, and the agent still runs
   it("finds a plugin's settings under its name without scope and plugin- prefix when it declares no key", async () => {
     const source = `import { definePlugin, defineTool, z } from "@keel/extensions-api";
       export default definePlugin({ settings: z.object({ word: z.string() }), activate(api) {
-        api.registerTool(defineTool({ name: "say", description: "s", parameters: z.object({}), async execute() { return { content: api.settings.word }; } }));
+        api.registerTool(defineTool({ name: "say", description: "s", parameters: z.object({}),
+          async execute() { return { content: api.settings.word }; } }));
       } });`;
     const dir = writePlugin(tempDir(), {
       name: "@acme/keel-plugin-sayer",

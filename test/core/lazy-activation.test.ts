@@ -18,7 +18,8 @@ it("does not load a plugin that contributes only a command until the command is 
     import { definePlugin } from "@keel/extensions-api";
     writeFileSync(${JSON.stringify(marker)}, "loaded");
     export default definePlugin({ activate(api) {
-      api.registerCommand({ name: "/hello", description: "say hello", run: (args, runtime) => runtime.notify("hello " + args) });
+      api.registerCommand({ name: "/hello", description: "say hello",
+        run: (args, runtime) => runtime.notify("hello " + args) });
     } });`;
   const dir = writePlugin(root, { name: "lazy-hello", keel: { contributes: { commands: ["/hello"] } }, source });
   kit = await createTestKit({ plugins: [dir] });
@@ -35,7 +36,9 @@ it("does not load a plugin that contributes only a command until the command is 
 it("marks a plugin degraded after its handlers keep failing", async () => {
   const root = tempDir();
   const source = `import { definePlugin } from "@keel/extensions-api";
-    export default definePlugin({ activate(api) { for (const e of ["message_start", "message_end"] as const) api.events.on(e, () => { throw new Error("flaky"); }); } });`;
+    export default definePlugin({ activate(api) {
+      for (const e of ["message_start", "message_end"] as const) api.events.on(e, () => { throw new Error("flaky"); });
+    } });`;
   const dir = writePlugin(root, { name: "flaky", keel: { activation: ["onStartup"] }, source });
   kit = await createTestKit({ plugins: [dir], script: [{ text: "ok" }] });
   const result = await kit.run("go");

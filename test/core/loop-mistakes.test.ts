@@ -41,7 +41,10 @@ describe("model mistakes become tool results", () => {
     });
     await kit.run("go");
     expect(resultText(kit)).toMatch(
-      /^The arguments of "read" are not valid JSON \(.+\)\. Nothing was run\. Send the call again with one JSON object matching the tool's parameters\.$/,
+      new RegExp(
+        String.raw`^The arguments of "read" are not valid JSON \(.+\)\. Nothing was run\. ` +
+          String.raw`Send the call again with one JSON object matching the tool's parameters\.$`,
+      ),
     );
     expectValidPairs(kit.runtime.messages);
   });
@@ -53,7 +56,11 @@ describe("model mistakes become tool results", () => {
     });
     await kit.run("go");
     expect(resultText(kit)).toMatch(
-      /^Invalid arguments for "read": path: .*expected string.*\. Nothing was run\. Fix the arguments and call it again\.$/i,
+      new RegExp(
+        String.raw`^Invalid arguments for "read": path: .*expected string.*\. ` +
+          String.raw`Nothing was run\. Fix the arguments and call it again\.$`,
+        "i",
+      ),
     );
   });
 

@@ -15,7 +15,8 @@ afterEach(async () => {
 const PEEK = (tool: string) => `
   import { definePlugin, defineTool, z } from "@keel/extensions-api";
   export default definePlugin({ activate(api) {
-    api.registerTool(defineTool({ name: "${tool}", description: "what this plugin sees", readOnly: true, parameters: z.object({}),
+    api.registerTool(defineTool({ name: "${tool}", description: "what this plugin sees", readOnly: true,
+      parameters: z.object({}),
       async execute() { return { content: JSON.stringify(api.allSettings) }; } }));
   } });`;
 

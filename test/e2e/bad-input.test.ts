@@ -50,7 +50,10 @@ describe("bad input from the user", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("still visible\n");
     expect(run.stderr).toMatch(
-      /^keel: plugin @keel\/plugin-ui-print: invalid settings: "ui-print\.progress": .*\. Using the defaults for those keys; fix that section of settings\.json to choose your own\.\n$/,
+      new RegExp(
+        String.raw`^keel: plugin @keel\/plugin-ui-print: invalid settings: "ui-print\.progress": .*\. ` +
+          String.raw`Using the defaults for those keys; fix that section of settings\.json to choose your own\.\n$`,
+      ),
     );
   });
 });

@@ -13,7 +13,8 @@ function toolPlugin(env: KeelEnv, name: string, tool: string, body: string, extr
   const source = `import { definePlugin, defineTool, z } from "@keel/extensions-api";
     export default definePlugin({ activate(api) {
       ${extra}
-      api.registerTool(defineTool({ name: ${JSON.stringify(tool)}, description: "test tool", parameters: z.object({}).loose(),
+      api.registerTool(defineTool({ name: ${JSON.stringify(tool)}, description: "test tool",
+        parameters: z.object({}).loose(),
         async execute(input, ctx) { ${body} } }));
     } });`;
   return writePlugin(env.cwd, { name, keel: { contributes: { tools: [tool] } }, source });
@@ -50,7 +51,11 @@ describe("broken third-party plugins are contained and named", () => {
       );
       expect(run.stdout).toContain("carried on");
       expect(run.stderr).toMatch(
-        /^keel: plugin weird-blocks@1\.0\.0: tool "weird" returned content keel cannot use .*; the model was told the call failed\.$/m,
+        new RegExp(
+          String.raw`^keel: plugin weird-blocks@1\.0\.0: tool "weird" returned content keel cannot use .*; ` +
+            String.raw`the model was told the call failed\.$`,
+          "m",
+        ),
       );
       expect(run.stderr).not.toMatch(/large-results/);
     },
@@ -60,13 +65,17 @@ describe("broken third-party plugins are contained and named", () => {
     const env = keelEnv({ script: callThen("stuck", "moved on") });
     const source = `import { definePlugin, z } from "@keel/extensions-api";
       export default definePlugin({ activate(api) {
-        api.registerTool({ name: "stuck", description: "never returns", parameters: z.object({}), timeoutMs: 200, execute: () => new Promise(() => {}) });
+        api.registerTool({ name: "stuck", description: "never returns", parameters: z.object({}), timeoutMs: 200,
+          execute: () => new Promise(() => {}) });
       } });`;
     const plugin = writePlugin(env.cwd, { name: "stuck-tool", keel: { contributes: { tools: ["stuck"] } }, source });
     const run = await runKeel(["-p", "go", "--mode", "json", "--plugin", plugin, ...ARGS], env);
     expect(run.code).toBe(0);
     expect(resultTexts(run.stdout)[0]).toMatch(
-      /^The tool "stuck" did not finish within 200 ms \(its deadline\) and was abandoned; its output was discarded\. .*"toolTimeouts": \{ "stuck"/,
+      new RegExp(
+        String.raw`^The tool "stuck" did not finish within 200 ms \(its deadline\) and was abandoned; ` +
+          String.raw`its output was discarded\. .*"toolTimeouts": \{ "stuck"`,
+      ),
     );
     expect(run.stdout).toContain("moved on");
     expect(run.stderr).toMatch(/^keel: plugin stuck-tool: tool "stuck" did not finish within 200 ms \(its deadline\)/m);
@@ -79,15 +88,25 @@ describe("broken third-party plugins are contained and named", () => {
         script: [{ toolCalls: [{ name: "late" }] }, { toolCalls: [{ name: "wait_late" }] }, { text: "survived" }],
       });
       const body = `
-      setTimeout(() => { Promise.reject(new Error("late rejection")); globalThis.lateFired = true; throw new Error("late boom"); }, 1);
+      setTimeout(() => {
+        Promise.reject(new Error("late rejection")); globalThis.lateFired = true; throw new Error("late boom");
+      }, 1);
       return { content: "returned before the timer" };`;
       const waiter = `api.registerTool(defineTool({ name: "wait_late", description: "waits", parameters: z.object({}),
-      execute: () => new Promise((resolve) => { const poll = () => (globalThis.lateFired ? setImmediate(() => resolve({ content: "fired" })) : setImmediate(poll)); poll(); }) }));`;
+      execute: () => new Promise((resolve) => {
+        const poll = () =>
+          globalThis.lateFired ? setImmediate(() => resolve({ content: "fired" })) : setImmediate(poll);
+        poll();
+      }) }));`;
       const plugin = toolPlugin(env, "late-thrower", "late", body, waiter);
       const run = await runKeel(["-p", "go", "--plugin", plugin, ...ARGS], env);
       expect(run).toMatchObject({ code: 0, stdout: "survived\n" });
       expect(run.stderr).toMatch(
-        /^keel: plugin late-thrower@1\.0\.0: an error was thrown outside any call keel made .*: late boom\. keel carried on/m,
+        new RegExp(
+          String.raw`^keel: plugin late-thrower@1\.0\.0: an error was thrown outside any call keel made .*: ` +
+            String.raw`late boom\. keel carried on`,
+          "m",
+        ),
       );
       expect(run.stderr).toMatch(
         /^keel: plugin late-thrower@1\.0\.0: a promise was rejected and nobody handled it: late rejection\./m,
@@ -125,7 +144,11 @@ describe("broken third-party plugins are contained and named", () => {
       const run = await runKeel(["-p", "go", "--plugin", plugin, ...ARGS], env);
       expect(run).toMatchObject({ code: 0, stdout: "kept answer\n" });
       expect(run.stderr).toMatch(
-        /^keel: plugin null-transform@1\.0\.0: .*returned a value of the wrong type \(expected an assistant message, got null\); it was ignored$/m,
+        new RegExp(
+          String.raw`^keel: plugin null-transform@1\.0\.0: .*returned a value of the wrong type ` +
+            String.raw`\(expected an assistant message, got null\); it was ignored$`,
+          "m",
+        ),
       );
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
       expect(sessionText(env)).toContain("kept answer");
@@ -143,7 +166,12 @@ describe("broken third-party plugins are contained and named", () => {
     const run = await runKeel(["-p", "go", "--plugin", plugin, ...ARGS], env);
     expect(run).toMatchObject({ code: 0, stdout: "noted\n" });
     expect(run.stderr).toMatch(
-      /^keel: plugin loopy-details: tool "loopy" returned details that are not plain JSON data \(a BigInt, kept as a string, a circular reference, kept as "\[Circular\]"\); they were kept with those values replaced\.$/m,
+      new RegExp(
+        String.raw`^keel: plugin loopy-details: tool "loopy" returned details that are not plain JSON data ` +
+          String.raw`\(a BigInt, kept as a string, a circular reference, kept as "\[Circular\]"\); ` +
+          String.raw`they were kept with those values replaced\.$`,
+        "m",
+      ),
     );
     expect(sessionText(env)).toContain('"details":{"count":"10","self":"[Circular]"}');
   });
@@ -151,7 +179,9 @@ describe("broken third-party plugins are contained and named", () => {
   it("keeps stdout the mode's when a plugin writes to it with console.log in activate", async () => {
     const env = keelEnv({ script: [{ text: "clean" }, { text: "clean" }] });
     const source = `import { definePlugin } from "@keel/extensions-api";
-      export default definePlugin({ activate() { console.log("hello from a chatty plugin"); console.info("more"); } });`;
+      export default definePlugin({ activate() {
+        console.log("hello from a chatty plugin"); console.info("more");
+      } });`;
     const plugin = writePlugin(env.cwd, { name: "chatty", keel: { activation: ["onStartup"] }, source });
     const text = await runKeel(["-p", "go", "--plugin", plugin, ...ARGS], env);
     expect(text).toMatchObject({ code: 0, stdout: "clean\n" });

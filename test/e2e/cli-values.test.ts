@@ -100,7 +100,9 @@ it("shows a mode the session's model before the first prompt; a missing key is a
 it("names the hook and the plugin when a hook handler fails", async () => {
   const env = keelEnv({ script: [{ text: "answer" }] });
   const source = `import { definePlugin } from "@keel/extensions-api";
-    export default definePlugin({ activate(api) { api.hooks.tap("message_end", () => { throw new Error("boom"); }); } });`;
+    export default definePlugin({ activate(api) {
+      api.hooks.tap("message_end", () => { throw new Error("boom"); });
+    } });`;
   writePlugin(env.cwd, { name: "bad-hook", keel: { contributes: { hooks: ["message_end"] } }, source });
   const run = await runKeel(["-p", "go", "--plugin", "./bad-hook", ...SCRIPTED], env);
   expect(run.stdout).toBe("answer\n");

@@ -109,7 +109,8 @@ describe("the keel command", () => {
     const source = `import { definePlugin } from "@keel/extensions-api";
       export default definePlugin({ activate(api) {
         api.registerFlag({ name: "shout", description: "louder", type: "boolean" });
-        api.registerCliCommand({ name: "greet", description: "greets", arguments: "<who>", options: [{ name: "loud", description: "loud", type: "boolean" }],
+        api.registerCliCommand({ name: "greet", description: "greets", arguments: "<who>",
+          options: [{ name: "loud", description: "loud", type: "boolean" }],
           run(args, opts, ctx) { ctx.stdout((opts.loud ? "HELLO " : "hello ") + args[0] + "\\n"); return 3; } });
       } });`;
     const dir = writePlugin(env.cwd, {

@@ -32,7 +32,8 @@ it("shows a manifest-declared tool to the model before its plugin loads, and loa
     import { definePlugin, defineTool, z } from "@keel/extensions-api";
     writeFileSync(${JSON.stringify(marker)}, "imported");
     export default definePlugin({ activate(api) {
-      api.registerTool(defineTool({ name: "shout", description: "Shout text.", readOnly: true, parameters: z.object({ text: z.string() }),
+      api.registerTool(defineTool({ name: "shout", description: "Shout text.", readOnly: true,
+        parameters: z.object({ text: z.string() }),
         async execute({ text }) { return { content: text.toUpperCase() + "!" }; } }));
     } });`;
   const keel = {

@@ -12,7 +12,8 @@ import { writePlugin } from "../support/plugin-fixtures.ts";
 
 const POLICY = "@acme/keel-team-policy";
 const GOOD_SOURCE = `import { definePlugin, z } from "@keel/extensions-api";
-export default definePlugin({ settings: z.object({ level: z.number().default(1) }).default({ level: 1 }), activate(api) { api.hooks.tap("tool_call", () => undefined); } });`;
+export default definePlugin({ settings: z.object({ level: z.number().default(1) }).default({ level: 1 }),
+  activate(api) { api.hooks.tap("tool_call", () => undefined); } });`;
 
 function installPolicy(env: KeelEnv, source = GOOD_SOURCE): void {
   writePlugin(join(env.home, "plugins"), { name: POLICY, keel: { contributes: { hooks: ["tool_call"] } }, source });

@@ -171,7 +171,8 @@ describe("an untrusted project folder", () => {
       const env = keelEnv();
       const source = `import { definePlugin } from "@keel/extensions-api";
       export default definePlugin({ activate(api) {
-        api.hooks.tap("project_trust", { stage: -100 }, (request) => ({ trusted: false, reason: "the team policy trusts no folder outside ~/work (" + request.keys.join(",") + ")" }));
+        api.hooks.tap("project_trust", { stage: -100 }, (request) => ({ trusted: false,
+          reason: "the team policy trusts no folder outside ~/work (" + request.keys.join(",") + ")" }));
       } });`;
       writePlugin(join(env.home, "plugins"), {
         name: "@acme/keel-trust-policy",

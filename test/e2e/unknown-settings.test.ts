@@ -11,7 +11,11 @@ import { writePlugin } from "../support/plugin-fixtures.ts";
 const FIELDS_PLUGIN = `
 import { definePlugin, z } from "@keel/extensions-api";
 export default definePlugin({
-  settings: z.object({ fields: z.array(z.string()).default([]), limits: z.object({ depth: z.number().default(1) }).default({ depth: 1 }), extra: z.object({}).loose().default({}) }).default({ fields: [], limits: { depth: 1 }, extra: {} }),
+  settings: z.object({
+    fields: z.array(z.string()).default([]),
+    limits: z.object({ depth: z.number().default(1) }).default({ depth: 1 }),
+    extra: z.object({}).loose().default({}),
+  }).default({ fields: [], limits: { depth: 1 }, extra: {} }),
   activate() {},
 });`;
 
@@ -52,7 +56,9 @@ it("reports keys a plugin's schema does not have, nested too, but not inside a s
 it("knows the section of an installed plugin that is not loaded", async () => {
   const env = keelEnv({ script: [{ text: "ok" }] });
   const source = `import { definePlugin } from "@keel/extensions-api";
-    export default definePlugin({ activate(api) { api.registerCommand({ name: "/later", description: "x", run() {} }); } });`;
+    export default definePlugin({ activate(api) {
+      api.registerCommand({ name: "/later", description: "x", run() {} });
+    } });`;
   mkdirSync(join(env.home, "plugins"));
   writePlugin(join(env.home, "plugins"), {
     name: "lazy-later",

@@ -1,7 +1,7 @@
 /**
- * Required plugins (`plugins.required` in the distribution's, the user's or the managed settings) are policies that must not be
- * switched off: one that is missing, disabled, blocked, failed to load or has an invalid section stops keel
- * before any model request, naming it, instead of running without it.
+ * Required plugins (`plugins.required` in the distribution's, the user's or the managed settings) are policies that
+ * must not be switched off: one that is missing, disabled, blocked, failed to load or has an invalid section stops
+ * keel before any model request, naming it, instead of running without it.
  */
 import type { PluginHost } from "../host/plugin-host.js";
 

@@ -7,7 +7,7 @@
  * { "providers": {
  *     "openai": { "apiKey": "!pass show openai", "models": [{ "id": "my-finetune", "contextWindow": 128000 }] },
  *     "ollama": { "api": "openai", "baseUrl": "http://127.0.0.1:11434/v1",
- *                 "models": [{ "id": "qwen3:8b", "contextWindow": 40960, "compat": { "maxTokensField": "max_tokens" } }] } } }
+ *       "models": [{ "id": "qwen3:8b", "contextWindow": 40960, "compat": { "maxTokensField": "max_tokens" } }] } } }
  * ```
  */
 import { z, type ModelInfo } from "@keel/extensions-api";

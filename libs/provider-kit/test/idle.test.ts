@@ -28,7 +28,10 @@ describe("a server that goes quiet without closing", () => {
     const run = await collect(p, request(model));
     // Under load the server may not even have sent its first event within 150 ms; either way nothing was shown.
     expect(run.retries[0]!.reason).toMatch(
-      /^OpenAI sent nothing for 150 ms (mid-stream after \d+ bytes|after the request was sent) \(providers.<id>.retry.idleTimeoutMs\)$/,
+      new RegExp(
+        String.raw`^OpenAI sent nothing for 150 ms (mid-stream after \d+ bytes|after the request was sent) ` +
+          String.raw`\(providers.<id>.retry.idleTimeoutMs\)$`,
+      ),
     );
     expect(textOf(run.message)).toBe("second try");
   });

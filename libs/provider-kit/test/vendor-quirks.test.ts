@@ -102,7 +102,8 @@ describe("over HTTP against the mock server", () => {
 
   it("retries a Responses error event whose retryable code is nested under error", async () => {
     const provider = at(OPENAI_RESPONSES);
-    const nested = `event: error\ndata: ${JSON.stringify({ type: "error", sequence_number: 1, error: { type: "server_error", code: "server_error", message: "The server had an error." } })}\n\n`;
+    const error = { type: "server_error", code: "server_error", message: "The server had an error." };
+    const nested = `event: error\ndata: ${JSON.stringify({ type: "error", sequence_number: 1, error })}\n\n`;
     llm.push({ raw: nested }, { reply: { text: "second try" } });
     const run = await collect(provider, request(provider.models()[0]!));
     expect(run.retries[0]!.reason).toBe(

@@ -4,7 +4,10 @@
  * (install `@keel/testing` as a dev dependency).
  *
  * ```ts
- * const kit = await createTestKit({ plugins: [pluginDir], script: [{ toolCalls: [{ name: "notify" }] }, { text: "done" }] });
+ * const kit = await createTestKit({
+ *   plugins: [pluginDir],
+ *   script: [{ toolCalls: [{ name: "notify" }] }, { text: "done" }],
+ * });
  * await kit.run("go");
  * expect(kit.eventNames()).toContain("tool_execution_end");
  * await kit.dispose();

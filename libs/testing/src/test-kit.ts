@@ -110,10 +110,10 @@ export async function createTestKit(options: TestKitOptions): Promise<TestKit> {
     plugins: () => runtime.listPlugins(),
     problems: () =>
       events.flatMap((e) => {
-        if (e.name === "plugin_error")
-          return [
-            `${(e.payload as EventPayloads["plugin_error"]).plugin.name}: ${(e.payload as EventPayloads["plugin_error"]).message}`,
-          ];
+        if (e.name === "plugin_error") {
+          const p = e.payload as EventPayloads["plugin_error"];
+          return [`${p.plugin.name}: ${p.message}`];
+        }
         if (e.name === "plugin_warning") {
           const p = e.payload as EventPayloads["plugin_warning"];
           return [`${p.plugin?.name ?? "keel"}: ${p.message}`];

@@ -161,7 +161,8 @@ function writePackage(out: string, manifest: DistributionManifest, pluginDirs: s
 
 function launcher(command: string, launch: string): string {
   return `#!/usr/bin/env node
-// The \`${command}\` command: the distribution in ../package.json, run by keel's kernel. Written by \`keel dist build\`.
+// The \`${command}\` command: the distribution in ../package.json, run by keel's kernel.
+// Written by \`keel dist build\`.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 

@@ -212,7 +212,8 @@ describe("hooks-command: PostToolUse", () => {
                 type: "command",
                 command:
                   `echo ` +
-                  `'{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"remember the changelog"}}'`,
+                  `'{"hookSpecificOutput":{"hookEventName":"PostToolUse",` +
+                  `"additionalContext":"remember the changelog"}}'`,
               },
             ],
           },

@@ -125,7 +125,10 @@ describe("read_result", () => {
     await ready;
     const out = await read({ handle, grep: "line 12: abc(" });
     expect(out).toMatch(
-      /^\["line 12: abc\(" is not a valid regular expression \(.*\); it was matched as plain text\.\]\nNo line from 1 on matches/,
+      new RegExp(
+        String.raw`^\["line 12: abc\(" is not a valid regular expression \(.*\); it was matched as plain text\.\]` +
+          String.raw`\nNo line from 1 on matches`,
+      ),
     );
   });
 

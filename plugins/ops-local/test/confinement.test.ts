@@ -209,7 +209,10 @@ describe("local backend confinement against swaps after the check", () => {
     symlinkSync(join(world.outside, "sub"), join(world.ws, "sub"));
     const { readChecked } = await import("../src/read-checked.ts");
     await expect(readChecked(world.ops.confinement, "sub/inner.txt", checked)).rejects.toThrow(
-      /^Path refused: "sub\/inner.txt": it was changed while being opened and now leads to .*outside\/sub\/inner.txt, outside the workspace/,
+      new RegExp(
+        String.raw`^Path refused: "sub\/inner.txt": it was changed while being opened and now leads to ` +
+          String.raw`.*outside\/sub\/inner.txt, outside the workspace`,
+      ),
     );
   });
 
@@ -256,7 +259,10 @@ describe("local backend confinement against swaps after the check", () => {
       swapSubFolder();
       const { CheckedDir } = await import("../src/checked-dir.ts");
       expect(() => CheckedDir.open(world.ops.confinement, "sub/deeper", checked, "read")).toThrow(
-        /^Path refused: "sub\/deeper": it was changed while being opened and now leads to .*outside\/dir\/deeper, outside the workspace/,
+        new RegExp(
+          String.raw`^Path refused: "sub\/deeper": it was changed while being opened and now leads to ` +
+            String.raw`.*outside\/dir\/deeper, outside the workspace`,
+        ),
       );
     },
   );

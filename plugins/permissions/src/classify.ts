@@ -10,8 +10,11 @@ import type { ShellCommand } from "./shell.ts";
 export type CommandClass = "read-only" | "change" | "irreversible";
 
 /** Variables a command may be given without changing which program runs or what it loads. */
-const HARMLESS_VARIABLES =
-  /^(CI|NODE_ENV|DEBUG|FORCE_COLOR|NO_COLOR|TZ|LANG|LANGUAGE|LC_[A-Z]+|TERM|COLUMNS|LINES|RUST_BACKTRACE|PYTHONUNBUFFERED|PYTHONDONTWRITEBYTECODE)$/;
+const HARMLESS_VARIABLES = new RegExp(
+  `^(${["CI", "NODE_ENV", "DEBUG", "FORCE_COLOR", "NO_COLOR", "TZ", "LANG", "LANGUAGE", "LC_[A-Z]+", "TERM"]
+    .concat(["COLUMNS", "LINES", "RUST_BACKTRACE", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE"])
+    .join("|")})$`,
+);
 
 /** Commands that only read, whatever their arguments (output redirections are judged separately). */
 const READERS = new Set([

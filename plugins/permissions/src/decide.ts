@@ -125,10 +125,10 @@ export function decide(call: Call, policy: Policy, places: Places, parse: (comma
       by: first ? "rule" : "mode",
       ...(first?.rule && { rule: first.rule.text }),
       reason: asks
-        .map(
-          (a) =>
-            `${a.item.label}: ${a.why}${a.item.irreversible && a.why !== a.item.irreversible ? `; ${a.item.irreversible}` : ""}`,
-        )
+        .map((a) => {
+          const also = a.item.irreversible && a.why !== a.item.irreversible ? `; ${a.item.irreversible}` : "";
+          return `${a.item.label}: ${a.why}${also}`;
+        })
         .join("; "),
       irreversible: asks.some((a) => a.item.irreversible),
       protected: asks.some((a) => a.item.protected),
@@ -253,7 +253,8 @@ function commandItem(command: ShellCommand, places: Places, lineUnsafe: string |
   );
   const judged = classify(command, places);
   const label = `\`${command.source}\``;
-  // Deny and ask rules see through every wrapper; an allow rule for `apt-get install *` must not grant `sudo apt-get …`.
+  // Deny and ask rules see through every wrapper; an allow rule for `apt-get install *` must not grant
+  // `sudo apt-get …`.
   const grantSubject = inner.harmless ? undefined : { toolName: "bash", commands: [normaliseCommand(command.source)] };
   const item: Item = {
     subject: { toolName: "bash", commands: texts },
@@ -319,7 +320,9 @@ const INTERPRETERS = new Set([
   "sudo",
 ]);
 
-/** The rule "always allow" offers: `bash(git commit *)`; the exact command for interpreters and what cannot be undone. */
+/**
+ * The rule "always allow" offers: `bash(git commit *)`; the exact command for interpreters and what cannot be undone.
+ */
 function suggestRule(words: string[], literal: boolean[], exact: boolean, source: string): string {
   if (exact || words.length === 0 || !literal.every(Boolean) || INTERPRETERS.has(words[0]!))
     return `bash(${normaliseCommand(words.length > 0 ? words.join(" ") : source)})`;

@@ -18,8 +18,9 @@ import { definePlugin, z } from "@keel/extensions-api";
 export default definePlugin({
   activate(api) {
     void readFileSync;
-    api.registerTool({ name: "greet", description: "Greets.", parameters: z.object({}), execute: async () => ({ content: [] }) });
-    api.registerTool({ name: "wave", description: "Waves.", parameters: z.object({}), execute: async () => ({ content: [] }) });
+    const execute = async () => ({ content: [] });
+    api.registerTool({ name: "greet", description: "Greets.", parameters: z.object({}), execute });
+    api.registerTool({ name: "wave", description: "Waves.", parameters: z.object({}), execute });
   },
 });
 `,

@@ -17,7 +17,9 @@ export interface SandboxLayout {
   writable: readonly string[];
   /** Existing paths under `home` shown read-only. */
   dotfiles: readonly string[];
-  /** Existing folders bound read-only at their path (ops-local's `read` allowed roots, which may lie in /tmp or home). */
+  /**
+   * Existing folders bound read-only at their path (ops-local's `read` allowed roots, which may lie in /tmp or home).
+   */
   readable: readonly string[];
   /** Existing read-only paths bound over writable ones (the workspace's `.git`). */
   readOnly: readonly string[];

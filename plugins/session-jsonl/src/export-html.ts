@@ -77,11 +77,13 @@ export function toHtml(header: Header, branch: readonly Entry[], name?: string):
     else if (e.type === "branch_summary") body.push(block("summary", "branch summary", text(e.summary)));
     else if (e.type === "custom_message") body.push(block("user", e.customType, text(e.content)));
   }
+  const meta =
+    `Session ${escapeHtml(header.id)} · ${escapeHtml(header.cwd)} · ` + `started ${escapeHtml(header.created)}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
 <title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
-<body><h1>${escapeHtml(title)}</h1><p class="meta">Session ${escapeHtml(header.id)} · ${escapeHtml(header.cwd)} · started ${escapeHtml(header.created)}</p>
+<body><h1>${escapeHtml(title)}</h1><p class="meta">${meta}</p>
 ${body.join("\n")}
 </body></html>
 `;

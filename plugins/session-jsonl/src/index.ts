@@ -2,7 +2,8 @@
  * session-jsonl: every session is an append-only JSONL tree under `$KEEL_HOME/sessions/<folder>/`. Resume
  * with `-c` / `--session`, keep nothing with `--no-session`, move around with /tree, /fork, /label, /name,
  * /export, list with `keel sessions`.
- * Surfaces drive the same through its session store (`runtime.sessionStore()`). Keeps plugins' `api.session` entries and hands them back on every move.
+ * Surfaces drive the same through its session store (`runtime.sessionStore()`). Keeps plugins' `api.session` entries
+ * and hands them back on every move.
  */
 import { definePlugin } from "@keel/extensions-api";
 import { sessionsCli } from "./cli.ts";

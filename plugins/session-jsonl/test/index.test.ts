@@ -63,7 +63,8 @@ describe("the session index", () => {
     writeFileSync(metaPathOf(r.path), JSON.stringify({ ...stored, firstPrompt: "MARK" }));
     appendFileSync(
       r.path,
-      '{"type":"label","id":"x1","parentId":"e2","timestamp":"2026-01-01T00:00:00.000Z","targetId":"e1","label":"start"}\n',
+      '{"type":"label","id":"x1","parentId":"e2","timestamp":"2026-01-01T00:00:00.000Z",' +
+        '"targetId":"e1","label":"start"}\n',
     );
     expect(freshMeta(r.path)).toMatchObject({ firstPrompt: "MARK", entries: 3, size: statSync(r.path).size });
   });

@@ -130,15 +130,16 @@ describe("session-jsonl in a running keel", () => {
 
   it("refuses a session file written by a newer keel with what to do, and starts a new session", async () => {
     const path = join(temp.dir, "future.jsonl");
-    writeFileSync(
-      path,
-      `${JSON.stringify({ type: "session", version: 99, id: "future", cwd: "/x", created: "2030-01-01T00:00:00.000Z" })}\n`,
-    );
+    const header = { type: "session", version: 99, id: "future", cwd: "/x", created: "2030-01-01T00:00:00.000Z" };
+    writeFileSync(path, `${JSON.stringify(header)}\n`);
     const kit = await keel({ script: [{ text: "hi" }], flags: { session: path } });
     expect(kit.eventsOf("notice")).toContainEqual({
       level: "error",
       message: expect.stringMatching(
-        /written by a newer keel \(session format 99; this one reads up to 1\); update keel to open it\. Starting a new session instead\./,
+        new RegExp(
+          String.raw`written by a newer keel \(session format 99; this one reads up to 1\); update keel to open it\. ` +
+            String.raw`Starting a new session instead\.`,
+        ),
       ),
     });
     expect(kit.runtime.sessionId).not.toBe("future");

@@ -82,8 +82,10 @@ export function taskTool(deps: TaskDeps) {
       const details = { agent: name, reason: result.reason, usage: result.usage };
       if (result.reason !== "stop")
         throw new Error(
-          `The subagent ${name} ended ` +
-            `(${result.reason})${result.errorMessage ? `: ${result.errorMessage}` : ""}.${result.finalText ? ` Its last answer: ${result.finalText}` : ""}`,
+          `The subagent ${name} ended (${result.reason})` +
+            (result.errorMessage ? `: ${result.errorMessage}` : "") +
+            "." +
+            (result.finalText ? ` Its last answer: ${result.finalText}` : ""),
         );
       return { content: result.finalText || "(the subagent gave no answer)", details };
     },

@@ -52,7 +52,10 @@ describe("bash", () => {
     const [shown, note] = r.text.split("\n\n");
     expect(shown!.split("\n")).toEqual(Array.from({ length: 2000 }, (_, i) => String(3001 + i)));
     expect(note).toMatch(
-      /^\[Output truncated: showing lines 3001-5000 of 5000 \(9\.8 KB of 23\.3 KB\)\. Full output: (\S+\.log)\]\n\[Exit code: 0\]$/,
+      new RegExp(
+        String.raw`^\[Output truncated: showing lines 3001-5000 of 5000 \(9\.8 KB of 23\.3 KB\)\. ` +
+          String.raw`Full output: (\S+\.log)\]\n\[Exit code: 0\]$`,
+      ),
     );
     expect(note).toContain(r.details.fullOutputPath!);
     expect(r.details.fullOutputPath!.startsWith(ws.dataDir)).toBe(true);

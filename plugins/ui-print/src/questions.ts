@@ -79,7 +79,10 @@ export function trustQuestion(
     request.interactive && !request.granted && request.remembered === undefined ? askTrust(input, request) : undefined;
 }
 
-/** The `ui_request` handler: only the chat has someone to ask; in -p and JSON runs the asking plugin takes its safe default. */
+/**
+ * The `ui_request` handler: only the chat has someone to ask; in -p and JSON runs the asking plugin takes its safe
+ * default.
+ */
 export function chatQuestions(
   input: LineInput,
   chat: { active: boolean },

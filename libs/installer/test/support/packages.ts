@@ -69,7 +69,9 @@ ${taps}
   return dir;
 }
 
-/** Packs `dir` into `file` (a gzipped tar with one top folder, as npm packs) and returns the tarball's sha512 integrity. */
+/**
+ * Packs `dir` into `file` (a gzipped tar with one top folder, as npm packs) and returns the tarball's sha512 integrity.
+ */
 export async function packTarball(dir: string, file: string): Promise<string> {
   await tar.c({ gzip: true, file, cwd: join(dir, ".."), portable: true, prefix: "" }, [dir.split("/").pop()!]);
   return `sha512-${createHash("sha512").update(readFileSync(file)).digest("base64")}`;

@@ -5,7 +5,9 @@
  * mock server, and driven directly; a fake clock (installed with `installTestDeps`) records retry waits.
  *
  * ```ts
- * providerConformance({ plugin: "/path/to/plugin", provider: "acme", model: "acme-large", format: "openai", keyEnv: "ACME_API_KEY" });
+ * providerConformance({
+ *   plugin: "/path/to/plugin", provider: "acme", model: "acme-large", format: "openai", keyEnv: "ACME_API_KEY",
+ * });
  * ```
  */
 import { textOf, toolCallsOf, type ModelInfo, type Provider } from "@keel/extensions-api";

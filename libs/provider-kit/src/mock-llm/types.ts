@@ -24,7 +24,10 @@ export type MockFault =
   | { kind: "malformed"; at?: number }
   /** Leaves out the final event (`[DONE]`, `response.completed`, `message_stop`). */
   | { kind: "truncate" }
-  /** Sends the first `afterEvents` events (negative: all but the last -n), then keeps the connection open until the client leaves. */
+  /**
+   * Sends the first `afterEvents` events (negative: all but the last -n), then keeps the connection open until the
+   * client leaves.
+   */
   | { kind: "hang"; afterEvents: number }
   /** Sends the first `afterEvents` events, then only `: ping` comments every `everyMs` until the client leaves. */
   | { kind: "keepalive"; afterEvents: number; everyMs: number }
