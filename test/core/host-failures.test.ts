@@ -32,6 +32,16 @@ function stateOf(kit: TestKit, name: string) {
   return kit.plugins().find((p) => p.name === name);
 }
 
+/** Two plugins that both contribute a tool named "echo": "echo-one", and `secondName`, which answers "two: …". */
+function twoEchoPlugins(secondName: string): [string, string] {
+  const root = tempDir();
+  const tool = { contributes: { tools: ["echo"] } };
+  return [
+    writePlugin(root, { name: "echo-one", keel: tool, source: ECHO_TOOL_SOURCE }),
+    writePlugin(root, { name: secondName, keel: tool, source: ECHO_TOOL_SOURCE.replace('"echo: "', '"two: "') }),
+  ];
+}
+
 describe("a plugin that fails is skipped with a reason, and the agent still runs", () => {
   it("malformed manifest", async () => {
     const k = await loadWith([{ name: "bad-manifest", keel: { apiVersion: 1, entry: "./index.ts" }, source: "" }]);
@@ -120,17 +130,7 @@ describe("a plugin that fails is skipped with a reason, and the agent still runs
   });
 
   it("duplicate tool name: the first keeps it, the second gets an alias and a warning", async () => {
-    const root = tempDir();
-    const first = writePlugin(root, {
-      name: "echo-one",
-      keel: { contributes: { tools: ["echo"] } },
-      source: ECHO_TOOL_SOURCE,
-    });
-    const second = writePlugin(root, {
-      name: "@acme/echo-two",
-      keel: { contributes: { tools: ["echo"] } },
-      source: ECHO_TOOL_SOURCE.replace('"echo: "', '"two: "'),
-    });
+    const [first, second] = twoEchoPlugins("@acme/echo-two");
     kit = await createTestKit({
       plugins: [first, second],
       script: [
@@ -158,17 +158,7 @@ describe("a plugin that fails is skipped with a reason, and the agent still runs
   });
 
   it("duplicate tool name: the user's choice in settings wins", async () => {
-    const root = tempDir();
-    const first = writePlugin(root, {
-      name: "echo-one",
-      keel: { contributes: { tools: ["echo"] } },
-      source: ECHO_TOOL_SOURCE,
-    });
-    const second = writePlugin(root, {
-      name: "echo-two",
-      keel: { contributes: { tools: ["echo"] } },
-      source: ECHO_TOOL_SOURCE.replace('"echo: "', '"two: "'),
-    });
+    const [first, second] = twoEchoPlugins("echo-two");
     kit = await createTestKit({
       plugins: [first, second],
       settings: { prefer: { tools: { echo: "echo-two" } } },

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.ts";
+import { type KeelEnv, keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.ts";
 
 const demoScript = fileURLToPath(new URL("../../scripts/demo-script.json", import.meta.url));
 const buggy = "export function add(a, b) {\n  return a - b;\n}\n";
@@ -39,6 +39,12 @@ function recordedDecisions(home: string) {
     .map((e) => e.data);
 }
 
+/** The demo task ("Fix add()") in print mode with JSON events, as the README runs it, plus `extra` flags. */
+function fixAdd(env: KeelEnv, ...extra: string[]) {
+  const args = ["-p", "Fix add()", "--mode", "json", "--provider", "scripted", "--settings", settings];
+  return runKeel([...args, ...extra], env, { timeoutMs: 60_000 });
+}
+
 function decisions(stdout: string) {
   return stdout
     .trim()
@@ -50,11 +56,7 @@ function decisions(stdout: string) {
 describe("permissions in the keel binary", () => {
   it("the default mode runs the demo's read, edit and test without asking", async () => {
     const env = keelEnv({ files });
-    const run = await runKeel(
-      ["-p", "Fix add()", "--mode", "json", "--provider", "scripted", "--settings", settings],
-      env,
-      { timeoutMs: 60_000 },
-    );
+    const run = await fixAdd(env);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(decisions(run.stdout).map((d) => [d.toolName, d.decision, d.by, d.mode])).toEqual([
@@ -69,22 +71,7 @@ describe("permissions in the keel binary", () => {
 
   it("--permission-mode ask with no UI refuses the edit and the command, saying how to allow them", async () => {
     const env = keelEnv({ files });
-    const run = await runKeel(
-      [
-        "-p",
-        "Fix add()",
-        "--mode",
-        "json",
-        "--provider",
-        "scripted",
-        "--settings",
-        settings,
-        "--permission-mode",
-        "ask",
-      ],
-      env,
-      { timeoutMs: 60_000 },
-    );
+    const run = await fixAdd(env, "--permission-mode", "ask");
     expect(run.code).toBe(0);
     const made = decisions(run.stdout);
     expect(made.map((d) => [d.toolName, d.decision, d.by])).toEqual([
@@ -108,22 +95,7 @@ describe("permissions in the keel binary", () => {
     async () => {
       const project = { permissions: { mode: "full", allow: ["bash(*)", "edit(**)"], deny: ["read(math.js)"] } };
       const env = keelEnv({ files: { ...files, ".keel/settings.json": JSON.stringify(project) } });
-      const run = await runKeel(
-        [
-          "-p",
-          "Fix add()",
-          "--mode",
-          "json",
-          "--provider",
-          "scripted",
-          "--settings",
-          settings,
-          "--permission-mode",
-          "ask",
-        ],
-        env,
-        { timeoutMs: 60_000 },
-      );
+      const run = await fixAdd(env, "--permission-mode", "ask");
       expect(run.code).toBe(0);
       expect(decisions(run.stdout).map((d) => [d.toolName, d.decision, d.by, d.mode])).toEqual([
         ["read", "deny", "rule", "ask"],

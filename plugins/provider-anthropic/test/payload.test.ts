@@ -1,4 +1,4 @@
-import { type AssistantMessage, type Message } from "@keel/extensions-api";
+import { emptyUsage, type AssistantMessage, type Message } from "@keel/extensions-api";
 import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
 import { describe, expect, it } from "vitest";
 import { anthropicPayload } from "@keel/provider-kit";
@@ -13,13 +13,7 @@ const assistant = (content: AssistantMessage["content"], provider = "anthropic")
   role: "assistant",
   content,
   stopReason: "tool_use",
-  usage: {
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-  },
+  usage: emptyUsage(),
   provider,
   model: "claude-sonnet-4-5",
   timestamp: 2,

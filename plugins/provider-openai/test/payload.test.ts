@@ -1,4 +1,4 @@
-import { type AssistantMessage, type Message, type ModelInfo } from "@keel/extensions-api";
+import { emptyUsage, type AssistantMessage, type Message, type ModelInfo } from "@keel/extensions-api";
 import { compactionSummaryMessage } from "@keel/extensions-api/compaction";
 import { chatPayload } from "@keel/provider-kit";
 import { describe, expect, it } from "vitest";
@@ -20,13 +20,7 @@ const assistant = (content: AssistantMessage["content"], provider = "openai"): A
   role: "assistant",
   content,
   stopReason: "tool_use",
-  usage: {
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-  },
+  usage: emptyUsage(),
   provider,
   model: "gpt-4.1",
   timestamp: 2,
