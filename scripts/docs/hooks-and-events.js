@@ -63,9 +63,7 @@ function bothRule() {
     "`agent_end`), subscribe to the event to observe (UIs, logs): it never delays the run, and a " +
       "failing handler disturbs",
     `nothing.${
-      others.length > 0
-        ? ` ${list(others)}: the hook decides what enters the history, the ` + `event reports what did.`
-        : ""
+      others.length > 0 ? ` ${list(others)}: the hook decides what enters the history, the event reports what did.` : ""
     }`,
   ];
 }

@@ -100,7 +100,7 @@ function checkCut(messages: readonly Message[], index: number): string | undefin
     return `firstKeptIndex ${index} is outside 0..${messages.length}`;
   if (index < messages.length && messages[index]!.role === "toolResult")
     return (
-      `firstKeptIndex ${index} points at a tool result; the first kept message must be a user ` + `or assistant message`
+      `firstKeptIndex ${index} points at a tool result; ` + "the first kept message must be a user or assistant message"
     );
   return undefined;
 }

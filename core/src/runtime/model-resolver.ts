@@ -95,7 +95,7 @@ export async function resolveTarget(
   }
   throw new Error(
     `No provider is ready to use. ${
-      reasons.length > 0 ? reasons.join(" ") : "No provider plugin is " + "installed."
+      reasons.length > 0 ? reasons.join(" ") : "No provider plugin is installed."
     } Pick one with --provider <id>.`,
   );
 }

@@ -31,7 +31,7 @@ function runKeyCommand(command: string): Promise<string> {
                 return reject(
                   new Error(
                     `${
-                      error.killed ? `timed out after ${COMMAND_TIMEOUT_MS / 1000} ` + `s` : `exit ${error.code ?? "?"}`
+                      error.killed ? `timed out after ${COMMAND_TIMEOUT_MS / 1000} s` : `exit ${error.code ?? "?"}`
                     }${stderr.trim() ? `: ${stderr.trim().slice(0, 200)}` : ""}`,
                   ),
                 );

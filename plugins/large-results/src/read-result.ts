@@ -106,7 +106,7 @@ function grepLines(
   const prefix = note ? `${note}\n` : "";
   if (hits.length === 0)
     return (
-      `${prefix}No line from ${offset} on matches ${JSON.stringify(pattern)} in ${handle} ` + `(${lines.length} lines).`
+      `${prefix}No line from ${offset} on matches ${JSON.stringify(pattern)} ` + `in ${handle} (${lines.length} lines).`
     );
   const more = resumeAt ? ` More matches follow; continue with "offset": ${resumeAt}.` : "";
   return (

@@ -11,7 +11,7 @@ import { packPlugin } from "./pack.ts";
 import { validatePlugin } from "./validate.ts";
 
 const USAGE =
-  `Use \`plugin new <name> --kind ${KIND_NAMES.join("|")}\`, \`plugin validate [dir]\` ` + `or \`plugin pack [dir]\`.`;
+  `Use \`plugin new <name> --kind ${KIND_NAMES.join("|")}\`, ` + "`plugin validate [dir]` or `plugin pack [dir]`.";
 
 export const pluginCommand: CliCommandSpec = {
   name: "plugin",

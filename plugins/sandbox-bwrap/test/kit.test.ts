@@ -42,7 +42,7 @@ describe("sandbox-bwrap through the host", () => {
     const net = await Listeners.start();
     const world = batteryWorld();
     const command =
-      `echo allowed > ${world.outside}/extra.txt; exec ` + `3<>/dev/tcp/127.0.0.1/${net.tcpPort} && echo connected`;
+      `echo allowed > ${world.outside}/extra.txt; ` + `exec 3<>/dev/tcp/127.0.0.1/${net.tcpPort} && echo connected`;
     const kit = await createTestKit({
       plugins,
       flags: { sandbox: true },

@@ -77,8 +77,7 @@ export function toHtml(header: Header, branch: readonly Entry[], name?: string):
     else if (e.type === "branch_summary") body.push(block("summary", "branch summary", text(e.summary)));
     else if (e.type === "custom_message") body.push(block("user", e.customType, text(e.content)));
   }
-  const meta =
-    `Session ${escapeHtml(header.id)} · ${escapeHtml(header.cwd)} · ` + `started ${escapeHtml(header.created)}`;
+  const meta = `Session ${escapeHtml(header.id)} · ${escapeHtml(header.cwd)} · started ${escapeHtml(header.created)}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">

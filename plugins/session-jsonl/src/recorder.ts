@@ -253,7 +253,7 @@ export class SessionRecorder {
       });
     } catch (error) {
       this.readOnlyReason =
-        `could not create ${this.path} (${(error as Error).message}); this ` + `session is not being saved`;
+        `could not create ${this.path} (${(error as Error).message}); ` + "this session is not being saved";
       this.options.warn(`session: ${this.readOnlyReason}`);
       return;
     }

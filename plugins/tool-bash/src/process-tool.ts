@@ -64,7 +64,7 @@ export function processTool(background: BackgroundProcesses) {
           background.write(id, input.input);
           return {
             content:
-              `Sent ${Buffer.byteLength(input.input)} bytes to process ${id}. Use read or ` + `wait to see its answer.`,
+              `Sent ${Buffer.byteLength(input.input)} bytes to process ${id}. ` + "Use read or wait to see its answer.",
             details: summary(proc),
           };
         }

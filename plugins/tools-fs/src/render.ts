@@ -28,7 +28,7 @@ function diffLines(diff: string, ctx: RenderContext): string[] {
 export const editRenderer: ToolRenderer<{ path: string; edits: unknown[] }, EditDetails> = {
   call: (input, ctx) => [
     `${ctx.style.bold("edit")} ${input.path}${
-      input.edits?.length > 1 ? ctx.style.muted(` ` + `(${input.edits.length} edits)`) : ""
+      input.edits?.length > 1 ? ctx.style.muted(` (${input.edits.length} edits)`) : ""
     }`,
   ],
   result: (result, _input, ctx) => {

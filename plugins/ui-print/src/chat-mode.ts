@@ -16,7 +16,7 @@ async function submit(runtime: Runtime, text: string): Promise<void> {
     const known = runtime.listCommands().map((c) => c.name);
     process.stderr.write(
       `Unknown command ${text.split(/\s/)[0]}. ${
-        known.length ? `Commands: ${known.join(", ")}, ` + `/exit.` : "Only /exit is available."
+        known.length ? `Commands: ${known.join(", ")}, /exit.` : "Only /exit is available."
       }\n`,
     );
     return;

@@ -36,7 +36,7 @@ export function run(args: string[], options: Record<string, unknown>, context: C
         `in catalog "${catalog}": ${p.description ?? ""}\n  ` +
           `versions: ${
             p.versions
-              .map((v) => `${v.version}${v.blocked ? " " + "(blocked)" : v.deprecated ? " (deprecated)" : ""}`)
+              .map((v) => `${v.version}${v.blocked ? " (blocked)" : v.deprecated ? " (deprecated)" : ""}`)
               .join(", ") || "any"
           }\n`,
       );
