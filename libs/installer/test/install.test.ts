@@ -30,6 +30,16 @@ function setup() {
   return { root, scope, options };
 }
 
+/** The installed `hello` is `version` in its folder and in the lock, and the host would load it. */
+function expectWorking({ root, scope }: { root: string; scope: Scope }, version: string): void {
+  const dir = join(scope.root, "plugins", "hello");
+  expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version).toBe(version);
+  expect(scopeLock(scope).plugins.hello!.version).toBe(version);
+  expect(verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size).toBe(
+    0,
+  );
+}
+
 describe("installPlugin", () => {
   it("installs a tarball, records it in keel.lock, and the host verifies it", async () => {
     const { root, scope, options } = setup();
@@ -61,42 +71,39 @@ describe("installPlugin", () => {
     expect(existsSync(join(scope.root, "plugins", "hello"))).toBe(false);
   });
 
-  for (const failing of INSTALL_STEPS.filter((s) => s !== "consent"))
-    it(`leaves the previous version working when the ${failing} step fails`, async () => {
-      const { root, scope, options } = setup();
+  /** Ways an update to 2.0.0 fails part-way: an injected failure at each step, and a rename that cannot happen. */
+  const failures: { how: string; update(ctx: ReturnType<typeof setup>): Promise<unknown> }[] = [
+    ...INSTALL_STEPS.filter((s) => s !== "consent").map((failing) => ({
+      how: `the ${failing} step fails`,
+      update: ({ root, options }: ReturnType<typeof setup>) => {
+        const onStep = (step: string) => {
+          if (step === failing) throw new Error(`injected failure at ${step}`);
+        };
+        return installPlugin(parseSource("./v2.tgz", root), options({ onStep }));
+      },
+    })),
+    {
+      how: "the new version cannot be moved into place",
+      update: async ({ root, scope }) => {
+        const entry = scopeLock(scope).plugins.hello!;
+        swapIn(scope, "hello", join(root, "no-such-staging-folder"), { ...entry, version: "2.0.0" });
+      },
+    },
+  ];
+
+  for (const { how, update } of failures)
+    it(`leaves the previous version working when ${how}`, async () => {
+      const ctx = setup();
+      const { root, scope, options } = ctx;
       await packTarball(writePackage(join(root, "v1", "hello"), { name: "hello" }), join(root, "v1.tgz"));
       await packTarball(
         writePackage(join(root, "v2", "hello"), { name: "hello", version: "2.0.0" }),
         join(root, "v2.tgz"),
       );
       await installPlugin(parseSource("./v1.tgz", root), options());
-      const onStep = (step: string) => {
-        if (step === failing) throw new Error(`injected failure at ${step}`);
-      };
-      await expect(installPlugin(parseSource("./v2.tgz", root), options({ onStep }))).rejects.toThrow(/injected/);
-      const dir = join(scope.root, "plugins", "hello");
-      expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version).toBe("1.0.0");
-      expect(scopeLock(scope).plugins.hello!.version).toBe("1.0.0");
-      expect(
-        verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size,
-      ).toBe(0);
+      await expect(update(ctx)).rejects.toThrow(/injected|ENOENT/);
+      expectWorking(ctx, "1.0.0");
     });
-
-  it("undoes the swap when the new version cannot be moved into place", async () => {
-    const { root, scope, options } = setup();
-    await packTarball(writePackage(join(root, "v1", "hello"), { name: "hello" }), join(root, "v1.tgz"));
-    await installPlugin(parseSource("./v1.tgz", root), options());
-    const entry = scopeLock(scope).plugins.hello!;
-    expect(() => swapIn(scope, "hello", join(root, "no-such-staging-folder"), { ...entry, version: "2.0.0" })).toThrow(
-      /ENOENT/,
-    );
-    const dir = join(scope.root, "plugins", "hello");
-    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version).toBe("1.0.0");
-    expect(scopeLock(scope).plugins.hello!.version).toBe("1.0.0");
-    expect(
-      verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size,
-    ).toBe(0);
-  });
 
   it("rolls back to the previous version", async () => {
     const { root, scope, options } = setup();
@@ -109,11 +116,7 @@ describe("installPlugin", () => {
     await installPlugin(parseSource("./v2.tgz", root), options());
     expect(scopeLock(scope).plugins.hello!.version).toBe("2.0.0");
     expect(rollBack(scope, "hello").version).toBe("1.0.0");
-    const dir = join(scope.root, "plugins", "hello");
-    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version).toBe("1.0.0");
-    expect(
-      verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size,
-    ).toBe(0);
+    expectWorking({ root, scope }, "1.0.0");
   });
 
   it("asks again when an update adds a capability or a hook, and not otherwise", async () => {
