@@ -3,7 +3,7 @@
  * with its own home, offers only the tools its manifest enables, and keeps its locks against a trusted
  * project that tries to widen them.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -108,6 +108,28 @@ describe("keel dist build readonly-reviewer", () => {
     const plugins = JSON.parse(listed.stdout) as { name: string; dir: string; source: string }[];
     expect(plugins.filter((p) => p.source === "distribution").every((p) => p.dir.startsWith(out))).toBe(true);
     expect(plugins.map((p) => p.name)).not.toContain("@keel/plugin-tool-bash");
+  });
+
+  // Last in this block: it changes the built folder.
+  it("locks its own plugins' copies and refuses one whose bytes changed, naming it", async () => {
+    const lock = JSON.parse(readFileSync(join(out, "bundled", "keel.lock"), "utf8"));
+    expect(lock.plugins["@keel/plugin-tools-fs"]).toMatchObject({
+      source: "keel",
+      version: "1.0.0",
+      tree: expect.stringMatching(/^sha512-/),
+    });
+    const bin = join(out, "bin", "reviewer.js");
+    const work = keelEnv({ files: { "a.js": "1\n" }, script: [{ text: "fine" }] });
+    const before = await runKeel(["-p", "look", ...SCRIPTED], work, { bin, extraEnv: { HOME: userHome, ...cache } });
+    expect(before.stderr).toBe("");
+    appendFileSync(join(out, "bundled", "plugins", "@keel", "plugin-tools-fs", "package.json"), " ");
+    const after = await runKeel(["-p", "look", ...SCRIPTED], work, { bin, extraEnv: { HOME: userHome, ...cache } });
+    expect(after.stderr).toContain(
+      "reviewer: plugin @keel/plugin-tools-fs@1.0.0: skipped: its files in " +
+        join(out, "bundled", "plugins", "@keel", "plugin-tools-fs") +
+        " changed since it was installed",
+    );
+    expect(after.stderr).toContain("It came with the reviewer distribution: build the distribution again");
   });
 });
 

@@ -216,10 +216,11 @@ export class KeelRuntime implements Runtime {
       safeMode: options.safeMode ?? false,
       projectDir: options.cwd,
     });
+    // A built distribution's plugins (npm ones installed, its own copied) are in its scope `bundled/`, locked too.
+    const shipped = new Set(candidates.filter((c) => c.source === "distribution").map((c) => c.dir));
     const refused = verifyInstalled(
-      // A built distribution's npm plugins are installed in its own scope (`bundled/`), locked the same way.
       candidates.filter((c) => c.source === "user" || c.source === "distribution").map((c) => c.dir),
-      { keelHome: options.keelHome, command: options.distribution?.command ?? "keel" },
+      { keelHome: options.keelHome, command: options.distribution?.command ?? "keel", shipped },
     );
     trace("installed plugins verified");
     runtime.host.register(

@@ -18,6 +18,7 @@ export {
 } from "./install.ts";
 export { installFromLock, pinnedSource, type SyncResult } from "./lock-sync.ts";
 export { pluginDir, scopeLock, writeLock, type Scope } from "./scope.ts";
+export { recordCopied } from "./record-copied.ts";
 export { moveOut, previousEntry, rollBack } from "./swap.ts";
 export {
   addCatalog,

@@ -15,7 +15,7 @@ import {
   type DistributionManifest,
   type DistributionPlugin,
 } from "@keel/extensions-api";
-import { fetchPlugins } from "./fetch.ts";
+import { BUNDLED, fetchPlugins } from "./fetch.ts";
 import { findPackage, runtimeClosure } from "./packages.ts";
 import { resolvePlugin, type ResolvedPlugin } from "./resolve.ts";
 
@@ -93,6 +93,9 @@ async function assemble(
       return { ok: false, problems };
     }
     const copied = new Map(plugins.map((p) => [p.plugin.name, copyPlugin(p, out)]));
+    // Hashed into the folder's keel.lock like the npm ones: the host refuses a changed copy at load.
+    const { recordCopied } = await import("@keel/installer");
+    for (const p of plugins) recordCopied(BUNDLED(out), p.plugin.name, p.plugin.source);
     pluginDirs = manifest.plugins.map((p) => dirOf(p.name, copied));
     for (const pkg of [{ dir: core, name: "@keel/core" }, ...runtime])
       copyFolder(pkg.dir, join(out, "node_modules", pkg.name));
@@ -119,9 +122,9 @@ function readManifest(file: string): DistributionManifest | string {
   return `the distribution manifest ${file} is invalid: ${issues.join("; ")}`;
 }
 
-/** A plugin's files under `plugins/`, named after its package; its own dependencies go to the runtime. */
+/** A plugin's files in the folder's scope, named after its package; its own dependencies go to the runtime. */
 function copyPlugin({ plugin, dir }: ResolvedPlugin, out: string): string {
-  const target = join(out, "plugins", plugin.name.replace(/^@/, "").replace("/", "__"));
+  const target = join(BUNDLED(out).root, "plugins", plugin.name);
   copyFolder(dir, target, /^node_modules(\/|$)/);
   return target;
 }

@@ -7,6 +7,9 @@
 import { join } from "node:path";
 import type { DistributionPlugin } from "@keel/extensions-api";
 
+/** The built folder's own install scope: its npm plugins are installed there, its other plugins copied there. */
+export const BUNDLED = (out: string) => ({ kind: "user" as const, root: join(out, "bundled") });
+
 export interface FetchOptions {
   /** The folder relative sources resolve against (the manifest's). */
   cwd: string;
@@ -27,7 +30,7 @@ export async function fetchPlugins(
   const problems: string[] = [];
   if (plugins.length === 0) return { dirs, problems };
   const installer = await import("@keel/installer");
-  const scope = { kind: "user" as const, root: join(out, "bundled") };
+  const scope = BUNDLED(out);
   const known = new Map(options.known);
   for (const plugin of plugins) {
     try {

@@ -35,6 +35,11 @@ export interface VerifyOptions {
   command: string;
   /** Default: `keelCacheDir()/verified.json`. */
   cacheFile?: string;
+  /**
+   * The folders a built distribution ships (its own plugins, copied or installed by `dist build` and locked in
+   * its `bundled/keel.lock`): a changed one is fixed by building again, not by installing.
+   */
+  shipped?: ReadonlySet<string>;
 }
 
 /** An installed plugin that must not load: its name and version as the lock has them, and what to tell the user. */
@@ -90,15 +95,15 @@ export function verifyInstalled(dirs: readonly string[], options: VerifyOptions)
       cache.set(dir, { tree: entry.tree, stamps });
       continue;
     }
-    refused.set(dir, {
-      name: place.name,
-      version: entry.version,
-      reason:
-        `its files in ${dir} changed since it was installed (their sha512 is not the one ` +
-        `keel.lock recorded), so it was not loaded. Reinstall it with \`${options.command} ` +
-        `install ${entry.source}${scopeFlag}\`, or remove it with \`${options.command} ` +
-        `remove ${place.name}${scopeFlag}\`.`,
-    });
+    const changed =
+      `its files in ${dir} changed since it was installed (their sha512 is not the one keel.lock recorded), ` +
+      "so it was not loaded.";
+    const fix = options.shipped?.has(dir)
+      ? `It came with the ${options.command} distribution: build the distribution again ` +
+        "(`keel dist build <manifest> --out <dir>`) or restore its folder."
+      : `Reinstall it with \`${options.command} install ${entry.source}${scopeFlag}\`, ` +
+        `or remove it with \`${options.command} remove ${place.name}${scopeFlag}\`.`;
+    refused.set(dir, { name: place.name, version: entry.version, reason: `${changed} ${fix}` });
   }
   cache?.save();
   return refused;
