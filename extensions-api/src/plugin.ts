@@ -234,6 +234,11 @@ export interface FlagSpec {
    * `sandbox`). The backend is still looked up by name, so a missing one is an error, never a fallback.
    */
   ops?: string;
+  /**
+   * The settings key (dotted) the flag overrides for one run (`--permission-mode` → `permissions.mode`). A
+   * distribution that locks that key refuses the flag, naming the lock, rather than letting it undo the lock.
+   */
+  setting?: string;
 }
 
 /** A subcommand: `keel <name> [args]`. Runs instead of the agent. */

@@ -110,6 +110,19 @@ describe("keel dist build readonly-reviewer", () => {
     expect(plugins.map((p) => p.name)).not.toContain("@keel/plugin-tool-bash");
   });
 
+  it("refuses --permission-mode, which would undo its locked permissions.mode, and runs nothing", async () => {
+    const work = keelEnv({ script: [{ text: "should not run" }] });
+    const run = await runKeel(["-p", "look", "--permission-mode", "full", ...SCRIPTED], work, {
+      bin: join(out, "bin", "reviewer.js"),
+      extraEnv: { HOME: userHome, ...cache },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'reviewer: --permission-mode sets "permissions.mode", which the reviewer distribution locks; run without it',
+    );
+    expect(run.stdout).toBe("");
+  });
+
   // Last in this block: it changes the built folder.
   it("locks its own plugins' copies and refuses one whose bytes changed, naming it", async () => {
     const lock = JSON.parse(readFileSync(join(out, "bundled", "keel.lock"), "utf8"));

@@ -13,6 +13,7 @@ import { containPlugins, type Containment } from "../host/containment.js";
 import { scanBootArgs } from "./boot-args.js";
 import { readBootValues } from "./boot-values.js";
 import { trace } from "../trace.js";
+import { KERNEL_SETTING_FLAGS, lockedFlagProblems } from "../settings/locked.js";
 import { addBuiltinCommands, BUILTIN_COMMANDS } from "./builtin-commands.js";
 import { RequiredPluginError } from "../runtime/required-plugins.js";
 import { askYesNo } from "./ask-yes-no.js";
@@ -135,11 +136,16 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   addBuiltinCommands(program, runtime, out, err, name, (code) => (exitCode = code));
   /** The main command's work, also what a subcommand's `runMode` does: check plugin flags, run a mode. */
   const runSession = async (words: string[], opts: Record<string, unknown>): Promise<number> => {
-    const problems = await flagProblems(
-      program,
-      runtime.contributions.flags.list().map((e) => e.item),
-      opts,
-    );
+    const pluginFlags = runtime.contributions.flags.list().map((e) => e.item);
+    const problems = [
+      ...(await flagProblems(program, pluginFlags, opts)),
+      ...lockedFlagProblems(
+        [...KERNEL_SETTING_FLAGS, ...pluginFlags],
+        (flag) => flagValue(program, opts, flag) !== undefined,
+        runtime.lockedKeys,
+        distribution.command,
+      ),
+    ];
     if (problems.length > 0) {
       for (const problem of problems) err(`${distribution.command}: ${problem}\n`);
       return 2;
@@ -193,12 +199,17 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   return exitCode;
 }
 
+/** The value given for the flag `--<name>`, or undefined when it was not given. */
+function flagValue(program: Command, opts: Record<string, unknown>, name: string): unknown {
+  const option = program.options.find((o) => o.long === `--${name}`);
+  return option ? opts[option.attributeName()] : undefined;
+}
+
 /** What plugin flags' `check` say about the values given; a check that throws is reported as its problem. */
 async function flagProblems(program: Command, flags: FlagSpec[], opts: Record<string, unknown>): Promise<string[]> {
   const problems: string[] = [];
   for (const flag of flags) {
-    const option = program.options.find((o) => o.long === `--${flag.name}`);
-    const value = option ? opts[option.attributeName()] : undefined;
+    const value = flagValue(program, opts, flag.name);
     if (!flag.check || value === undefined) continue;
     try {
       const problem = await flag.check(value);

@@ -183,6 +183,11 @@ export class KeelRuntime implements Runtime {
     return this.view.catalogPolicy;
   }
 
+  /** The settings keys (dotted) the distribution locks against every layer below the managed one. */
+  get lockedKeys(): readonly string[] {
+    return this.view.lockedKeys;
+  }
+
   /** The merged settings in effect. */
   get settings(): SettingsObject {
     return this.view.settings;

@@ -92,6 +92,11 @@ export class SettingsView {
     return { allowedCatalogs: this.managed.plugins.allowedCatalogs, managedFile: this.layers.managedFile };
   }
 
+  /** The distribution's locked keys (dotted). */
+  get lockedKeys(): readonly string[] {
+    return this.locked;
+  }
+
   /** Whether the managed layer fixes the operations backend (nothing below undoes it). */
   get managedOps(): boolean {
     return typeof this.layers.managed?.ops === "string";

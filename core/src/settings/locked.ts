@@ -55,3 +55,36 @@ export function lockWarnings(layers: NamedLayer[], locked: string[], command: st
         );
   return warnings;
 }
+
+/** A flag that sets one settings key for one run (`--permission-mode` → `permissions.mode`). */
+export interface SettingFlag {
+  name: string;
+  setting?: string;
+}
+
+/** The kernel's own flags that stand in for a setting. Plugins' flags say theirs in `FlagSpec.setting`. */
+export const KERNEL_SETTING_FLAGS: readonly SettingFlag[] = [
+  { name: "provider", setting: "provider" },
+  { name: "model", setting: "model" },
+  { name: "thinking", setting: "thinking" },
+];
+
+/**
+ * The flags given (`given(name)`) that would set a key the distribution locks, each as an error naming the
+ * flag, the key and the lock: a flag is not a settings layer, but it must not undo a lock either.
+ */
+export function lockedFlagProblems(
+  flags: readonly SettingFlag[],
+  given: (name: string) => boolean,
+  locked: readonly string[],
+  command: string,
+): string[] {
+  return flags
+    .filter((f) => f.setting !== undefined && given(f.name))
+    .filter((f) => locked.some((key) => f.setting === key || f.setting!.startsWith(`${key}.`)))
+    .map(
+      (f) =>
+        `--${f.name} sets "${f.setting}", which the ${command} distribution locks; ` +
+        "run without it (the distribution's value applies).",
+    );
+}

@@ -20,6 +20,7 @@ export default definePlugin({
       description: "what runs without asking: ask, auto (default) or full",
       type: "string",
       valueName: "<mode>",
+      setting: "permissions.mode",
       check: flagModeProblem,
     });
     api.registerFlag({
