@@ -283,6 +283,13 @@ export interface CliContext {
   confirm(question: string): Promise<boolean>;
   /** Whether the workspace's own configuration is trusted (project trust): project-scoped changes need it. */
   projectTrusted: boolean;
+  /**
+   * Runs `change`, which writes the workspace's own configuration (its `.keel/settings.json`, `.keel/plugins`,
+   * `.mcp.json`), and keeps the folder trusted: when the user's remembered decision trusted the folder exactly
+   * as it was just before (or it held nothing that needed trust), the new content is remembered as trusted
+   * too. A change made any other way (an editor, a git pull) still needs the user's trust again.
+   */
+  changeProjectConfig<T>(change: () => T | Promise<T>): Promise<T>;
   /** The managed settings' `plugins.allowedCatalogs`, read from the managed layer alone; undefined: any. */
   allowedCatalogs?: readonly string[];
   /** Where the managed settings are, for messages. */

@@ -174,6 +174,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
         command: distribution.command,
         confirm: (question) => askYesNo(question, err),
         projectTrusted: runtime.trust?.trusted ?? false,
+        changeProjectConfig: (change) => runtime.changeProjectConfig(change),
         ...runtime.catalogPolicy,
       });
       exitCode = typeof result === "number" ? result : 0;

@@ -41,6 +41,7 @@ import { unknownSettingsKeys } from "../settings/unknown-keys.js";
 import { loadSettingLayers, namedLayers, type SettingLayers, type SettingsObject } from "../settings/settings.js";
 import { decideProjectTrust, type ProjectTrust, type TrustOptions } from "../trust/decide.js";
 import { TrustStore } from "../trust/trust-store.js";
+import { keepingTrust } from "../trust/keep-trust.js";
 import { checkRequired } from "./required-plugins.js";
 import { ModelChoice } from "./model-choice.js";
 import { BackendSlot, createOps } from "./ops.js";
@@ -186,6 +187,15 @@ export class KeelRuntime implements Runtime {
   /** The settings keys (dotted) the distribution locks against every layer below the managed one. */
   get lockedKeys(): readonly string[] {
     return this.view.lockedKeys;
+  }
+
+  /**
+   * Runs `change`, which writes the project's configuration, and keeps the folder trusted when it was
+   * (`trust/keep-trust.ts`): keel's own change, asked for by the user in a folder they trust.
+   */
+  changeProjectConfig<T>(change: () => T | Promise<T>): Promise<T> {
+    if (!this.trust) throw new Error("the project's trust is decided while the runtime is created");
+    return keepingTrust(this.trust, new TrustStore(this.keelHome), this.warnings, change);
   }
 
   /** The merged settings in effect. */

@@ -19,5 +19,13 @@ export function scopeOf(options: Record<string, unknown>, context: CliContext): 
   return { kind: "project", root: join(context.cwd, ".keel") };
 }
 
+/**
+ * Runs `change` on the scope; on the project's through `CliContext.changeProjectConfig`, so a change keel
+ * makes there at the user's word keeps a trusted folder trusted.
+ */
+export function changing<T>(scope: Scope, context: CliContext, change: () => Promise<T>): Promise<T> {
+  return scope.kind === "project" ? context.changeProjectConfig(change) : change();
+}
+
 /** ` --project` when the scope is the project's, for the commands a message suggests. */
 export const scopeFlag = (scope: Scope) => (scope.kind === "project" ? " --project" : "");

@@ -142,7 +142,8 @@ describe("a project's keel.lock", () => {
     await registry.publish(packageDir(env, "dep2", { name: "kp-dep", version: "1.1.0" }));
     expect((await env.keel(["install", "npm:kp-with-dep", "--project", "--yes"])).code).toBe(0);
     gitCommit(join(env.fixtures, "repo"), { name: "kp-git" });
-    // The project now has plugins, which are project configuration: changing them again needs its trust.
+    // The project now has plugins, which are project configuration; keel's own install kept it trusted, and
+    // --trust (this run only) would do if it had not.
     const git = await env.keel([
       "install",
       `git:file://${join(env.fixtures, "repo")}#v1.0.0`,

@@ -28,6 +28,7 @@ async function run(options: Record<string, unknown>, cwd = "/projects/alpha"): P
     command: "keel",
     confirm: async () => false,
     projectTrusted: false,
+    changeProjectConfig: async (change) => change(),
     managedFile: "/etc/keel/managed-settings.json",
   });
   return out;

@@ -1,13 +1,14 @@
 /** `keel disable <name>`: adds the plugin to `plugins.disabled` in the scope's settings.json; it stays installed. */
 import type { CliContext } from "@keel/extensions-api";
 import { guarded } from "../options.ts";
-import { scopeOf } from "../scope.ts";
+import { changing, scopeOf } from "../scope.ts";
 import { setDisabled } from "../settings-file.ts";
 
 export function run(args: string[], options: Record<string, unknown>, context: CliContext): Promise<number> {
   return guarded(context, async () => {
     const name = args[0]!;
-    const changed = setDisabled(scopeOf(options, context), name, true);
+    const scope = scopeOf(options, context);
+    const changed = await changing(scope, context, async () => setDisabled(scope, name, true));
     context.stdout(
       changed
         ? `disabled ${name}; \`${context.command} enable ${name}\` turns it back on\n`

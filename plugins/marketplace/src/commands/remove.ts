@@ -2,13 +2,14 @@
 import type { CliContext } from "@keel/extensions-api";
 import { moveOut } from "@keel/installer";
 import { guarded } from "../options.ts";
-import { scopeOf, UsageError } from "../scope.ts";
+import { changing, scopeOf, UsageError } from "../scope.ts";
 
 export function run(args: string[], options: Record<string, unknown>, context: CliContext): Promise<number> {
   return guarded(context, async () => {
     const scope = scopeOf(options, context);
     const name = args[0]!;
-    if (!moveOut(scope, name)) throw new UsageError(`${name} is not installed in ${scope.root}/plugins`);
+    const moved = await changing(scope, context, async () => moveOut(scope, name));
+    if (!moved) throw new UsageError(`${name} is not installed in ${scope.root}/plugins`);
     context.stdout(`removed ${name}\n`);
     return 0;
   });
