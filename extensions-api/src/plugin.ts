@@ -182,6 +182,11 @@ export interface Runtime {
   /** Runs a `/command args` line. Resolves false when the line names no command. */
   runCommand(line: string): Promise<boolean>;
   /**
+   * What the argument of an active command may be, for completion while it is typed (`SlashCommand.complete`):
+   * the values starting with `prefix`; none for a command that offers none or is not loaded yet.
+   */
+  completeCommand(name: string, prefix: string): Promise<CommandArgument[]>;
+  /**
    * The session store (see `SessionStore`): what surfaces use to list, start, switch, fork and walk sessions.
    * Starts the session first if it has not started. Undefined when no plugin keeps sessions; with several,
    * the first registered.
@@ -199,6 +204,15 @@ export interface SlashCommand {
   name: string;
   description: string;
   run(args: string, runtime: Runtime): Promise<void> | void;
+  /** The arguments it takes that start with `prefix` (model names, session ids), for completion in UIs. */
+  complete?(prefix: string, runtime: Runtime): Promise<CommandArgument[]> | CommandArgument[];
+}
+
+/** One argument a command offers for completion. */
+export interface CommandArgument {
+  value: string;
+  /** A few words beside it (a model's name, a session's first prompt). */
+  description?: string;
 }
 
 export interface ModeOptions {

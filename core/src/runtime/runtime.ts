@@ -5,6 +5,7 @@
 import {
   THINKING_LEVELS,
   type AssistantMessage,
+  type CommandArgument,
   type EventSubscriber,
   type ModelInfo,
   type Message,
@@ -454,6 +455,11 @@ export class KeelRuntime implements Runtime {
     if (!entry) return false;
     await entry.item.run(args, this);
     return true;
+  }
+
+  async completeCommand(name: string, prefix: string): Promise<CommandArgument[]> {
+    const command = this.contributions.commands.get(name)?.item;
+    return command?.complete ? [...(await command.complete(prefix, this))] : [];
   }
 
   async sessionStore(): Promise<SessionStore | undefined> {

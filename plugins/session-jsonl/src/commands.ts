@@ -1,6 +1,7 @@
 /** The slash commands: /tree, /fork, /label, /name, /export. Each reports through `runtime.notify`. */
 import type { Runtime, SlashCommand } from "@keel/extensions-api";
 import type { SessionController } from "./controller.ts";
+import { pickEntry } from "./tree-picker.ts";
 
 function words(args: string): string[] {
   return args.trim().split(/\s+/).filter(Boolean);
@@ -30,20 +31,21 @@ export function sessionCommands(controller: SessionController): SlashCommand[] {
     {
       name: "/tree",
       description:
-        "Show the session tree; /tree <id|label> [--summarize] jumps there (optionally summarising " +
-        "the branch you leave); --all shows every entry.",
+        "Pick an entry to continue from (or show the session tree); /tree <id|label> [--summarize] jumps there " +
+        "(optionally summarising the branch you leave); --all shows every entry.",
       run: (args, runtime) =>
         guarded("/tree", runtime, async () => {
           const parts = words(args);
           const flags = new Set(parts.filter((p) => p.startsWith("--")));
           const ref = parts.find((p) => !p.startsWith("--"));
-          if (!ref)
+          const picked = ref || flags.has("--all") ? undefined : await pickEntry(controller, runtime);
+          if (!ref && !picked)
             return (
-              `${controller.tree(flags.has("--all"))}\n\nJump with /tree <id|label> (add ` +
-              `--summarize to keep a summary of the branch you leave).`
+              `${controller.tree(flags.has("--all"))}\n\n` +
+              "Jump with /tree <id|label> (add --summarize to keep a summary of the branch you leave)."
             );
           idle("/tree", runtime);
-          return controller.jump(runtime, ref, flags.has("--summarize"));
+          return controller.jump(runtime, (ref ?? picked)!, flags.has("--summarize"));
         }),
     },
     {

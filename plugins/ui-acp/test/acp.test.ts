@@ -16,7 +16,8 @@ import {
   type RequestPermissionRequest,
   type SessionNotification,
 } from "@agentclientprotocol/sdk";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
 import { KEEL_BIN, keelEnv, SCRIPTED, type KeelEnv } from "../../../test/support/keel-cli.ts";
 
 interface Editor {
@@ -34,10 +35,11 @@ async function asEditor(
   session: (agent: ClientContext, editor: Editor) => Promise<void>,
   answer: (request: RequestPermissionRequest) => string | undefined = (r) => r.options[0]!.optionId,
   buffers?: Map<string, string>,
+  extraEnv: Record<string, string> = {},
 ): Promise<Editor & { code: number | null }> {
   const child = spawn(process.execPath, [KEEL_BIN, "acp", ...SCRIPTED], {
     cwd: env.cwd,
-    env: { ...process.env, KEEL_HOME: env.home },
+    env: { ...process.env, KEEL_HOME: env.home, ...extraEnv },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
@@ -91,6 +93,12 @@ async function initialize(agent: ClientContext, files = false) {
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
+
+let llm: MockLlm | undefined;
+afterEach(async () => {
+  await llm?.close();
+  llm = undefined;
+});
 
 describe("keel acp, driven by the ACP SDK's client", () => {
   it("initializes, opens a session and runs a prompt whose tool call the editor approves", async () => {
@@ -271,5 +279,50 @@ describe("keel acp, driven by the ACP SDK's client", () => {
         agent.request(methods.agent.session.new, { cwd: "/somewhere/else", mcpServers: [] }),
       ).rejects.toThrow(/keel works in .*; start `keel acp` in \/somewhere\/else/);
     });
+  });
+  it("offers the shared session commands; /model switches the model, its picker asked as a permission", async () => {
+    llm = await startMockLlm([{ reply: { text: "From the mock model." } }]);
+    const env = keelEnv({ script: [{ text: "From the script." }] });
+    const editor = await asEditor(
+      env,
+      async (agent, record) => {
+        await initialize(agent);
+        const { sessionId } = await agent.request(methods.agent.session.new, { cwd: env.cwd, mcpServers: [] });
+        await until(() => kinds(record).includes("available_commands_update"));
+        const say = (text: string) =>
+          agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+        expect((await say("/model openai/gpt-4.1-mini")).stopReason).toBe("end_turn");
+        await say("hello");
+        // Without an argument the picker is a permission request whose options are the models.
+        await say("/model");
+        await say("again");
+      },
+      (request) => request.options.find((o) => o.name.startsWith("scripted/script"))?.optionId,
+      undefined,
+      { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-test" },
+    );
+    expect(editor.code).toBe(0);
+    const offered = editor.updates.map((u) => u.update).find((u) => u.sessionUpdate === "available_commands_update");
+    const names = offered?.sessionUpdate === "available_commands_update" ? offered.availableCommands : [];
+    expect(names).toEqual(
+      expect.arrayContaining([
+        { name: "model", description: "Pick the model (or /model <provider>/<id>)" },
+        expect.objectContaining({ name: "thinking" }),
+        expect.objectContaining({ name: "resume" }),
+        expect.objectContaining({ name: "new" }),
+        expect.objectContaining({ name: "help" }),
+      ]),
+    );
+    expect(editor.permissions).toHaveLength(1);
+    expect(editor.permissions[0]!.toolCall.title).toBe("Model");
+    expect(editor.permissions[0]!.options.map((o) => o.name)).toContainEqual(
+      expect.stringMatching(/^openai\/gpt-4\.1-mini .*\(current\)$/),
+    );
+    const said = chunks(editor, "agent_message_chunk");
+    expect(said).toContain("Model: openai/gpt-4.1-mini.");
+    expect(said).toContain("From the mock model.");
+    expect(said).toContain("Model: scripted/script.");
+    expect(said).toContain("From the script.");
+    expect(llm.requests.map((r) => r.body.model)).toEqual(["gpt-4.1-mini"]);
   });
 });

@@ -15,9 +15,8 @@ import {
 } from "@earendil-works/pi-tui";
 import type { Runtime, UiRequest, UiResponse } from "@keel/extensions-api";
 import { footerLines, headerLines, queueLines, widgetLines, workingLine, type Queued } from "./chrome.ts";
-import { completionCommands, helpText } from "./commands.ts";
+import { completionCommands, keysText } from "./commands.ts";
 import { KeelCompletion } from "./completion.ts";
-import { runPicker } from "./pickers.ts";
 import { Conversation } from "./conversation.ts";
 import { Dialogs } from "./dialogs.ts";
 import { captureStderr } from "./stderr.ts";
@@ -214,11 +213,10 @@ export class TuiApp {
   private async command(line: string): Promise<void> {
     const name = line.split(/\s/)[0]!;
     if (name === "/exit" || name === "/quit") return this.exit?.();
-    if (name === "/help") return this.conversation.notice("info", helpText(this.runtime));
     try {
-      if (await runPicker(this.runtime, line)) return;
-      if (!(await this.runtime.runCommand(line)))
-        this.conversation.notice("error", `Unknown command ${name}. /help lists the commands.`);
+      const ran = await this.runtime.runCommand(line);
+      if (name === "/help") this.conversation.notice("info", keysText());
+      else if (!ran) this.conversation.notice("error", `Unknown command ${name}. /help lists the commands.`);
     } catch (error) {
       this.conversation.notice("error", `${name}: ${(error as Error).message}`);
     } finally {

@@ -1,15 +1,13 @@
 /**
- * The TUI's own commands (/help, /exit, /quit) and the slash commands it offers for completion: its own, every
- * plugin's registered ones, with their descriptions.
+ * The TUI's own commands (/exit, /quit) and keys, and the slash commands it offers for completion: its own and
+ * every plugin's, with their descriptions, and the arguments a command offers (`SlashCommand.complete`).
+ * /help is the shared command (session-commands); the TUI adds its keys below what it lists.
  */
 import type { SlashCommand as CompletionCommand } from "@earendil-works/pi-tui";
 import type { Runtime } from "@keel/extensions-api";
-import { PICKER_COMMANDS, pickerArguments } from "./pickers.ts";
 
 export const OWN_COMMANDS = [
-  { name: "/help", description: "List the commands and keys" },
   { name: "/exit", description: "End the session" },
-  ...PICKER_COMMANDS,
   { name: "/quit", description: "End the session" },
 ];
 
@@ -28,27 +26,24 @@ export const KEYS = [
 
 export function completionCommands(runtime: Runtime): CompletionCommand[] {
   const seen = new Set<string>();
-  return [...OWN_COMMANDS, ...runtime.listCommands()]
+  return [...runtime.listCommands(), ...OWN_COMMANDS]
     .filter((c) => !seen.has(c.name) && seen.add(c.name))
     .map((c) => ({
       name: c.name.slice(1),
       description: c.description,
-      ...(PICKER_COMMANDS.some((p) => p.name === c.name) && {
-        getArgumentCompletions: (prefix: string) => pickerArguments(runtime, c.name, prefix),
-      }),
+      getArgumentCompletions: async (prefix: string) => {
+        const values = await runtime.completeCommand(c.name, prefix);
+        return values.map((v) => ({
+          value: v.value,
+          label: v.value,
+          ...(v.description && { description: v.description }),
+        }));
+      },
     }));
 }
 
-export function helpText(runtime: Runtime): string {
-  const own = OWN_COMMANDS.filter((c) => c.name !== "/quit");
-  const commands = [...own, ...runtime.listCommands().filter((c) => !own.some((o) => o.name === c.name))];
-  const width = Math.max(...commands.map((c) => c.name.length));
-  const keys = [...KEYS, ...runtime.ui().keybindings.map((k) => [k.key, `${k.description} (${k.command})`] as const)];
-  const keyWidth = Math.max(...keys.map(([k]) => k.length));
-  return [
-    "Commands:",
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.description}`),
-    "Keys:",
-    ...keys.map(([k, what]) => `  ${k.padEnd(keyWidth)}  ${what}`),
-  ].join("\n");
+/** What /help adds in the terminal UI: its own commands and keys. */
+export function keysText(): string {
+  const width = Math.max(...KEYS.map(([k]) => k.length));
+  return ["/exit ends the session. Keys:", ...KEYS.map(([k, what]) => `  ${k.padEnd(width)}  ${what}`)].join("\n");
 }
