@@ -55,6 +55,15 @@ describe("the session commands in the line chat", () => {
     expect(sessions[0]).toMatchObject({ entries: 4 });
   });
 
+  it("/tree without arguments is a numbered question too: the conversation goes on from the entry picked", async () => {
+    const env = keelEnv({ script: [{ text: "First answer." }, { text: "Second answer." }, { text: "Third." }] });
+    const run = await runKeel(SCRIPTED, env, { input: "first question\nsecond question\n/tree\n1\nanother try\n" });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/Continue from\n {2}1\. user: first question .*\n {2}2\. user: second question/);
+    expect(run.stderr).toMatch(/Moved to \w+; 1 messages in context\./);
+    expect(run.stdout).toContain("Third.");
+  });
+
   it("/help lists every plugin's commands with their descriptions", async () => {
     const env = keelEnv({ script: [] });
     const run = await runKeel(SCRIPTED, env, { input: "/help\n" });
