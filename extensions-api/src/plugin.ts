@@ -135,9 +135,11 @@ export interface Runtime {
   allModels(): Promise<ModelInfo[]>;
   /**
    * Why the next run could not reach a model, in words that say the fix (no provider, a missing key); undefined
-   * when the model's provider says it is ready. Asks the provider (`checkReady`), sends no request.
+   * when the model's provider says it is ready. Asks the provider (`checkReady`), sends no request. With
+   * `probe`, also whether its endpoint answers (`Provider.probe`: a connection opened and closed, at most ~1.5 s;
+   * an unreachable server is told with what to check) — for UIs to show at start, without waiting to draw.
    */
-  modelProblem(): Promise<string | undefined>;
+  modelProblem(options?: { probe?: boolean }): Promise<string | undefined>;
   /** The UI contributions of the active plugins (tool renderers, status entries, widgets, …), for surfaces. */
   ui(): UiContributions;
   /** The registered tools and the plugin each came from. */

@@ -118,6 +118,12 @@ export interface Provider {
    */
   checkReady?(model: ModelInfo): Promise<string | undefined> | string | undefined;
   /**
+   * Checks cheaply that the provider's endpoint can be reached, sending nothing that costs tokens (the kit's
+   * providers open a TCP connection to the base URL and close it), within about 1.5 s. Returns the problem and
+   * what to check, or undefined when it answers. UIs call it at start, without waiting for it to draw.
+   */
+  probe?(model: ModelInfo): Promise<string | undefined>;
+  /**
    * Streams one reply. Must never throw: every failure (HTTP, network, malformed data, abort) ends the stream
    * with an `error` event whose message has stop reason `error` or `aborted` and an `errorMessage`.
    */

@@ -48,10 +48,14 @@ export class ModelChoice {
     return target.model;
   }
 
-  /** Why the session's model cannot be used now, or undefined when it can. */
-  problem(): Promise<string | undefined> {
+  /**
+   * Why the session's model cannot be used now, or undefined when it can; with `probe`, also whether its
+   * provider's endpoint answers (`Provider.probe`; a probe that throws tells nothing).
+   */
+  problem(options: { probe?: boolean } = {}): Promise<string | undefined> {
     return this.slot.ready().then(
-      () => undefined,
+      async ({ provider, model }) =>
+        options.probe ? await provider.probe?.(model)?.catch(() => undefined) : undefined,
       (error: Error) => error.message,
     );
   }

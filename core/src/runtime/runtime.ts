@@ -392,8 +392,8 @@ export class KeelRuntime implements Runtime {
     return this.target.all();
   }
 
-  modelProblem(): Promise<string | undefined> {
-    return this.target.problem();
+  modelProblem(options: { probe?: boolean } = {}): Promise<string | undefined> {
+    return this.target.problem(options);
   }
 
   ui(): UiContributions {

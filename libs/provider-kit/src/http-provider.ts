@@ -12,6 +12,7 @@ import {
 import { AssistantMessageBuilder } from "@keel/extensions-api/stream";
 import { streamHttp, type DriverDeps, type StreamDecoder } from "./driver.ts";
 import type { ProviderError } from "./errors.ts";
+import { probeEndpoint } from "./probe.ts";
 import { resolveKey, type ResolvedKey } from "./keys.ts";
 import type { ProviderConfig } from "./settings.ts";
 
@@ -65,6 +66,7 @@ export function createHttpProvider(config: ProviderConfig, format: WireFormat, d
       const resolved = await key();
       return resolved.problem ? missing(model, resolved) : undefined;
     },
+    probe: () => probeEndpoint({ id: config.id, label, baseUrl: config.baseUrl, baseUrlEnv: config.baseUrlEnv }),
     async *stream(request: ProviderRequest, options: StreamOptions): AsyncGenerator<StreamEvent> {
       const builder = new AssistantMessageBuilder(config.id, request.model.id);
       let payload: unknown;

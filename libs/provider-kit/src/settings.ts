@@ -88,6 +88,8 @@ export interface ProviderConfig {
   /** Names the provider in messages. */
   name: string;
   baseUrl: string;
+  /** The variable that can set `baseUrl`, if the provider reads one (named when the server cannot be reached). */
+  baseUrlEnv?: string;
   /** The settings value of `apiKey`, unresolved. */
   apiKey?: string;
   /** The variable read when settings give no key; undefined when no key is needed. */
@@ -153,6 +155,7 @@ export function compatibleConfig(
     id: spec.id,
     name: spec.name ?? spec.id,
     baseUrl: trimSlash(own?.baseUrl ?? (spec.baseUrlEnv ? env[spec.baseUrlEnv] : undefined) ?? spec.baseUrl),
+    baseUrlEnv: spec.baseUrlEnv,
     apiKey: own?.apiKey,
     keyEnv: spec.keyEnv,
     headers: { ...spec.headers, ...own?.headers },

@@ -33,6 +33,13 @@ async function submit(runtime: Runtime, text: string): Promise<void> {
 
 const isExit = (text: string) => text === "/exit" || text === "/quit";
 
+/** The first lines on a terminal: program, model, folder, session, and how to get help. */
+function banner(runtime: Runtime): string {
+  const model = runtime.model ? `${runtime.model.provider}/${runtime.model.id}` : "no model";
+  const name = `${runtime.app.command}${runtime.app.version ? ` ${runtime.app.version}` : ""}`;
+  return `${name} · ${model} · ${runtime.cwd} · session ${runtime.sessionId.slice(0, 8)}\n/help lists the commands; /exit ends.\n`;
+}
+
 /** The chat over `input`; `session.active` is true while it runs (its questions are answered only then). */
 export function chatMode(input: LineInput, session: { active: boolean }): Mode {
   return {
@@ -55,6 +62,10 @@ export function chatMode(input: LineInput, session: { active: boolean }): Mode {
       );
       runtime.events.on("notice", (n) => void process.stderr.write(`${n.message}\n`));
       const terminal = process.stdin.isTTY === true;
+      if (terminal) process.stderr.write(banner(runtime));
+      // A missing key or an unreachable server, told with its fix at start rather than after the first message;
+      // the chat does not wait for it, only its end does (so a short piped chat still shows it).
+      const checked = runtime.modelProblem({ probe: true }).then((p) => void (p && process.stderr.write(`${p}\n`)));
       // One read of the chat's next line at a time: a read started during a run may finish after it.
       let pending: Promise<string | undefined> | undefined;
       const nextLine = () => (pending ??= input.next().finally(() => (pending = undefined)));
@@ -100,6 +111,7 @@ export function chatMode(input: LineInput, session: { active: boolean }): Mode {
       } finally {
         session.active = false;
         input.close();
+        await checked;
       }
       return 0;
     },

@@ -77,8 +77,12 @@ export class TuiApp {
     this.tui.start();
     try {
       if (this.runtime.messages.length > 0) this.conversation.redraw(this.runtime.messages, this.runtime.pluginEntries);
-      const problem = await this.runtime.modelProblem();
-      if (problem) this.conversation.notice("error", problem);
+      // A missing key or an unreachable server, told with its fix as soon as known; the screen does not wait.
+      void this.runtime.modelProblem({ probe: true }).then((problem) => {
+        if (!problem) return;
+        this.conversation.notice("error", problem);
+        this.tui.requestRender();
+      });
       this.tui.requestRender();
       if (prompt) this.submit(prompt);
       await exited;
