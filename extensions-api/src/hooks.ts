@@ -132,6 +132,11 @@ export interface ProjectTrustRequest {
   granted: boolean;
   /** The session runs an interactive UI that may ask; false for print, JSON and RPC modes and subcommands. */
   interactive: boolean;
+  /**
+   * The mode that will run when `interactive`: the one named on the command line, else the default one
+   * (`tui` on a terminal that can draw it, `interactive` otherwise) — so the UI that will run is the one asking.
+   */
+  mode?: string;
 }
 export interface ProjectTrustAnswer {
   trusted: boolean;

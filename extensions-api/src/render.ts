@@ -3,6 +3,7 @@
  * and render context of surfaces without colour (the line chat, JSON, RPC), and calling a renderer so that
  * one that throws or returns nothing counts as absent and the surface shows its default.
  */
+import type { ProjectTrustRequest } from "./hooks.js";
 import type { RenderContext, UiStyle } from "./ui.js";
 
 const same = (text: string) => text;
@@ -32,4 +33,15 @@ export function renderedLines(render: (() => string[] | undefined) | undefined):
   } catch {
     return undefined;
   }
+}
+
+/** The project trust question as every UI words it: a title and what trusting the folder means. */
+export function trustPrompt(request: ProjectTrustRequest): { title: string; message: string } {
+  return {
+    title: `Trust ${request.dir}?`,
+    message:
+      `Its ${request.files.join(", ")} can run commands and send your keys to other hosts, ` +
+      `and sets: ${request.keys.join(", ")}.\n` +
+      "Trusted, they apply (until the files change); not trusted, keel skips them.",
+  };
 }

@@ -31,6 +31,7 @@ const decide = (cwd: string, home: string, warnings: string[] = []) =>
     isCliCommand: () => false,
     command: "keel",
     warnings,
+    activateDeciders: async () => undefined,
   });
 
 it("holds a project whose only configuration is an agent definition, naming the folder", async () => {

@@ -17,7 +17,7 @@ import { KERNEL_SETTING_FLAGS, lockedFlagProblems } from "../settings/locked.js"
 import { addBuiltinCommands, BUILTIN_COMMANDS } from "./builtin-commands.js";
 import { RequiredPluginError } from "../runtime/required-plugins.js";
 import { askYesNo } from "./ask-yes-no.js";
-import { defaultMode, LINE_MODE, TUI_MODE } from "./default-mode.js";
+import { defaultMode, LINE_MODE, onCapableTerminal, TUI_MODE } from "./default-mode.js";
 
 export interface MainOptions {
   /** Path of the distribution's package.json. */
@@ -72,6 +72,8 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     granted: boot.trust,
     interactive: !boot.print && [LINE_MODE, TUI_MODE].includes(boot.mode ?? LINE_MODE) && !builtin,
     firstWord: boot.firstWord,
+    // What plain `keel` will run when the TUI is installed (main's choice below); a UI asks only in its own mode.
+    mode: boot.mode ?? (onCapableTerminal() ? TUI_MODE : LINE_MODE),
   };
   // Before any plugin code runs, for the rest of the process: plugins' console output, stray errors and
   // process.exit are contained from the start.

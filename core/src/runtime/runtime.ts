@@ -244,7 +244,6 @@ export class KeelRuntime implements Runtime {
       options.inline,
     );
     runtime.warnings.push(...unknownSettingsKeys(namedLayers(layers), runtime.host.knownSettingsKeys()));
-    await runtime.host.activateTrustDeciders(runtime.view.pluginPolicy());
     const trust = await decideProjectTrust({
       cwd: options.cwd,
       project: layers.project,
@@ -254,6 +253,7 @@ export class KeelRuntime implements Runtime {
       isCliCommand: (word) => runtime.host.declaresCliCommand(word),
       command: options.distribution?.command ?? "keel",
       warnings: runtime.warnings,
+      activateDeciders: () => runtime.host.activateTrustDeciders(runtime.view.pluginPolicy()),
     });
     runtime.settle(trust);
     runtime.host.applyPolicy(runtime.view.pluginPolicy());

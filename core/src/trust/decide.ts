@@ -18,6 +18,8 @@ export interface TrustOptions {
   interactive?: boolean;
   /** The first word of the command line: when a plugin's subcommand has that name, nobody is asked. */
   firstWord?: string;
+  /** The interactive mode that will run (`ProjectTrustRequest.mode`). */
+  mode?: string;
 }
 
 export interface ProjectTrust {
@@ -47,6 +49,11 @@ export interface TrustInputs {
   isCliCommand(word: string): boolean;
   /** The distribution's command, for the notice. */
   command: string;
+  /**
+   * Activates the plugins that may answer the question; called only when there is something to decide, so a
+   * folder without project configuration loads none of them (the terminal UI is one).
+   */
+  activateDeciders(): Promise<void>;
   warnings: string[];
 }
 
@@ -62,6 +69,7 @@ export async function decideProjectTrust(args: TrustInputs): Promise<ProjectTrus
   const granted = args.options.granted === true;
   const { firstWord } = args.options;
   const interactive = args.options.interactive === true && !(firstWord !== undefined && args.isCliCommand(firstWord));
+  await args.activateDeciders();
   const raw = await args.hooks.provide("project_trust", {
     dir: config.dir,
     files: config.files,
@@ -69,6 +77,7 @@ export async function decideProjectTrust(args: TrustInputs): Promise<ProjectTrus
     remembered,
     granted,
     interactive,
+    ...(interactive && args.options.mode && { mode: args.options.mode }),
   });
   if (raw !== undefined && !isAnswer(raw))
     args.warnings.push(

@@ -5,6 +5,7 @@
  * plugin takes its safe default.
  */
 import type { ProjectTrustAnswer, ProjectTrustRequest, UiRequest, UiResponse } from "@keel/extensions-api";
+import { trustPrompt } from "@keel/extensions-api/render";
 import type { LineInput } from "./line-input.ts";
 
 const write = (text: string) => void process.stderr.write(text);
@@ -56,14 +57,7 @@ export async function askOnTerminal(input: LineInput, request: UiRequest): Promi
 
 /** The trust question, once per folder: the answer is remembered with a hash of the files it covers. */
 async function askTrust(input: LineInput, request: ProjectTrustRequest): Promise<ProjectTrustAnswer | undefined> {
-  const answer = await askOnTerminal(input, {
-    kind: "confirm",
-    title: `Trust ${request.dir}?`,
-    message:
-      `Its ${request.files.join(", ")} can run commands and send your keys to other hosts, ` +
-      `and sets: ${request.keys.join(", ")}.\nTrusted, they apply (until the files change); not ` +
-      `trusted, keel skips them.`,
-  });
+  const answer = await askOnTerminal(input, { kind: "confirm", ...trustPrompt(request) });
   return answer?.kind === "confirm" ? { trusted: answer.confirmed, remember: true } : undefined;
 }
 
