@@ -20,6 +20,7 @@ export const KEYS = {
   "ctrl+c": "\x03",
   "ctrl+d": "\x04",
   "ctrl+o": "\x0f",
+  "ctrl+t": "\x14",
 } as const;
 
 const SYNC_START = "\x1b[?2026h";

@@ -6,15 +6,11 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { keelEnv, runKeel, SCRIPTED } from "../../../test/support/keel-cli.ts";
-import { TerminalSession } from "../../../test/support/terminal.ts";
+import { closeAll, send, started } from "./screen.ts";
 
 const TODO = fileURLToPath(new URL("../../../examples/todo", import.meta.url));
 
-let term: TerminalSession | undefined;
-afterEach(() => {
-  term?.kill();
-  term = undefined;
-});
+afterEach(closeAll);
 
 const files = { "math.js": "export function add(a, b) {\n  return a - b;\n}\n" };
 const script = [
@@ -33,12 +29,8 @@ const script = [
 describe("UI extension points", () => {
   it("draws a tool's own lines, a widget, a status entry, an entry renderer and a plugin key in the TUI", async () => {
     const env = keelEnv({ files, script });
-    term = new TerminalSession([...SCRIPTED, "--permission-mode", "full", "--plugin", TODO], env);
-    const t = term;
-    await t.waitFor("context 0%");
-    t.type("fix the bug");
-    t.press("enter");
-    const screen = await t.waitFor("Fixed add.");
+    const t = await started(env, ["--permission-mode", "full", "--plugin", TODO]);
+    const screen = await send(t, "fix the bug", "Fixed add.");
     // The edit as its diff, bash as a shell line.
     expect(screen).toMatch(/● edit math\.js\n {2}⎿ \+1 -1 lines[\s\S]*- {2}return a - b;\n {4}\+ {2}return a \+ b;/);
     expect(screen).toContain(`● $ node -e "console.log('checked')"`);

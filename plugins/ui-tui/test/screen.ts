@@ -9,11 +9,37 @@ import { TerminalSession } from "../../../test/support/terminal.ts";
 
 const open: TerminalSession[] = [];
 
-/** keel in a terminal with the scripted model; `closeAll` kills what was started. */
-export function start(env: KeelEnv, args: string[] = [], extraEnv?: Record<string, string>): TerminalSession {
-  const term = new TerminalSession([...SCRIPTED, ...args], env, { extraEnv });
+/** What the first screen ends with: the footer's context figure. */
+export const READY = "context 0%";
+
+/** keel in a terminal with `argv` as its whole command line; `closeAll` kills what was started. */
+export function startWith(argv: string[], env: KeelEnv, extraEnv?: Record<string, string>): TerminalSession {
+  const term = new TerminalSession(argv, env, { extraEnv });
   open.push(term);
   return term;
+}
+
+/** keel in a terminal with the scripted model; `closeAll` kills what was started. */
+export function start(env: KeelEnv, args: string[] = [], extraEnv?: Record<string, string>): TerminalSession {
+  return startWith([...SCRIPTED, ...args], env, extraEnv);
+}
+
+/** `start`, resolved once the first screen is drawn. */
+export async function started(
+  env: KeelEnv,
+  args: string[] = [],
+  extraEnv?: Record<string, string>,
+): Promise<TerminalSession> {
+  const term = start(env, args, extraEnv);
+  await term.waitFor(READY);
+  return term;
+}
+
+/** Types `text` and Enter; resolves the screen once it shows `until`. */
+export function send(term: TerminalSession, text: string, until: Parameters<TerminalSession["waitFor"]>[0]) {
+  term.type(text);
+  term.press("enter");
+  return term.waitFor(until);
 }
 
 export function closeAll(): void {

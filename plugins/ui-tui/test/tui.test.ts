@@ -5,10 +5,9 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, onTestFinished } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { keelEnv } from "../../../test/support/keel-cli.ts";
-import { TerminalSession } from "../../../test/support/terminal.ts";
-import { closeAll, editorText, start } from "./screen.ts";
+import { closeAll, editorText, send, started } from "./screen.ts";
 
 afterEach(closeAll);
 
@@ -20,12 +19,9 @@ describe("the terminal UI", () => {
         { text: "Bash said **hello**.", delayMs: 5, chunkSize: 3 },
       ],
     });
-    const t = start(env, ["--permission-mode", "full"]);
-    await t.waitFor("context 0%");
+    const t = await started(env, ["--permission-mode", "full"]);
     expect(t.screen()).toMatch(/^keel \S+ scripted\/script · .*work · session [0-9a-f]{8}/);
-    t.type("say hello");
-    t.press("enter");
-    const screen = await t.waitFor("Bash said hello.");
+    const screen = await send(t, "say hello", "Bash said hello.");
     expect(screen).toContain("› say hello");
     expect(screen).toMatch(/● \$ echo hello from bash\n {2}⎿ hello from bash/);
     // The answer comes after the tool call, and the editor is empty again.
@@ -41,8 +37,7 @@ describe("the terminal UI", () => {
     const env = keelEnv({
       script: [{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "Both seen." }],
     });
-    const t = start(env, ["--permission-mode", "full"]);
-    await t.waitFor("context 0%");
+    const t = await started(env, ["--permission-mode", "full"]);
     t.type("run it");
     t.press("enter");
     // The command is still waiting for the file, and its first line is already on the screen.
@@ -65,14 +60,9 @@ describe("the terminal UI", () => {
         { text: "Noted: I will check the tests too." },
       ],
     });
-    const t = start(env, ["--permission-mode", "full"]);
-    await t.waitFor("context 0%");
-    t.type("read the files");
-    t.press("enter");
-    await t.waitFor("Working…");
-    t.type("also check the tests");
-    t.press("enter");
-    await t.waitFor("↳ steer: also check the tests");
+    const t = await started(env, ["--permission-mode", "full"]);
+    await send(t, "read the files", "Working…");
+    await send(t, "also check the tests", "↳ steer: also check the tests");
     const screen = await t.waitFor("Noted: I will check the tests too.");
     const steer = screen.indexOf("› also check the tests");
     expect(steer).toBeGreaterThan(screen.indexOf("⎿ step one"));
@@ -82,14 +72,9 @@ describe("the terminal UI", () => {
 
   it("aborts with Esc and gives the queued messages back to the editor in the order typed", async () => {
     const env = keelEnv({ script: [{ text: "Thinking about it", hang: true }, { text: "Fresh start." }] });
-    const t = start(env);
-    await t.waitFor("context 0%");
-    t.type("a long task");
-    t.press("enter");
-    await t.waitFor("Thinking about it");
-    t.type("first note");
-    t.press("enter");
-    await t.waitFor("↳ steer: first note");
+    const t = await started(env);
+    await send(t, "a long task", "Thinking about it");
+    await send(t, "first note", "↳ steer: first note");
     t.type("second note");
     t.press("alt+enter");
     await t.waitFor("↳ follow-up: second note");
@@ -105,21 +90,9 @@ describe("the terminal UI", () => {
     expect(screen).toMatch(/› first note\n {2}second note\n {2}third/);
   });
 
-  it("says at start, before any message, that the provider's key is missing and how to set it", async () => {
-    const env = keelEnv();
-    const term = new TerminalSession(["--provider", "openai", "--model", "gpt-4.1-mini"], env, {
-      extraEnv: { OPENAI_API_KEY: "" },
-    });
-    onTestFinished(() => term.kill());
-    const screen = await term.waitFor((s) => s.includes("OPENAI_API_KEY") && s.includes("· thinking"));
-    expect(screen).toMatch(/No API key for provider openai .*: set OPENAI_API_KEY/);
-    expect(screen).not.toContain("›");
-  });
-
   it("sends a multi-line paste as one message, and recalls it from the history with Up", async () => {
     const env = keelEnv({ script: [{ text: "One message received." }] });
-    const t = start(env);
-    await t.waitFor("context 0%");
+    const t = await started(env);
     t.paste("first line\nsecond line\nthird line");
     await t.waitFor((s) => editorText(s) === "first line\nsecond line\nthird line");
     t.press("enter");
@@ -137,11 +110,8 @@ describe("the terminal UI", () => {
         { text: "Wrote out.txt." },
       ],
     });
-    const t = start(env, ["--permission-mode", "ask"]);
-    await t.waitFor("context 0%");
-    t.type("write a file");
-    t.press("enter");
-    await t.waitFor("Allow bash");
+    const t = await started(env, ["--permission-mode", "ask"]);
+    await send(t, "write a file", "Allow bash");
     expect(t.screen()).toContain("Allow once");
     t.press("enter");
     await t.waitFor("Wrote out.txt.");
@@ -155,11 +125,8 @@ describe("the terminal UI", () => {
         { text: "Understood." },
       ],
     });
-    const t = start(env, ["--permission-mode", "ask"]);
-    await t.waitFor("context 0%");
-    t.type("write a file");
-    t.press("enter");
-    await t.waitFor("Allow once");
+    const t = await started(env, ["--permission-mode", "ask"]);
+    await send(t, "write a file", "Allow once");
     t.press("escape");
     await t.waitFor("Understood.");
     expect(existsSync(join(env.cwd, "out.txt"))).toBe(false);
@@ -167,8 +134,7 @@ describe("the terminal UI", () => {
 
   it("completes a slash command, its argument and a file path", async () => {
     const env = keelEnv({ files: { "src/math.ts": "export {}\n", "src/main.ts": "" }, script: [{ text: "ok" }] });
-    const t = start(env);
-    await t.waitFor("context 0%");
+    const t = await started(env);
     t.type("/hel");
     await t.waitFor("List the commands and keys");
     t.press("tab");
