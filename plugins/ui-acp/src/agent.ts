@@ -19,15 +19,10 @@ import {
 } from "@agentclientprotocol/sdk";
 import type { PluginRef, Runtime, RunResult } from "@keel/extensions-api";
 import type { EditorFiles } from "./editor-ops.ts";
+import { MODES, startMode } from "./modes.ts";
 import { promptText, userContent } from "./prompt.ts";
 import type { EditorQuestions } from "./questions.ts";
 import { LiveRelay, replay } from "./updates.ts";
-
-const MODES = [
-  { id: "ask", name: "Ask", description: "Ask before every change and command" },
-  { id: "auto", name: "Auto", description: "Read and run the safe things without asking; ask about the rest" },
-  { id: "full", name: "Full", description: "Run everything the rules do not deny, without asking" },
-];
 
 function stopReason(result: RunResult): StopReason {
   if (result.reason === "aborted") return "cancelled";
@@ -55,17 +50,26 @@ export interface AgentOptions {
   /** Where the `acp-editor` backend finds the editor's files while a prompt runs. */
   editor: { files?: EditorFiles };
   plugin: PluginRef;
+  /** The permissions settings section as merged (`api.allSettings.permissions`), for the mode at start. */
+  permissions: unknown;
   /** Something the user should know that is not an ACP answer (stderr). */
   warn(message: string): void;
 }
 
 /** Serves one ACP connection on stdin/stdout until the editor closes it; resolves the exit code. */
-export async function serveAcp({ runtime, questions, editor, plugin, warn }: AgentOptions): Promise<number> {
+export async function serveAcp({
+  runtime,
+  questions,
+  editor,
+  plugin,
+  permissions,
+  warn,
+}: AgentOptions): Promise<number> {
   let sessionId: string | undefined;
   let fs: FileSystemCapabilities = {};
   let relay: LiveRelay | undefined;
-  // The permissions plugin tells its mode with every decision; until one, the flag or keel's default.
-  let mode = String(runtime.flags["permission-mode"] ?? runtime.flags.permissionMode ?? "auto");
+  // The permissions plugin tells its mode with every decision; until one, the flag or the settings.
+  let mode = startMode(runtime.flags, permissions);
   const offMode = runtime.events.on("permission_decision", (d) => void (mode = d.mode));
   const modes = (): SessionModeState => ({ currentModeId: mode, availableModes: MODES });
 

@@ -25,6 +25,7 @@ export default definePlugin({
           questions,
           editor,
           plugin: api.plugin,
+          permissions: api.allSettings.permissions,
           warn: (message) => void process.stderr.write(`keel acp: ${message}\n`),
         });
       },

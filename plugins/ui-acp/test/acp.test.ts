@@ -4,7 +4,7 @@
  * the session in a new process, and a switch of the permission mode.
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import {
@@ -240,6 +240,16 @@ describe("keel acp, driven by the ACP SDK's client", () => {
     expect(editor.updates.map((u) => u.update)).toContainEqual({
       sessionUpdate: "current_mode_update",
       currentModeId: "full",
+    });
+  });
+
+  it("shows the permission mode the settings set from the start, before any decision", async () => {
+    const env = keelEnv({ script: [] });
+    writeFileSync(join(env.home, "settings.json"), JSON.stringify({ permissions: { mode: "full" } }));
+    await asEditor(env, async (agent) => {
+      await initialize(agent);
+      const created = await agent.request(methods.agent.session.new, { cwd: env.cwd, mcpServers: [] });
+      expect(created.modes?.currentModeId).toBe("full");
     });
   });
 
