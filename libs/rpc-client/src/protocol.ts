@@ -159,7 +159,10 @@ export type RpcUiResponse = z.output<typeof RpcUiResponseSchema>;
  */
 export type RpcEvent = {
   [K in EventName]: { type: K } & (K extends "message_update" ? { delta: DeltaLine } : EventPayloads[K]);
-}[EventName];
+}[EventName] & {
+  /** What plugins render for the event, as plain lines (a tool's own call or result lines, a plugin's entry). */
+  rendered?: string[];
+};
 
 /** A stream delta without its partial message. */
 export type DeltaLine = StreamDelta extends infer D ? (D extends unknown ? Omit<D, "partial"> : never) : never;

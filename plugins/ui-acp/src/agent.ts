@@ -140,7 +140,7 @@ export async function serveAcp({
         throw RequestError.invalidParams({ sessionId: params.sessionId }, (error as Error).message);
       }
       sessionId = runtime.sessionId;
-      replay(runtime.cwd, runtime.messages, (update) => notify(client, update));
+      replay(runtime, (update) => notify(client, update));
       announceCommands(client);
       return { modes: modes() };
     })

@@ -1,7 +1,7 @@
 /**
  * How a keel tool call looks to an editor: its ACP kind (the icon and treatment), a title, the files it
  * touches (so the editor can follow along) and, for edits and writes, diffs. keel's own tools are known by
- * name; any other tool is `other`, titled by its name.
+ * name; any other tool is `other`. A tool's own call line (`Tool.render`) titles it where it has one.
  */
 import { isAbsolute, resolve } from "node:path";
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
@@ -30,9 +30,8 @@ function pathOf(cwd: string, input: Input): string | undefined {
   return path === undefined ? undefined : isAbsolute(path) ? path : resolve(cwd, path);
 }
 
+/** A title for a tool that renders no call line of its own: its name and the path or pattern it works on. */
 export function toolTitle(name: string, input: Input): string {
-  const command = str(input.command);
-  if (name === "bash" && command) return command.length > 120 ? `${command.slice(0, 119)}…` : command;
   const subject = str(input.path) ?? str(input.pattern);
   return subject ? `${name} ${subject}` : name;
 }

@@ -2,7 +2,7 @@
  * What the editor sees of a session, as `session/update` notifications: streamed text and thinking as message
  * and thought chunks, each tool call from the moment the model asked for it (pending, while the permission
  * guard decides) through running to its result, with kind, title, locations and diffs; and the whole history
- * again when a session is loaded.
+ * again when a session is loaded. A tool that renders its own call line is titled by it.
  */
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import {
@@ -14,7 +14,9 @@ import {
   type ToolCall,
   type ToolResult,
   type ToolResultMessage,
+  type UiContributions,
 } from "@keel/extensions-api";
+import { renderedCall } from "@keel/extensions-api/render";
 import { toolDiffs, toolKind, toolLocations, toolTitle } from "./tool-display.ts";
 
 export type Send = (update: SessionUpdate) => void;
@@ -36,11 +38,16 @@ function resultText(result: ToolResult | ToolResultMessage): string {
   return content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
 }
 
-function announce(cwd: string, call: ToolCall): SessionUpdate {
+/** The tool's own call line where it renders one (bash: `$ command`), else a title made here. */
+function title(ui: UiContributions, call: ToolCall): string {
+  return renderedCall(ui, call.name, inputOf(call))?.[0] ?? toolTitle(call.name, inputOf(call));
+}
+
+function announce(ui: UiContributions, cwd: string, call: ToolCall): SessionUpdate {
   return {
     sessionUpdate: "tool_call",
     toolCallId: call.id,
-    title: toolTitle(call.name, inputOf(call)),
+    title: title(ui, call),
     kind: toolKind(call.name),
     status: "pending",
     locations: toolLocations(cwd, inputOf(call)),
@@ -108,7 +115,7 @@ export class LiveRelay {
     for (const call of toolCallsOf(message)) {
       this.calls.set(call.id, call);
       this.pending.push(call.id);
-      this.send(announce(this.runtime.cwd, call));
+      this.send(announce(this.runtime.ui(), this.runtime.cwd, call));
     }
   }
 
@@ -139,7 +146,8 @@ export class LiveRelay {
 }
 
 /** The history as the updates that would have shown it, for `session/load`. */
-export function replay(cwd: string, messages: readonly Message[], send: Send): void {
+export function replay(runtime: Runtime, send: Send): void {
+  const { cwd, messages } = runtime;
   const calls = new Map<string, ToolCall>();
   for (const message of messages) {
     if (message.role === "user") {
@@ -150,7 +158,7 @@ export function replay(cwd: string, messages: readonly Message[], send: Send): v
         else if (part.type === "text") send({ sessionUpdate: "agent_message_chunk", content: text(part.text) });
         else {
           calls.set(part.id, part);
-          send(announce(cwd, part));
+          send(announce(runtime.ui(), cwd, part));
         }
       }
     } else send(finish(cwd, calls.get(message.toolCallId), message));

@@ -150,7 +150,8 @@ describe("keel acp, driven by the ACP SDK's client", () => {
     });
     expect(updates.find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "b1")).toMatchObject({
       kind: "execute",
-      title: "touch approved",
+      // bash's own call line (Tool.render), as the terminal UI shows it.
+      title: "$ touch approved",
     });
     // The permission prompt was about the bash call, with ACP kinds for its options.
     expect(editor.permissions).toHaveLength(1);

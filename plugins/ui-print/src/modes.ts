@@ -1,6 +1,6 @@
 /** The `text` mode (keel -p: the final answer) and the `json` mode (every event as a JSON line). */
 import type { EventPayloads, Mode, Runtime, RunResult } from "@keel/extensions-api";
-import { callLines, entryLines, resultLines } from "./plain.ts";
+import { EventRendering } from "@keel/extensions-api/render";
 import { showProgress } from "./progress.ts";
 
 async function runPrompt(runtime: Runtime, prompt: string): Promise<RunResult | "command"> {
@@ -16,31 +16,6 @@ function jsonLine(type: string, payload: object): object {
   if (type !== "message_update") return { type, ...payload };
   const { partial: _partial, ...delta } = (payload as EventPayloads["message_update"]).delta;
   return { type, delta };
-}
-
-/**
- * What plugins render for this event as plain lines (`rendered`): a tool's own call and result lines, a
- * plugin's session entry; undefined when nothing renders it. Programs reading the JSON may show these.
- */
-function renderedFor(
-  runtime: Runtime,
-  inputs: Map<string, unknown>,
-  type: string,
-  payload: object,
-): string[] | undefined {
-  if (type === "tool_execution_start") {
-    const e = payload as EventPayloads["tool_execution_start"];
-    inputs.set(e.toolCallId, e.input);
-    return callLines(runtime, e.toolName, e.input);
-  }
-  if (type === "tool_execution_end") {
-    const e = payload as EventPayloads["tool_execution_end"];
-    const input = inputs.get(e.toolCallId);
-    inputs.delete(e.toolCallId);
-    return resultLines(runtime, e.toolName, input, e.result);
-  }
-  if (type === "session_entry") return entryLines(runtime, (payload as EventPayloads["session_entry"]).entry);
-  return undefined;
 }
 
 function needPrompt(mode: string): number {
@@ -88,9 +63,10 @@ export const jsonMode: Mode = {
   description: "print every event as one JSON line",
   async run(runtime, { prompt }) {
     if (!prompt) return needPrompt("json");
-    const inputs = new Map<string, unknown>();
+    // What plugins render for an event, as plain lines (`rendered`): programs reading the JSON may show these.
+    const rendering = new EventRendering(() => runtime.ui());
     runtime.events.onAny((type, payload) => {
-      const rendered = renderedFor(runtime, inputs, type, payload);
+      const rendered = rendering.lines(type, payload);
       const line = jsonLine(type, payload);
       process.stdout.write(`${JSON.stringify(rendered ? { ...line, rendered } : line)}\n`);
     });

@@ -3,7 +3,7 @@
  * stderr so stdout keeps only the answer.
  */
 import type { Runtime } from "@keel/extensions-api";
-import { callLines, entryLines, resultLines } from "./plain.ts";
+import { renderedCall, renderedEntry, renderedResult } from "@keel/extensions-api/render";
 
 const indent = (lines: string[], first: string) => lines.map((l, i) => `${i === 0 ? first : "    "}${l}`).join("\n");
 
@@ -15,7 +15,7 @@ export function showProgress(runtime: Runtime): void {
   const inputs = new Map<string, unknown>();
   runtime.events.on("tool_execution_start", (e) => {
     inputs.set(e.toolCallId, e.input);
-    const own = callLines(runtime, e.toolName, e.input);
+    const own = renderedCall(runtime.ui(), e.toolName, e.input);
     if (own) return void process.stderr.write(`${indent(own, "● ")}\n`);
     const input = e.input && typeof e.input === "object" ? (e.input as Record<string, unknown>) : {};
     const first = Object.values(input).find((v) => typeof v === "string") as string | undefined;
@@ -25,7 +25,7 @@ export function showProgress(runtime: Runtime): void {
   runtime.events.on("tool_execution_end", (e) => {
     const input = inputs.get(e.toolCallId);
     inputs.delete(e.toolCallId);
-    const own = resultLines(runtime, e.toolName, input, e.result);
+    const own = renderedResult(runtime.ui(), e.toolName, input, e.result);
     if (own) return void process.stderr.write(`${indent(own, "  ⎿ ")}\n`);
     const text = e.result.content.find((c) => c.type === "text");
     const first = text && text.type === "text" ? (text.text.split("\n").find((line) => line.trim() !== "") ?? "") : "";
@@ -33,7 +33,7 @@ export function showProgress(runtime: Runtime): void {
     process.stderr.write(e.isError ? `  ✗ ${shown || "failed"}\n` : shown ? `  ⎿ ${shown}\n` : "");
   });
   runtime.events.on("session_entry", ({ entry }) => {
-    const own = entryLines(runtime, entry);
+    const own = renderedEntry(runtime.ui(), entry);
     if (own) process.stderr.write(`${own.join("\n")}\n`);
   });
 }

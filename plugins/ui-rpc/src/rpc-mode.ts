@@ -5,6 +5,7 @@
  * held open by another process, so the parent is also watched), after aborting any run.
  */
 import type { Mode, Runtime } from "@keel/extensions-api";
+import { EventRendering } from "@keel/extensions-api/render";
 import {
   eventLine,
   LineSplitter,
@@ -76,7 +77,11 @@ export function rpcMode(bridge: UiBridge): Mode {
     name: "rpc",
     description: "a JSON protocol on stdin and stdout, for programs that drive keel (docs/rpc.md)",
     async run(runtime) {
-      const offEvents = runtime.events.onAny((type, payload) => write(eventLine(type, payload)));
+      const rendering = new EventRendering(() => runtime.ui());
+      const offEvents = runtime.events.onAny((type, payload) => {
+        const rendered = rendering.lines(type, payload);
+        write({ ...eventLine(type, payload), ...(rendered && { rendered }) });
+      });
       bridge.open(write);
       const lines = new LineSplitter();
       const parent = process.ppid;

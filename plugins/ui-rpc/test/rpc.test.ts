@@ -64,6 +64,18 @@ describe("keel --mode rpc", () => {
     expect(client.stray).toEqual([]);
   });
 
+  it("adds what a tool renders itself to its events, as plain lines", async () => {
+    const env = keelEnv({
+      script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo rendered" } }] }, { text: "done" }],
+    });
+    const client = start(env, ["--permission-mode", "full"]);
+    const events = await client.run("run it");
+    const started = events.find((e) => e.type === "tool_execution_start");
+    expect(started?.rendered).toEqual(["$ echo rendered"]);
+    expect(events.find((e) => e.type === "agent_start")?.rendered).toBeUndefined();
+    expect(await client.close()).toBe(0);
+  });
+
   it("answers state, models, thinking and model requests", async () => {
     const env = keelEnv({ script: [{ text: "hi" }] });
     const client = start(env);
