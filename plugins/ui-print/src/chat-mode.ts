@@ -37,7 +37,8 @@ const isExit = (text: string) => text === "/exit" || text === "/quit";
 function banner(runtime: Runtime): string {
   const model = runtime.model ? `${runtime.model.provider}/${runtime.model.id}` : "no model";
   const name = `${runtime.app.command}${runtime.app.version ? ` ${runtime.app.version}` : ""}`;
-  return `${name} · ${model} · ${runtime.cwd} · session ${runtime.sessionId.slice(0, 8)}\n/help lists the commands; /exit ends.\n`;
+  const session = runtime.sessionId.slice(0, 8);
+  return `${name} · ${model} · ${runtime.cwd} · session ${session}\n/help lists the commands; /exit ends.\n`;
 }
 
 /** The chat over `input`; `session.active` is true while it runs (its questions are answered only then). */
