@@ -4,7 +4,7 @@
  * sent, so nothing is billed and no key leaves the machine; a refused connection, a name that does not
  * resolve and no answer within the time limit are each told with what to check.
  */
-import { connect } from "node:net";
+import { connect, type LookupFunction } from "node:net";
 
 /** How long the probe waits for the connection: short, because a UI shows its answer while it waits. */
 export const PROBE_TIMEOUT_MS = 1500;
@@ -34,8 +34,15 @@ function why(error: NodeJS.ErrnoException, host: string): string {
   }
 }
 
+export interface ProbeOptions {
+  timeoutMs?: number;
+  /** Resolves the host name (`dns.lookup` by default); tests give their own, to stay off the network. */
+  lookup?: LookupFunction;
+}
+
 /** The problem reaching `target`'s endpoint and what to check, or undefined when it answers. */
-export function probeEndpoint(target: ProbeTarget, timeoutMs = PROBE_TIMEOUT_MS): Promise<string | undefined> {
+export function probeEndpoint(target: ProbeTarget, options: ProbeOptions = {}): Promise<string | undefined> {
+  const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
   let url: URL;
   try {
     url = new URL(target.baseUrl);
@@ -49,7 +56,7 @@ export function probeEndpoint(target: ProbeTarget, timeoutMs = PROBE_TIMEOUT_MS)
     `check that the server runs and the address is right ` +
     `(settings providers.${target.id}.baseUrl${target.baseUrlEnv ? ` or $${target.baseUrlEnv}` : ""})`;
   return new Promise((resolve) => {
-    const socket = connect({ host, port });
+    const socket = connect({ host, port, ...(options.lookup && { lookup: options.lookup }) });
     const done = (problem: string | undefined) => {
       socket.destroy();
       resolve(problem && `Cannot reach ${target.label} at ${where}: ${problem}; ${fix}.`);

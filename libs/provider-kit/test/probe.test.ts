@@ -1,6 +1,7 @@
 // The start-up reachability probe against real sockets on 127.0.0.1: a listening port answers, a closed port
-// is refused, a name that does not resolve is told as DNS; each message names the provider and what to set.
-import { createServer, type AddressInfo, type Server } from "node:net";
+// is refused, a name that does not resolve (a lookup the test answers) is told as DNS; each message names the
+// provider and what to set.
+import { createServer, type AddressInfo, type LookupFunction, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { closedPort } from "../../../test/support/closed-port.ts";
 import { probeEndpoint } from "../src/probe.ts";
@@ -33,9 +34,11 @@ describe("probeEndpoint", () => {
     );
   });
 
-  it("tells a host name that does not resolve", async () => {
+  it("tells a host name that does not resolve (the name looked up by the test, off the network)", async () => {
+    const notFound = Object.assign(new Error("getaddrinfo ENOTFOUND no-such-host.invalid"), { code: "ENOTFOUND" });
+    const lookup: LookupFunction = (_host, _options, callback) => callback(notFound, "", 4);
     const target = { id: "x", label: "X", baseUrl: "https://no-such-host.invalid/v1" };
-    expect(await probeEndpoint(target)).toMatch(
+    expect(await probeEndpoint(target, { lookup })).toMatch(
       /^Cannot reach X at https:\/\/no-such-host\.invalid: the host name no-such-host\.invalid does not resolve/,
     );
   });
