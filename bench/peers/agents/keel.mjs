@@ -1,0 +1,19 @@
+// keel from this tree (bin/keel.js, so `npm run build` first), over Chat Completions through provider-openai.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const bin = fileURLToPath(new URL("../../../bin/keel.js", import.meta.url));
+const { version } = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8"));
+
+/** @type {import("./index.mjs").Agent} */
+export const keel = {
+  name: `keel ${version} (this tree)`,
+  wire: "openai",
+  command: () => ({ file: process.execPath, args: [bin] }),
+  prepare: (ctx) => ({
+    KEEL_HOME: ctx.home,
+    OPENAI_API_KEY: "sk-bench-fake",
+    OPENAI_BASE_URL: `${ctx.mockUrl}/v1`,
+  }),
+  printArgs: (prompt) => ["-p", prompt, "--provider", "openai", "--model", "gpt-4.1-mini"],
+};

@@ -1,0 +1,107 @@
+// The peers table as printed (medians, keel's ratios to each peer and to Node's floors) and as JSON for diffing
+// (bench/peers/.results/latest.json, ignored by git).
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { median, printTable } from "../lib.mjs";
+import { rssUnavailable, TOOL_TURNS } from "./measure.mjs";
+
+const fixed = (v, digits, unit) => (v === undefined ? "–" : `${v.toFixed(digits)} ${unit}`);
+const med = (values) => (values.length ? median(values) : undefined);
+
+/** Medians of one row's samples, with its error and the hosts it tried to reach besides the mock. */
+function summarize(row) {
+  const s = row.samples;
+  const first = s.first[0];
+  return {
+    name: row.agent.name,
+    npm: row.agent.npm,
+    wire: row.agent.wire,
+    runs: s.oneTurn.length,
+    versionMs: med(s.version),
+    oneTurnMs: med(s.oneTurn),
+    perToolTurnMs: med(s.perTurn),
+    peakRssMb: med(s.rssMb),
+    firstRequestBytes: first?.bytes,
+    tools: first?.tools,
+    requests: s.requests[0],
+    samples: { versionMs: s.version, oneTurnMs: s.oneTurn, perToolTurnMs: s.perTurn, peakRssMb: s.rssMb },
+    phoneHome: [...row.phoneHome],
+    error: row.error,
+  };
+}
+
+const ratio = (a, b) => (a === undefined || b === undefined ? "–" : `${(a / b).toFixed(2)}×`);
+
+export function report({ rows, floors, load, wallS, runs, machine, isolation, outDir }) {
+  const agents = rows.map(summarize);
+  const floor = { nodeMs: med(floors.nodeMs), nodeRssMb: med(floors.nodeRssMb), spawnMs: med(floors.spawnMs) };
+  const header = ["agent", "--version", "1-turn run", "per tool turn", "peak RSS (1-turn)", "first request", "note"];
+  const table = [header];
+  for (const a of agents) {
+    const first =
+      a.firstRequestBytes === undefined ? "–" : `${(a.firstRequestBytes / 1024).toFixed(1)} KB (${a.tools} tools)`;
+    const notes = [];
+    if (a.error) notes.push(a.error);
+    if (a.phoneHome.length) notes.push(`tried to reach: ${a.phoneHome.join("; ")}`);
+    if (a.runs && a.runs < runs) notes.push(`${a.runs} of ${runs} runs`);
+    table.push([
+      a.name,
+      fixed(a.versionMs, 0, "ms"),
+      fixed(a.oneTurnMs, 0, "ms"),
+      fixed(a.perToolTurnMs, 1, "ms"),
+      rssUnavailable ? rssUnavailable : fixed(a.peakRssMb, 0, "MB"),
+      first,
+      notes.join(" | ") || "",
+    ]);
+  }
+  table.push([
+    "floor: node -e 0 / spawnSync(bash -c echo)",
+    fixed(floor.nodeMs, 0, "ms"),
+    fixed(floor.nodeMs, 0, "ms"),
+    fixed(floor.spawnMs, 1, "ms"),
+    fixed(floor.nodeRssMb, 0, "MB"),
+    "",
+    "",
+  ]);
+  printTable(`Peers: medians of ${runs} interleaved runs, ${TOOL_TURNS} shell turns (median of the gaps)`, table);
+
+  const keel = agents.find((a) => a.npm === undefined);
+  if (keel) printRatios(keel, agents, floor);
+  const pct = (v) => `${(v * 100).toFixed(0)}%`;
+  console.log(
+    `\nmachine: ${machine.nproc} cores, ${machine.cpu}, Node ${machine.node}; idle share during the run ` +
+      `${pct(load.idleShare)}, busy with other processes than this bench ${pct(load.othersShare)}; ` +
+      `${wallS.toFixed(0)} s; network: ${isolation}`,
+  );
+
+  mkdirSync(outDir, { recursive: true });
+  const result = { date: new Date().toISOString(), machine, load, wallS, runs, isolation, floor, floors, agents };
+  const file = join(outDir, "latest.json");
+  writeFileSync(file, JSON.stringify(result, null, 2) + "\n");
+  console.log(`written to ${file}`);
+}
+
+/** keel's row against each peer's and against Node's floors measured in the same run. */
+function printRatios(keel, agents, floor) {
+  const ratios = [["keel ÷ …", "--version", "1-turn run", "per tool turn", "peak RSS", "first request"]];
+  for (const a of agents.filter((a) => a !== keel))
+    ratios.push([
+      a.name,
+      ratio(keel.versionMs, a.versionMs),
+      ratio(keel.oneTurnMs, a.oneTurnMs),
+      ratio(keel.perToolTurnMs, a.perToolTurnMs),
+      ratio(keel.peakRssMb, a.peakRssMb),
+      ratio(keel.firstRequestBytes, a.firstRequestBytes),
+    ]);
+  const over = keel.perToolTurnMs === undefined ? undefined : keel.perToolTurnMs - floor.spawnMs;
+  const above = over === undefined ? "–" : `${over >= 0 ? "+" : ""}${over.toFixed(1)} ms`;
+  ratios.push([
+    "Node's floors",
+    `${ratio(keel.versionMs, floor.nodeMs)} node -e 0`,
+    `${ratio(keel.oneTurnMs, floor.nodeMs)} node -e 0`,
+    `${above} over spawnSync`,
+    `${ratio(keel.peakRssMb, floor.nodeRssMb)} node -e 0`,
+    "",
+  ]);
+  printTable("keel's ratios (below 1× = keel is faster or smaller)", ratios);
+}
