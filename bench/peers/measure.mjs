@@ -92,7 +92,8 @@ export async function oneTurnRun(s) {
   const seen = s.mock.seen();
   const first = seen.find((r) => r.turn) ?? seen.find((r) => r.bytes > 0);
   if (!first) throw new Error("the 1-turn run printed the answer without a request to the mock");
-  return { ms: run.ms, rssMb: run.rssMb, firstBytes: first.bytes, tools: first.tools, requests: seen.length };
+  const { bytes: firstBytes, tools, toolNames } = first;
+  return { ms: run.ms, rssMb: run.rssMb, firstBytes, tools, toolNames, requests: seen.length };
 }
 
 /**
@@ -106,10 +107,12 @@ export async function toolTurnsRun(s) {
   const turns = s.mock.seen().filter((r) => r.turn);
   const done = turns.at(-1)?.toolResults ?? 0;
   if (done < TOOL_TURNS) throw new Error(`only ${done} of ${TOOL_TURNS} tool results came back to the model`);
-  // The first TOOL_TURNS requests each get a shell call: their gaps are the agent's cost of one tool turn.
-  const calling = turns.filter((r) => r.toolResults < TOOL_TURNS).slice(0, TOOL_TURNS);
-  const gaps = calling.slice(1).map((r, i) => r.at - calling[i].at);
-  return { ms: median(gaps), gaps: gaps.length, requests: s.mock.seen().length };
+  // The first request carrying k tool results, for k below TOOL_TURNS, gets shell call k + 1: the gaps between them
+  // are the agent's cost of one tool turn (other requests that offer the shell, such as a side query, are left out).
+  const calling = [...Array(TOOL_TURNS).keys()].map((k) => turns.find((r) => r.toolResults === k));
+  if (calling.some((r) => !r)) throw new Error("a turn's request is missing from what the mock saw");
+  const gaps = calling.slice(1).map((r, i) => (r?.at ?? 0) - (calling[i]?.at ?? 0));
+  return { ms: median(gaps), requests: s.mock.seen().length, turnRequests: turns.length };
 }
 
 /**

@@ -20,9 +20,15 @@ const SHELL_TOOLS = new Set(["bash", "Bash", "shell", "shell_command", "exec_com
 export const ANSWER = "The answer is 4.";
 
 /**
- * @typedef {{ at: number; path: string; bytes: number; tools: number; turn: boolean; toolResults: number }} Seen
- *   one request as the mock saw it: arrival (performance.now()), body size, tools offered, whether it offered the
- *   shell tool, and how many tool results its conversation carried.
+ * One request as the mock saw it.
+ * @typedef {object} Seen
+ * @property {number} at  arrival, performance.now()
+ * @property {string} path
+ * @property {number} bytes  body size
+ * @property {number} tools  how many tools it offered
+ * @property {string[]} toolNames
+ * @property {boolean} turn  whether it offered the shell tool
+ * @property {number} toolResults  tool results its conversation carried
  */
 
 /** The tools of a request, as `{ name, schema }`, whatever the wire format. */
@@ -99,7 +105,8 @@ export async function startPeerMock() {
       const tools = toolsOf(body);
       const shell = tools.find((t) => SHELL_TOOLS.has(t.name));
       const toolResults = toolResultsIn(body);
-      seen.push({ at, path, bytes: raw.length, tools: tools.length, turn: Boolean(shell), toolResults });
+      const toolNames = tools.map((t) => t.name);
+      seen.push({ at, path, bytes: raw.length, tools: tools.length, toolNames, turn: Boolean(shell), toolResults });
       const json = (status, value) => {
         res.writeHead(status, { "content-type": "application/json" });
         res.end(JSON.stringify(value));

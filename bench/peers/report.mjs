@@ -23,6 +23,7 @@ function summarize(row) {
     peakRssMb: med(s.rssMb),
     firstRequestBytes: first?.bytes,
     tools: first?.tools,
+    toolNames: first?.toolNames,
     requests: s.requests[0],
     samples: { versionMs: s.version, oneTurnMs: s.oneTurn, perToolTurnMs: s.perTurn, peakRssMb: s.rssMb },
     phoneHome: [...row.phoneHome],

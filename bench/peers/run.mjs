@@ -40,7 +40,8 @@ if (!process.env[IN_NAMESPACE]) {
 // Not under /tmp: Codex refuses to set up its helper binaries in a home inside the temporary folder.
 const base = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : tmpdir(), "keel-peers-"));
 const mock = await startPeerMock();
-const recorder = await startPhoneHomeRecorder();
+const ownNamespace = process.env[IN_NAMESPACE] === "1";
+const recorder = await startPhoneHomeRecorder(ownNamespace);
 const floors = { nodeMs: [], nodeRssMb: [], spawnMs: [] };
 const floorHome = join(base, "floor");
 mkdirSync(join(floorHome, "tmp"), { recursive: true });
@@ -78,8 +79,8 @@ for (let round = 0; round <= RUNS; round++) {
       row.samples.oneTurn.push(one.ms);
       if (one.rssMb !== undefined) row.samples.rssMb.push(one.rssMb);
       row.samples.perTurn.push(many.ms);
-      row.samples.first.push({ bytes: one.firstBytes, tools: one.tools });
-      row.samples.requests.push({ oneTurn: one.requests, toolTurns: many.requests });
+      row.samples.first.push({ bytes: one.firstBytes, tools: one.tools, toolNames: one.toolNames });
+      row.samples.requests.push({ oneTurn: one.requests, toolTurns: many.requests, shellOffers: many.turnRequests });
     } catch (e) {
       row.error = `${round === 0 ? "warm-up" : `round ${round}`}: ${/** @type {Error} */ (e).message}`;
     } finally {
@@ -100,6 +101,8 @@ report({
   wallS,
   runs: RUNS,
   machine: describeMachine(),
-  isolation: process.env[IN_NAMESPACE] === "1" ? "own network namespace (loopback only)" : process.env[IN_NAMESPACE],
+  isolation: ownNamespace
+    ? `own network namespace, loopback only; direct attempts recorded at ${recorder.catchAll.join(", ")}`
+    : process.env[IN_NAMESPACE],
   outDir: join(here, ".results"),
 });
