@@ -69,7 +69,13 @@ export const DistributionManifestSchema = z
     promptAdditions: z.array(z.string().min(1)).default([]),
     /** Settings keys (dotted: `permissions.mode`) no user or project layer may change. */
     locked: z.array(z.string().regex(/^[\w-]+(\.[\w-]+)*$/, "a dotted settings key")).default([]),
+    /**
+     * The catalogs `catalog:<name>` plugins are resolved through, and the only ones (with `lockCatalogs`) the
+     * built agent's marketplace uses: `dist build` fetches each and ships it in the built folder.
+     */
     catalogs: z.array(TrustedCatalogSchema).default([]),
+    /** The built agent trusts exactly `catalogs`: its `market add` adds no other. */
+    lockCatalogs: z.boolean().default(false),
   })
   .strict();
 
@@ -86,7 +92,10 @@ export const DistributionFieldSchema = z
     settings: z.record(z.string(), z.unknown()).default({}),
     promptAdditions: z.array(z.string()).default([]),
     locked: z.array(z.string()).default([]),
+    /** The catalogs the agent trusts; each is shipped as `catalogs/<name>.json` beside the package.json. */
     catalogs: z.array(TrustedCatalogSchema).default([]),
+    /** Whether the agent trusts only those (its users add no other catalog). */
+    lockCatalogs: z.boolean().default(false),
   })
   .strict();
 

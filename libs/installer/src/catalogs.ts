@@ -121,6 +121,22 @@ function save(keelHome: string, record: CatalogRecord): void {
   renameSync(`${file}.tmp`, file);
 }
 
+/**
+ * Reads a catalog from `origin` (a path, a git URL, an https URL) without adding it, under `name` when given
+ * (the name its reader trusts it by): what `dist build` resolves a manifest's `catalog:` plugins through.
+ */
+export async function readCatalog(origin: string, cwd: string, name?: string): Promise<CatalogRecord> {
+  const where = normalOrigin(origin, cwd);
+  const catalog = await fetchCatalog(where);
+  return { origin: where, updatedAt: new Date().toISOString(), catalog: { ...catalog, name: name ?? catalog.name } };
+}
+
+/** Keeps `record` among the catalogs under `home` (and their blocked versions), as `market add` does. */
+export function keepCatalog(home: string, record: CatalogRecord): void {
+  save(home, record);
+  writeBlocked(home);
+}
+
 export interface AddCatalogOptions {
   cwd: string;
   /** The managed settings' `plugins.allowedCatalogs`: when set, only these origins or catalog names may be added. */
@@ -143,8 +159,7 @@ export async function addCatalog(keelHome: string, origin: string, options: AddC
         `(\`keel market remove ${catalog.name}\`)`,
     );
   const record = { origin: where, updatedAt: new Date().toISOString(), catalog };
-  save(keelHome, record);
-  writeBlocked(keelHome);
+  keepCatalog(keelHome, record);
   return record;
 }
 

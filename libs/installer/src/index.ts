@@ -23,8 +23,10 @@ export { moveOut, previousEntry, rollBack } from "./swap.ts";
 export {
   addCatalog,
   blockedVersions,
+  keepCatalog,
   listCatalogs,
   parseCatalog,
+  readCatalog,
   removeCatalog,
   updateCatalogs,
   type AddCatalogOptions,

@@ -13,8 +13,9 @@ import {
   type CliContext,
   type DistributionField,
   type DistributionManifest,
-  type DistributionPlugin,
 } from "@keel/extensions-api";
+import type { CatalogRecord } from "@keel/installer";
+import { catalogTarget, readTrustedCatalogs, type FetchTarget } from "./catalog-sources.ts";
 import { BUNDLED, fetchPlugins } from "./fetch.ts";
 import { findPackage, runtimeClosure } from "./packages.ts";
 import { resolvePlugin, type ResolvedPlugin } from "./resolve.ts";
@@ -26,6 +27,9 @@ export interface BuildOptions {
   link: boolean;
   /** The npm registry `npm` plugins come from (`marketplace.registry`). */
   registry?: string;
+  /** Whether a catalog may give a git or a remote-URL source (`--allow-git`, `--allow-remote`). */
+  allowGit?: boolean;
+  allowRemote?: boolean;
 }
 
 export async function buildDistribution(file: string, out: string, options: BuildOptions): Promise<BuildResult> {
@@ -33,19 +37,26 @@ export async function buildDistribution(file: string, out: string, options: Buil
   if (typeof manifest === "string") return { ok: false, problems: [manifest] };
   if (existsSync(out)) return { ok: false, problems: [`${out} already exists; name a new folder with --out.`] };
   const { distributionFile } = options.context;
-  const problems: string[] = [];
+  const { records: catalogs, problems } = await readTrustedCatalogs(manifest, file);
   const plugins: ResolvedPlugin[] = [];
-  const fromNpm = manifest.plugins.filter((p) => p.source === "npm");
-  for (const plugin of manifest.plugins.filter((p) => p.source !== "npm")) {
-    const resolved = resolvePlugin(plugin, file, distributionFile);
+  const fetched: FetchTarget[] = [];
+  for (const plugin of manifest.plugins) {
+    if (plugin.source === "npm") {
+      fetched.push({ plugin, source: { kind: "npm", name: plugin.name, range: plugin.version } });
+      continue;
+    }
+    const resolved = plugin.source.startsWith("catalog:")
+      ? await catalogTarget(plugin, catalogs, file)
+      : resolvePlugin(plugin, file, distributionFile);
     if (typeof resolved === "string") problems.push(resolved);
+    else if ("source" in resolved) fetched.push(resolved);
     else plugins.push(resolved);
   }
   const core = findPackage(dirname(distributionFile), "@keel/core");
   if (!core) problems.push(`keel's runtime (@keel/core) is not installed beside ${distributionFile}.`);
   if (problems.length > 0 || !core) return { ok: false, problems };
   try {
-    return await assemble(manifest, file, out, core, plugins, fromNpm, options);
+    return await assemble(manifest, file, out, core, { plugins, fetched, catalogs }, options);
   } catch (error) {
     rmSync(out, { recursive: true, force: true });
     return { ok: false, problems: [(error as Error).message] };
@@ -58,15 +69,17 @@ async function assemble(
   file: string,
   out: string,
   core: string,
-  plugins: ResolvedPlugin[],
-  fromNpm: DistributionPlugin[],
+  parts: { plugins: ResolvedPlugin[]; fetched: FetchTarget[]; catalogs: CatalogRecord[] },
   options: BuildOptions,
 ): Promise<BuildResult> {
+  const { plugins, catalogs } = parts;
   const problems: string[] = [];
-  const fetched = await fetchPlugins(fromNpm, out, {
+  const fetched = await fetchPlugins(parts.fetched, out, {
     cwd: dirname(file),
     registry: options.registry,
     cache: join(options.context.keelHome, "cache", "npm"),
+    allowGit: options.allowGit ?? false,
+    allowRemote: options.allowRemote ?? false,
     known: new Map([
       ...options.context.listPlugins().map((p) => [p.name, p.version] as const),
       ...plugins.map((p) => [p.plugin.name, p.plugin.version] as const),
@@ -102,6 +115,11 @@ async function assemble(
     launch = "@keel/core/launch";
   }
   mkdirSync(join(out, "bin"), { recursive: true });
+  // The agent's marketplace reads its trusted catalogs from here (`catalogs/<name>.json`), as `market add` keeps them.
+  if (catalogs.length > 0) {
+    const { keepCatalog } = await import("@keel/installer");
+    for (const record of catalogs) keepCatalog(out, record);
+  }
   writePackage(out, manifest, pluginDirs);
   const bin = join(out, "bin", `${manifest.command}.js`);
   writeFileSync(bin, launcher(manifest.command, launch));
@@ -149,6 +167,7 @@ function writePackage(out: string, manifest: DistributionManifest, pluginDirs: s
     promptAdditions: manifest.promptAdditions,
     locked: manifest.locked,
     catalogs: manifest.catalogs,
+    lockCatalogs: manifest.lockCatalogs,
   };
   const pkg = {
     name: manifest.name,

@@ -25,6 +25,8 @@ export const distCommand = (allSettings: () => Readonly<Record<string, unknown>>
       valueName: "<dir>",
       description: "dist build: the folder to write (must not exist)",
     },
+    { name: "allow-git", type: "boolean", description: "let a trusted catalog give a plugin from a git repository" },
+    { name: "allow-remote", type: "boolean", description: "let a trusted catalog give a plugin as a tarball URL" },
   ],
   async run(args, options, context) {
     const [action, manifest, ...rest] = args;
@@ -33,16 +35,18 @@ export const distCommand = (allSettings: () => Readonly<Record<string, unknown>>
       return 2;
     }
     const file = resolve(context.cwd, manifest);
+    const common = {
+      context,
+      registry: registryOf(allSettings()),
+      allowGit: options.allowGit === true,
+      allowRemote: options.allowRemote === true,
+    };
     if (action === "build") {
       if (typeof options.out !== "string") {
         context.stderr(`dist build: name the folder to write with --out <dir>. ${USAGE}\n`);
         return 2;
       }
-      const built = await buildDistribution(file, resolve(context.cwd, options.out), {
-        context,
-        link: false,
-        registry: registryOf(allSettings()),
-      });
+      const built = await buildDistribution(file, resolve(context.cwd, options.out), { ...common, link: false });
       if (!built.ok) return fail(context.stderr, built.problems);
       context.stdout(`Built ${built.command} in ${built.out}: run ${built.bin}\n`);
       return 0;
@@ -50,7 +54,7 @@ export const distCommand = (allSettings: () => Readonly<Record<string, unknown>>
     // Running without building: the same folder, with the plugins and the runtime linked where they are.
     const out = join(mkdtempSync(join(tmpdir(), "keel-dist-run-")), "agent");
     try {
-      const built = await buildDistribution(file, out, { context, link: true, registry: registryOf(allSettings()) });
+      const built = await buildDistribution(file, out, { ...common, link: true });
       if (!built.ok) return fail(context.stderr, built.problems);
       return await runBuilt(built.bin, rest, context.cwd);
     } finally {

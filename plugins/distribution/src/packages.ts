@@ -3,7 +3,7 @@
  * closure of what a set of packages needs at run time, for copying a self-contained runtime.
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, sep } from "node:path";
 
 /** The real folder of package `name` as Node resolves it from `fromDir`, or undefined. */
 export function findPackage(fromDir: string, name: string): string | undefined {
@@ -33,8 +33,17 @@ export interface RuntimePackage {
 }
 
 /**
+ * Whether `dir` sits in the node_modules of a package that is itself in a node_modules
+ * (`…/node_modules/a/node_modules/b`): npm nested it there because another version of `b` is at the top.
+ */
+function nestedInPackage(dir: string): boolean {
+  const at = dir.lastIndexOf(`${sep}node_modules${sep}`);
+  return at > 0 && dir.slice(0, at).includes(`${sep}node_modules${sep}`);
+}
+
+/**
  * Every package the given folders' `dependencies` (and optional ones found) need, transitively, once each by
- * name. A dependency found in a package's own nested node_modules travels with that package's folder. Two
+ * name. A dependency npm nested inside another package's folder travels with that package's folder. Two
  * versions of one name at the top would need nesting: reported as a problem rather than guessed.
  */
 export function runtimeClosure(roots: string[], problems: string[]): RuntimePackage[] {
@@ -51,8 +60,9 @@ export function runtimeClosure(roots: string[], problems: string[]): RuntimePack
         if (!optional.has(name)) problems.push(`${pkg.name} needs ${name}, which is not installed beside it.`);
         continue;
       }
-      // In the package's own node_modules: copied with it, but what it needs may live higher up.
-      if (!relative(from, dir).startsWith("..")) {
+      // Nested in another installed package's node_modules: copied with that package (each runtime package is
+      // copied whole), but what it needs may live higher up.
+      if (nestedInPackage(dir)) {
         visit(dir);
         continue;
       }

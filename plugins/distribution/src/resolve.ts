@@ -27,10 +27,7 @@ export function resolvePlugin(
   } else if (plugin.source.startsWith("path:")) {
     dir = resolve(dirname(manifestFile), plugin.source.slice("path:".length));
   } else {
-    return (
-      `${what} comes from ${plugin.source}; a distribution takes plugins from "keel", ` +
-      `"path:<folder>" or "npm" (catalog sources are not built yet).`
-    );
+    return `${what} comes from ${plugin.source}; only "keel" and "path:<folder>" plugins are found on disk.`;
   }
   let found: { name?: string; version?: string };
   try {

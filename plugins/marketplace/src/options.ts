@@ -4,7 +4,8 @@
  */
 import { join } from "node:path";
 import type { CliContext } from "@keel/extensions-api";
-import { blockedVersions, listCatalogs, type InstallOptions, type Scope } from "@keel/installer";
+import { blockedVersions, type InstallOptions, type Scope } from "@keel/installer";
+import { allCatalogs } from "./catalogs.ts";
 import { confirmPlan } from "./consent.ts";
 import type { MarketplaceSettings } from "./settings.ts";
 
@@ -14,7 +15,7 @@ export function installOptions(
   settings: MarketplaceSettings,
   options: Record<string, unknown>,
 ): InstallOptions {
-  const blocked = blockedVersions(listCatalogs(context.keelHome));
+  const blocked = blockedVersions(allCatalogs(context));
   return {
     scope,
     cwd: context.cwd,

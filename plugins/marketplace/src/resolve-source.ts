@@ -3,7 +3,8 @@
  * catalogs, which also give the sha512 the tarball must have and may mark the version deprecated.
  */
 import type { CliContext } from "@keel/extensions-api";
-import { listCatalogs, parseSource, resolveName, type Source } from "@keel/installer";
+import { parseSource, resolveName, type Source } from "@keel/installer";
+import { allCatalogs } from "./catalogs.ts";
 
 export interface Target {
   source: Source;
@@ -16,7 +17,7 @@ export interface Target {
 export function resolveSource(text: string, context: CliContext, integrity?: string): Target {
   const source = parseSource(text, context.cwd);
   if (source.kind !== "catalog") return { source, integrity };
-  const found = resolveName(listCatalogs(context.keelHome), source, context.cwd);
+  const found = resolveName(allCatalogs(context), source, context.cwd);
   context.stderr(`${found.plugin.name}: found in the catalog "${found.catalog}"\n`);
   if (found.version?.deprecated)
     context.stderr(

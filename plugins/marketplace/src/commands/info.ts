@@ -1,7 +1,8 @@
 /** `keel info <name>`: an installed plugin's lock entry and what catalogs say about the name. */
 import { join } from "node:path";
 import type { CliContext } from "@keel/extensions-api";
-import { listCatalogs, scopeLock } from "@keel/installer";
+import { scopeLock } from "@keel/installer";
+import { allCatalogs } from "../catalogs.ts";
 import { guarded } from "../options.ts";
 
 export function run(args: string[], options: Record<string, unknown>, context: CliContext): Promise<number> {
@@ -11,7 +12,7 @@ export function run(args: string[], options: Record<string, unknown>, context: C
       { scope: "user", entry: scopeLock({ kind: "user", root: context.keelHome }).plugins[name] },
       { scope: "project", entry: scopeLock({ kind: "project", root: join(context.cwd, ".keel") }).plugins[name] },
     ].filter((x) => x.entry);
-    const catalogs = listCatalogs(context.keelHome).flatMap((r) =>
+    const catalogs = allCatalogs(context).flatMap((r) =>
       r.catalog.plugins.filter((p) => p.name === name).map((plugin) => ({ catalog: r.catalog.name, plugin })),
     );
     const plugin = context.listPlugins().find((p) => p.name === name);

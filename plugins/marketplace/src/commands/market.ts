@@ -3,7 +3,8 @@
  * The managed settings' `plugins.allowedCatalogs` limits what can be added.
  */
 import type { CliContext } from "@keel/extensions-api";
-import { addCatalog, listCatalogs, removeCatalog, updateCatalogs } from "@keel/installer";
+import { addCatalog, removeCatalog, updateCatalogs } from "@keel/installer";
+import { allCatalogs, checkCatalogChange, shippedCatalogs } from "../catalogs.ts";
 import { guarded } from "../options.ts";
 import { UsageError } from "../scope.ts";
 
@@ -14,6 +15,7 @@ export function run(args: string[], options: Record<string, unknown>, context: C
     switch (action) {
       case "add": {
         if (!target) throw new UsageError(`market add needs a path, a git URL or an https URL`);
+        checkCatalogChange(context, { adding: true });
         if (/^(git[:+]|.*\.git(#.*)?$)/.test(target) && !options.allowGit)
           throw new UsageError(`${target}: git catalogs are opt-in; add --allow-git`);
         const record = await addCatalog(home, target, {
@@ -27,18 +29,24 @@ export function run(args: string[], options: Record<string, unknown>, context: C
         );
         return 0;
       }
-      case "list":
-        for (const r of listCatalogs(home))
+      case "list": {
+        const shipped = new Set(shippedCatalogs(context).records.map((r) => r.catalog.name));
+        for (const r of allCatalogs(context)) {
+          const from = shipped.has(r.catalog.name) ? `, with ${context.command}` : "";
           context.stdout(
-            `${r.catalog.name}  ${r.catalog.plugins.length} plugins  ${r.origin}  (updated ${r.updatedAt})\n`,
+            `${r.catalog.name}  ${r.catalog.plugins.length} plugins  ${r.origin}  (updated ${r.updatedAt}${from})\n`,
           );
+        }
         return 0;
+      }
       case "update":
+        if (target) checkCatalogChange(context, { adding: false, name: target });
         for (const r of await updateCatalogs(home, target))
           context.stdout(`updated the catalog "${r.catalog.name}" (${r.catalog.plugins.length} plugins)\n`);
         return 0;
       case "remove":
         if (!target) throw new UsageError(`market remove needs the catalog's name`);
+        checkCatalogChange(context, { adding: false, name: target });
         removeCatalog(home, target);
         context.stdout(`removed the catalog "${target}"\n`);
         return 0;

@@ -1,11 +1,12 @@
 /** `keel search <words...>`: plugins of every added catalog matching all the words. */
 import type { CliContext } from "@keel/extensions-api";
-import { listCatalogs, searchCatalogs } from "@keel/installer";
+import { searchCatalogs } from "@keel/installer";
+import { allCatalogs } from "../catalogs.ts";
 import { guarded } from "../options.ts";
 
 export function run(args: string[], options: Record<string, unknown>, context: CliContext): Promise<number> {
   return guarded(context, async () => {
-    const records = listCatalogs(context.keelHome);
+    const records = allCatalogs(context);
     if (records.length === 0) {
       context.stderr(
         `${context.command}: no catalog is added; \`${context.command} market add <path|url>\` adds one\n`,
