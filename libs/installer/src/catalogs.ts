@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, posix, resolve } from "node:path";
 import { blockedIndexFile, type BlockedIndex } from "@keel/core/installed";
 import { CatalogSchema, type Catalog } from "@keel/extensions-api/catalog";
 import { RefusedError } from "./check.ts";
@@ -233,17 +233,31 @@ function writeBlocked(keelHome: string): void {
 }
 
 /**
- * A catalog plugin's source with a relative path resolved against the catalog's folder (the folder holding
- * `.claude-plugin/` or `.keel-plugin/` when the file is in one, as Claude Code reads it); others as they are.
+ * A catalog plugin's source with a relative path resolved against where the catalog is: for a catalog on disk,
+ * its folder (the folder holding `.claude-plugin/` or `.keel-plugin/` when the file is in one, as Claude Code
+ * reads it); for a git catalog, that folder of its repository, at the ref it was added from (a git source,
+ * fetched only with the git opt-in); for an https catalog, a URL beside the catalog's (a remote tarball,
+ * fetched only with the remote opt-in). Other sources stay as they are.
  */
 export function catalogSource(source: string, record: CatalogRecord): string {
   if (/^(npm:|git:|git\+|https?:\/\/)/.test(source)) return source;
-  if (record.origin.startsWith("git:") || /^https?:/.test(record.origin))
-    throw new RefusedError(
-      `the catalog "${record.catalog.name}" gives the relative source "${source}", which only a ` +
-        `catalog on disk can resolve`,
-    );
-  const folder = dirname(record.origin);
+  const { origin } = record;
+  if (origin.startsWith("git:")) {
+    if (isAbsolute(source))
+      throw new RefusedError(
+        `the catalog "${record.catalog.name}" gives the absolute path "${source}"; a git catalog's sources are ` +
+          "paths inside its repository",
+      );
+    const [url, ref] = origin.slice(4).split("#", 2) as [string, string | undefined];
+    const sub = posix.normalize(source.replace(/^\.\//, "")).replace(/\/$/, "");
+    if (sub.startsWith("..") || sub === ".")
+      throw new RefusedError(
+        `the catalog "${record.catalog.name}" gives "${source}", which is not inside its repository`,
+      );
+    return `git:${url}#${ref ? `${ref}::` : ""}path:${sub}`;
+  }
+  if (/^https?:/.test(origin)) return new URL(source, origin).href;
+  const folder = dirname(origin);
   const root = /^\.(claude|keel)-plugin$/.test(basename(folder)) ? dirname(folder) : folder;
   return isAbsolute(source) ? source : resolve(root, source);
 }
