@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keelEnv, runKeel, SCRIPTED, type KeelEnv } from "../support/keel-cli.ts";
 import { startRegistry, type LocalRegistry } from "../support/local-registry.ts";
-import { ECHO_TOOL_SOURCE, tempDir, writePlugin } from "../support/plugin-fixtures.ts";
+import { ACME_ECHO, tempDir, writePlugin } from "../support/plugin-fixtures.ts";
 import { packTarball } from "../../libs/installer/test/support/packages.ts";
 
 const cache = { KEEL_CACHE_DIR: process.env.KEEL_CACHE_DIR ?? join(homedir(), ".cache", "keel") };
@@ -21,14 +21,7 @@ let echoIntegrity: string;
 
 beforeAll(async () => {
   registry = await startRegistry();
-  await registry.publish(
-    writePlugin(tempDir(), {
-      name: "acme-echo",
-      version: "1.2.0",
-      keel: { contributes: { tools: ["echo"] } },
-      source: ECHO_TOOL_SOURCE,
-    }),
-  );
+  await registry.publish(writePlugin(tempDir(), ACME_ECHO));
   const meta = (await (await fetch(new URL("acme-echo", registry.url))).json()) as {
     versions: Record<string, { dist: { integrity: string } }>;
   };

@@ -9,21 +9,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.ts";
 import { startRegistry, type LocalRegistry } from "../support/local-registry.ts";
-import { ECHO_TOOL_SOURCE, tempDir, writePlugin } from "../support/plugin-fixtures.ts";
+import { ACME_ECHO, tempDir, writePlugin } from "../support/plugin-fixtures.ts";
 
 const cache = { KEEL_CACHE_DIR: process.env.KEEL_CACHE_DIR ?? join(homedir(), ".cache", "keel") };
 let registry: LocalRegistry;
 
 beforeAll(async () => {
   registry = await startRegistry();
-  await registry.publish(
-    writePlugin(tempDir(), {
-      name: "acme-echo",
-      version: "1.2.0",
-      keel: { contributes: { tools: ["echo"] } },
-      source: ECHO_TOOL_SOURCE,
-    }),
-  );
+  await registry.publish(writePlugin(tempDir(), ACME_ECHO));
 }, 60_000);
 
 afterAll(() => registry?.close());

@@ -48,3 +48,11 @@ export default definePlugin({
   },
 });
 `;
+
+/** acme-echo@1.2.0, a package with the echo tool: what the registry tests publish and install by name. */
+export const ACME_ECHO: FixturePlugin = {
+  name: "acme-echo",
+  version: "1.2.0",
+  keel: { contributes: { tools: ["echo"] } },
+  source: ECHO_TOOL_SOURCE,
+};
