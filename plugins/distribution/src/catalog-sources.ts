@@ -47,7 +47,10 @@ export async function catalogTarget(
   const record = records.find((r) => r.catalog.name === name);
   if (!record) {
     const trusted = records.map((r) => r.catalog.name).join(", ") || "none";
-    return `${what} comes from the catalog "${name}", which the manifest's "catalogs" do not name (it trusts: ${trusted}).`;
+    return (
+      `${what} comes from the catalog "${name}", which the manifest's "catalogs" do not name ` +
+      `(it trusts: ${trusted}).`
+    );
   }
   const { resolveName } = await import("@keel/installer");
   try {
