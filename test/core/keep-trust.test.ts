@@ -30,6 +30,7 @@ function setup() {
       options,
       isCliCommand: () => false,
       command: "keel",
+      activateDeciders: async () => undefined,
       warnings: [],
     });
   /** What a `keel disable b --project` writes. */
