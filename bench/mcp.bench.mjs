@@ -106,24 +106,59 @@ printTable(`one tool call (median of ${ROUNDS} runs of ${CALLS} calls; the MCP r
   ["MCP tool (stdio)", ms(m), `${ratio(m, d)} (+${(m - d).toFixed(2)} ms)`],
 ]);
 
-/** Wall time of one `keel -p hi` with the scripted model, in the folder `home`. */
-function run(home) {
+/**
+ * Another keel's bin/keel.js (MCP_BENCH_BASE_BIN, e.g. a checkout of an older main) measured in the same
+ * interleaved runs, so a change to the start path shows as a before/after pair against the same reference.
+ */
+const baseBin = process.env.MCP_BENCH_BASE_BIN;
+
+/**
+ * Wall time and CPU time (user + system, which the machine's other load hardly changes) of one `keel -p hi`
+ * with the scripted model, in the folder `home`. bash's `times` reports the child's CPU time.
+ */
+function run(home, binary = bin) {
   return new Promise((resolvePromise, reject) => {
     const start = performance.now();
-    const child = spawn(
-      process.execPath,
-      [bin, "-p", "hi", "--provider", "scripted", "--settings", '{"provider-scripted":{"script":"turns.json"}}'],
-      {
-        cwd: home,
-        stdio: "ignore",
-        env: { ...process.env, KEEL_HOME: home },
-      },
-    );
+    const args = [
+      binary,
+      "-p",
+      "hi",
+      "--provider",
+      "scripted",
+      "--settings",
+      '{"provider-scripted":{"script":"turns.json"}}',
+    ];
+    const child = spawn("bash", ["-c", '"$@" >/dev/null || exit $?; times >&2', "keel", process.execPath, ...args], {
+      cwd: home,
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, KEEL_HOME: home, KEEL_TRACE: "1" },
+    });
+    let err = "";
+    child.stderr.on("data", (chunk) => (err += chunk));
     child.on("error", reject);
-    child.on("exit", (code) =>
-      code === 0 ? resolvePromise(performance.now() - start) : reject(new Error(`keel exited ${code}`)),
-    );
+    child.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`keel exited ${code}: ${err}`));
+      const wall = performance.now() - start;
+      const [user, system] = [
+        ...err
+          .trim()
+          .split("\n")
+          .at(-1)
+          .matchAll(/(\d+)m([\d.]+)s/g),
+      ].map(([, m, s]) => (Number(m) * 60 + Number(s)) * 1000);
+      resolvePromise({ wall, cpu: user + system, plugin: pluginSpan(err) });
+    });
   });
+}
+/**
+ * The mcp plugin's own load and activation from KEEL_TRACE's marks: from the mark before "loaded" (its import
+ * starts there) to "activated". Short spans, so the machine's load disturbs them less than a whole run.
+ */
+function pluginSpan(trace) {
+  const marks = [...trace.matchAll(/\[keel trace\] ([\d.]+) ms (.*)/g)].map(([, t, what]) => ({ t: Number(t), what }));
+  const loaded = marks.findIndex((m) => m.what === "loaded @keel/plugin-mcp");
+  const activated = marks.find((m) => m.what === "activated @keel/plugin-mcp");
+  return loaded > 0 && activated ? activated.t - marks[loaded - 1].t : 0;
 }
 function home(settings) {
   const dir = mkdtempSync(join(tmpdir(), "keel-bench-mcp-"));
@@ -135,7 +170,7 @@ function home(settings) {
 const plain = home({});
 const without = home({ plugins: { disabled: ["@keel/plugin-mcp"] } });
 const fsRoot = mkdtempSync(join(tmpdir(), "keel-bench-mcp-fs-"));
-const three = home({
+const threeServers = {
   mcpServers: {
     everything: { command: process.execPath, args: [reference("everything"), "stdio"] },
     memory: {
@@ -145,23 +180,49 @@ const three = home({
     },
     filesystem: { command: process.execPath, args: [reference("filesystem"), fsRoot] },
   },
-});
+};
+const three = home(threeServers);
 const firstEver = await run(three); // no cached lists yet: the servers start once, at session start
 await run(plain);
 await run(without);
-const runs = { without: [], plain: [], three: [] };
+// The base keel gets its own folders: its cache is its own.
+const basePlain = baseBin && home({});
+const baseThree = baseBin && home(threeServers);
+if (baseBin) await Promise.all([run(basePlain, baseBin), run(baseThree, baseBin)]);
+const runs = { without: [], plain: [], three: [], basePlain: [], baseThree: [] };
 for (let i = 0; i < RUNS; i++) {
   runs.without.push(await run(without));
   runs.plain.push(await run(plain));
   runs.three.push(await run(three));
+  if (!baseBin) continue;
+  runs.basePlain.push(await run(basePlain, baseBin));
+  runs.baseThree.push(await run(baseThree, baseBin));
 }
-const w = median(runs.without);
-const p = median(runs.plain);
-const t = median(runs.three);
+const wall = (key) => median(runs[key].map((r) => r.wall));
+const cpu = (key) => median(runs[key].map((r) => r.cpu));
+const plugin = (key) => median(runs[key].map((r) => r.plugin));
+const row = (label, key) => [
+  label,
+  key === "without" ? "-" : ms(plugin(key)),
+  ms(wall(key)),
+  ratio(wall(key), wall("without")),
+  ms(cpu(key)),
+  ratio(cpu(key), cpu("without")),
+];
 printTable(`keel -p with three MCP servers it never uses (median of ${RUNS}, interleaved)`, [
-  ["configuration", "run", "vs mcp plugin disabled"],
-  ["the mcp plugin disabled (plugins.disabled)", ms(w), "1.00×"],
-  ["no MCP server", ms(p), ratio(p, w)],
-  ["3 servers, tool lists cached", ms(t), ratio(t, w)],
-  ["3 servers, first run ever (they start once)", ms(firstEver), ratio(firstEver, w)],
+  ["configuration", "plugin load+activate", "wall", "vs mcp disabled", "CPU (user+sys)", "vs mcp disabled"],
+  row("the mcp plugin disabled (plugins.disabled)", "without"),
+  row("no MCP server", "plain"),
+  row("3 servers, tool lists cached", "three"),
+  [
+    "3 servers, first run ever (they start once)",
+    ms(firstEver.plugin),
+    ms(firstEver.wall),
+    ratio(firstEver.wall, wall("without")),
+    ms(firstEver.cpu),
+    ratio(firstEver.cpu, cpu("without")),
+  ],
+  ...(baseBin
+    ? [row("base keel: no MCP server", "basePlain"), row("base keel: 3 servers, tool lists cached", "baseThree")]
+    : []),
 ]);

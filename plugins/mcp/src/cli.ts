@@ -4,7 +4,7 @@
  */
 import type { CliContext } from "@keel/extensions-api";
 import { objectSection, updateUserSettings } from "@keel/extensions-api/user-settings";
-import { parseServer } from "./settings.ts";
+import { parseServer } from "./servers.ts";
 import { changedTools, ServerStore } from "./store.ts";
 
 const USAGE = `usage: keel mcp list

@@ -5,10 +5,9 @@ export function describeServers(hub: McpHub): string {
   const catalogue = hub.catalogue();
   const lines: string[] = [];
   for (const [name, connection] of hub.connections) {
-    const where = "url" in connection.config ? connection.config.url : connection.config.command;
     const protocol = connection.protocolVersion ? `, protocol ${connection.protocolVersion}` : "";
     lines.push(
-      `${name} (${where}): ${connection.status}${protocol}` +
+      `${name} (${connection.where}): ${connection.status}${protocol}` +
         (connection.lastError ? ` — ${connection.lastError}` : ""),
     );
     for (const tool of catalogue.filter((t) => t.server === name)) lines.push(`  ${tool.name}`);

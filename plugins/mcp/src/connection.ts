@@ -1,12 +1,15 @@
 /**
  * One MCP server for the session: started on first need, re-listed after every connect and on
  * `tools/list_changed`, restarted with backoff after a crash, stopped (its whole process group) with the
- * session. The SDK is imported on the first start, so a session that never uses a server never loads it.
+ * session. The SDK, and the check of the server's settings entry, load on the first start, so a session that
+ * never uses a server loads neither.
  */
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
-import type { ServerConfig, McpSettings } from "./settings.ts";
-import { knownPrompts, knownTools, type KnownTool, type McpPrompt } from "./definition.ts";
+import type { KnownTool, McpPrompt } from "./definition.ts";
+import { lazyModules } from "./lazy-modules.ts";
+import type { ServerConfig } from "./servers.ts";
+import type { McpSettings } from "./settings.ts";
 import { safePart } from "./names.ts";
 
 export type ServerStatus = "idle" | "starting" | "ready" | "restarting" | "failed" | "stopped";
@@ -36,10 +39,16 @@ export class ServerConnection {
   private starting: Promise<Client> | undefined;
   private restarts = 0;
   private stopping = false;
+  private listing: Awaited<ReturnType<typeof lazyModules.listing>> | undefined;
 
+  /**
+   * `config` is the checked entry, or undefined when the cache vouched for `entry` (the same entry connected
+   * before): it is checked when the server first starts.
+   */
   constructor(
     readonly name: string,
-    readonly config: ServerConfig,
+    readonly entry: Record<string, unknown>,
+    public config: ServerConfig | undefined,
     private readonly settings: McpSettings,
     private readonly cwd: string,
     keelHome: string,
@@ -60,7 +69,9 @@ export class ServerConnection {
 
   private async start(): Promise<Client> {
     this.status = this.restarts > 0 ? "restarting" : "starting";
-    const { Client } = await import("@modelcontextprotocol/client");
+    const { Client } = await lazyModules.sdk();
+    const listing = (this.listing ??= await lazyModules.listing());
+    const config = (this.config ??= await this.checkedEntry());
     const client = new Client(
       { name: "keel", version: "0.1.0" },
       {
@@ -77,13 +88,13 @@ export class ServerConnection {
           },
           prompts: {
             onChanged: (error, prompts) => {
-              if (!error && prompts) this.on.prompts(knownPrompts(prompts));
+              if (!error && prompts) this.on.prompts(listing.knownPrompts(prompts));
             },
           },
         },
       },
     );
-    const transport = await this.transport();
+    const transport = await this.transport(config);
     try {
       await client.connect(transport, { timeout: this.settings.startTimeoutMs });
       const { tools } = await client.listTools(undefined, { timeout: this.settings.startTimeoutMs });
@@ -95,7 +106,7 @@ export class ServerConnection {
       this.report(tools);
       if (client.getServerCapabilities()?.prompts)
         await client.listPrompts(undefined, { timeout: this.settings.startTimeoutMs }).then(
-          ({ prompts }) => this.on.prompts(knownPrompts(prompts)),
+          ({ prompts }) => this.on.prompts(listing.knownPrompts(prompts)),
           (error: Error) => this.on.problem(`MCP server "${this.name}" did not list its prompts: ${error.message}`),
         );
       return client;
@@ -109,18 +120,30 @@ export class ServerConnection {
     }
   }
 
+  /** Where the server is, for messages: its URL or its command. */
+  get where(): string {
+    return String(this.entry.url ?? this.entry.command);
+  }
+
+  private async checkedEntry(): Promise<ServerConfig> {
+    const parsed = (await lazyModules.servers()).parseServer(this.name, this.entry);
+    if (parsed.ok) return parsed.config;
+    this.status = "failed";
+    this.lastError = parsed.error;
+    throw new Error(parsed.error);
+  }
+
   private report(tools: readonly unknown[]): void {
-    const listed = knownTools(tools);
+    const listed = this.listing!.knownTools(tools);
     this.on.tools(listed.tools, listed.problems);
   }
 
-  private async transport() {
-    const config = this.config;
+  private async transport(config: ServerConfig) {
     if ("url" in config) {
-      const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+      const { StreamableHTTPClientTransport } = await lazyModules.sdk();
       return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
     }
-    const { ProcessGroupStdioTransport } = await import("./stdio-transport.ts");
+    const { ProcessGroupStdioTransport } = await lazyModules.stdio();
     return new ProcessGroupStdioTransport({
       command: config.command,
       args: config.args,

@@ -2,29 +2,35 @@
  * What keel keeps of one MCP tool: its definition as the server listed it, and a hash of the parts that
  * tell the model what the tool does (name, title, description, schemas, annotations). The hash is what
  * approval is about: an edit to any of them after approval is a "rug pull" until the user approves it again.
+ * No zod here: the start path reads definitions from the cache; `listing.ts` parses what a server sends.
  */
 import { createHash } from "node:crypto";
-import { z } from "@keel/extensions-api";
 
 /** One tool of a `tools/list` answer, as far as keel uses it; the rest is dropped. */
-export const McpToolSchema = z.object({
-  name: z.string().min(1),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  inputSchema: z.record(z.string(), z.unknown()),
-  outputSchema: z.record(z.string(), z.unknown()).optional(),
-  annotations: z.record(z.string(), z.unknown()).optional(),
-});
-
-export type McpTool = z.output<typeof McpToolSchema>;
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
 
 /** A tool with its definition's hash. */
 export interface KnownTool extends McpTool {
   hash: string;
 }
 
-/** JSON with object keys sorted, so the hash does not depend on the server's key order. */
-function canonical(value: unknown): string {
+/** One prompt of a `prompts/list` answer: it becomes the command `/mcp:<server>:<prompt>`. */
+export interface McpPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
+}
+
+/** JSON with object keys sorted, so a hash does not depend on key order. */
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)
@@ -35,43 +41,12 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** A short sha256 of `value`'s canonical JSON. */
+export function hashOf(value: unknown, length: number): string {
+  return createHash("sha256").update(canonical(value)).digest("hex").slice(0, length);
+}
+
 export function toolHash(tool: McpTool): string {
   const { name, title, description, inputSchema, outputSchema, annotations } = tool;
-  return createHash("sha256")
-    .update(canonical({ name, title, description, inputSchema, outputSchema, annotations }))
-    .digest("hex")
-    .slice(0, 32);
-}
-
-/** Parses a server's tool list; a tool that is not one is left out and named in `problems`. */
-export function knownTools(raw: readonly unknown[]): { tools: KnownTool[]; problems: string[] } {
-  const tools: KnownTool[] = [];
-  const problems: string[] = [];
-  for (const entry of raw) {
-    const parsed = McpToolSchema.safeParse(entry);
-    if (parsed.success) tools.push({ ...parsed.data, hash: toolHash(parsed.data) });
-    else
-      problems.push(`a listed tool is not a valid MCP tool (${z.prettifyError(parsed.error).replaceAll("\n", " ")})`);
-  }
-  return { tools, problems };
-}
-
-/** One prompt of a `prompts/list` answer: it becomes the command `/mcp:<server>:<prompt>`. */
-export const McpPromptSchema = z.object({
-  name: z.string().min(1),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  arguments: z
-    .array(z.object({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() }))
-    .optional(),
-});
-
-export type McpPrompt = z.output<typeof McpPromptSchema>;
-
-/** Parses a server's prompt list, leaving out what is not a prompt. */
-export function knownPrompts(raw: readonly unknown[]): McpPrompt[] {
-  return raw.flatMap((entry) => {
-    const parsed = McpPromptSchema.safeParse(entry);
-    return parsed.success ? [parsed.data] : [];
-  });
+  return hashOf({ name, title, description, inputSchema, outputSchema, annotations }, 32);
 }

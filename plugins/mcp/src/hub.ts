@@ -4,12 +4,13 @@
  * definition is held, not offered, until the user approves it), recorded, and turned into registered tools —
  * one by one, or, above the search threshold, only those `mcp_search` has chosen.
  */
-import { createHash } from "node:crypto";
 import type { Runtime, SlashCommand, Tool } from "@keel/extensions-api";
 import { ServerConnection } from "./connection.ts";
-import type { KnownTool, McpPrompt } from "./definition.ts";
+import { hashOf, type KnownTool, type McpPrompt } from "./definition.ts";
+import { lazyModules } from "./lazy-modules.ts";
 import { mcpToolName } from "./names.ts";
-import type { McpSettings, ServerConfig } from "./settings.ts";
+import type { ServerConfig } from "./servers.ts";
+import type { McpSettings } from "./settings.ts";
 import { changedTools, type ServerStore } from "./store.ts";
 import { definitionBytes, keelTool } from "./tools.ts";
 
@@ -37,7 +38,12 @@ export interface OfferedTool {
 }
 
 export function configHash(config: ServerConfig): string {
-  return createHash("sha256").update(JSON.stringify(config)).digest("hex").slice(0, 16);
+  return hashOf(config, 16);
+}
+
+/** The hash of an entry as written (key order aside), which the start path compares without checking it. */
+export function entryHash(entry: unknown): string {
+  return hashOf(entry, 16);
 }
 
 export class McpHub {
@@ -55,27 +61,47 @@ export class McpHub {
   constructor(private readonly deps: HubDeps) {}
 
   /**
-   * Adds servers and offers each one's cached list; returns those that have none (they must start to be known).
+   * Adds servers (their entries as written) and offers each one's cached list; resolves those that have none
+   * (they must start to be known). An entry the cache knows is offered unchecked (it connected before and is
+   * checked when the server starts); another is checked now, and one that is not a server is reported by name.
    * A name already taken keeps its first server.
    */
-  add(servers: Record<string, ServerConfig>): string[] {
+  async add(entries: Record<string, unknown>): Promise<string[]> {
     const unknown: string[] = [];
-    for (const [name, config] of Object.entries(servers)) {
+    for (const [name, entry] of Object.entries(entries)) {
       if (this.connections.has(name)) {
         this.deps.warn(`MCP server "${name}" is configured twice; the first one is used.`);
         continue;
       }
-      const connection = new ServerConnection(name, config, this.deps.settings, this.deps.cwd, this.deps.keelHome, {
-        tools: (tools, problems) => {
-          for (const problem of problems) this.deps.warn(`MCP server "${name}": ${problem}`);
-          this.listed(name, tools);
-        },
-        prompts: (prompts) => this.promptsListed(name, prompts),
-        problem: (message) => this.tell(message),
-      });
-      this.connections.set(name, connection);
       const state = this.deps.store.get(name);
-      if (state && state.configHash === configHash(config)) {
+      const cached = state?.entryHash !== undefined && state.entryHash === entryHash(entry);
+      let config: ServerConfig | undefined;
+      if (!cached) {
+        const parsed = (await lazyModules.servers()).parseServer(name, entry);
+        if (!parsed.ok) {
+          this.deps.warn(parsed.error);
+          continue;
+        }
+        config = parsed.config;
+      }
+      const connection = new ServerConnection(
+        name,
+        entry as Record<string, unknown>,
+        config,
+        this.deps.settings,
+        this.deps.cwd,
+        this.deps.keelHome,
+        {
+          tools: (tools, problems) => {
+            for (const problem of problems) this.deps.warn(`MCP server "${name}": ${problem}`);
+            this.listed(name, tools);
+          },
+          prompts: (prompts) => this.promptsListed(name, prompts),
+          problem: (message) => this.tell(message),
+        },
+      );
+      this.connections.set(name, connection);
+      if (cached) {
         this.apply(name, state.tools, state.approved);
         this.offerPrompts(name, state.prompts);
       } else unknown.push(name);
@@ -87,14 +113,17 @@ export class McpHub {
   /** A server listed its tools: record them (a first connection approves what it finds), hold what changed. */
   private listed(server: string, tools: KnownTool[]): void {
     const connection = this.connections.get(server)!;
+    // Listing follows a start, which checked the entry.
+    const hash = configHash(connection.config!);
     let approved: Record<string, string> = {};
     this.deps.store.update(server, (state) => {
-      const previous = state && state.configHash === configHash(connection.config) ? state.approved : undefined;
+      const previous = state && state.configHash === hash ? state.approved : undefined;
       approved = { ...previous };
       // A tool not approved before (a first connection, or a tool added later) is recorded as approved; a
       // changed definition keeps the old hash until the user approves the new one.
       for (const tool of tools) approved[tool.name] ??= tool.hash;
-      return { configHash: configHash(connection.config), tools, approved, prompts: state?.prompts ?? [] };
+      const entry = entryHash(connection.entry);
+      return { configHash: hash, entryHash: entry, tools, approved, prompts: state?.prompts ?? [] };
     });
     this.apply(server, tools, approved);
     this.sync();

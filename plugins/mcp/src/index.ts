@@ -44,9 +44,8 @@ export default definePlugin({
     const warn = (message: string) => api.log.warn(message);
     const addServers = async (entries: Record<string, unknown>) => {
       if (Object.keys(entries).length === 0) return;
-      const { createHub, parseServers } = await import("./create-hub.ts");
-      hub ??= createHub(api, () => runtime);
-      unknown.push(...hub.add(parseServers(entries, warn)));
+      hub ??= (await import("./create-hub.ts")).createHub(api, () => runtime);
+      unknown.push(...(await hub.add(entries)));
     };
     api.hooks.tap("session_start", { timeoutMs: api.settings.startTimeoutMs + 5_000 }, async () => {
       runtime = api.runtime;

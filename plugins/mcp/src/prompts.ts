@@ -7,7 +7,7 @@ import type { SlashCommand, UserContent } from "@keel/extensions-api";
 import type { McpPrompt } from "./definition.ts";
 import type { McpHub } from "./hub.ts";
 import { mcpPromptCommand } from "./names.ts";
-import { toToolResult } from "./results.ts";
+import { lazyModules } from "./lazy-modules.ts";
 
 /** `a b name=c` → the prompt's arguments: named ones by name, the others in the prompt's order. */
 export function promptArguments(prompt: McpPrompt, args: string): Record<string, string> {
@@ -43,6 +43,7 @@ export function promptCommand(hub: McpHub, server: string, prompt: McpPrompt): S
       }
       const client = await hub.connections.get(server)!.ensure();
       const result = await client.getPrompt({ name: prompt.name, arguments: values });
+      const { toToolResult } = await lazyModules.results();
       // A prompt message's content is one block of the same kinds as a tool result's.
       const content: UserContent[] = result.messages.flatMap((m) => {
         const blocks = toToolResult({ content: [m.content] }, server, prompt.name).content;

@@ -1,12 +1,13 @@
 /**
- * `mcp_read_resource`: reads a resource of an MCP server by its URI, or lists a server's resources when no
- * URI is given. Contents map like those embedded in a tool result (`results.ts`).
+ * `mcp_read_resource`: reads a resource of an MCP server by its URI, or lists a server's resources (and its
+ * resource templates) when no URI is given. Contents map like those embedded in a tool result (`results.ts`).
+ * Its description names no server, so it stays true when servers are added later; a wrong name is answered
+ * with the servers there are.
  */
 import { defineTool, z, type Tool, type ToolResultContent } from "@keel/extensions-api";
+import type { Client } from "@modelcontextprotocol/client";
 import type { McpHub } from "./hub.ts";
-import { resourceBlock } from "./results.ts";
-
-const Contents = z.array(z.looseObject({ uri: z.string() }));
+import { lazyModules } from "./lazy-modules.ts";
 
 export function resourceTool(hub: McpHub): Tool {
   return defineTool({
@@ -14,29 +15,38 @@ export function resourceTool(hub: McpHub): Tool {
     label: "Read MCP resource",
     description:
       "Reads a resource (a file, a record, a document) of an MCP server by its URI; " +
-      "without a URI, lists the server's resources.",
+      "without a URI, lists the server's resources and resource templates.",
     parameters: z.object({
-      server: z.string().describe(`The MCP server: ${[...hub.connections.keys()].join(", ")}`),
+      server: z.string().describe("The MCP server's name (the part after mcp__ in its tools' names)"),
       uri: z.string().optional().describe("The resource's URI; leave out to list the server's resources"),
     }),
     async execute({ server, uri }, ctx) {
       const connection = hub.connections.get(server);
-      if (!connection)
-        return {
-          content: `No MCP server "${server}"; the servers are ${[...hub.connections.keys()].join(", ")}.`,
-          isError: true,
-        };
+      const names = [...hub.connections.keys()].join(", ") || "none";
+      if (!connection) return { content: `No MCP server "${server}"; the servers are ${names}.`, isError: true };
       const client = await connection.ensure();
-      if (uri === undefined) {
-        const { resources } = await client.listResources(undefined, { signal: ctx.signal });
-        if (resources.length === 0) return { content: `MCP server "${server}" offers no resources.` };
-        return {
-          content: resources.map((r) => `${r.uri}  ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}`).join("\n"),
-        };
-      }
+      if (uri === undefined) return { content: await listing(client, server, ctx.signal) };
       const result = await client.readResource({ uri }, { signal: ctx.signal });
-      const content: ToolResultContent[] = Contents.parse(result.contents).map((item) => resourceBlock(item));
+      const { resourceBlock } = await lazyModules.results();
+      const contents = z.array(z.looseObject({ uri: z.string() })).parse(result.contents);
+      const content: ToolResultContent[] = contents.map((item) => resourceBlock(item));
       return { content: content.length > 0 ? content : `Resource ${uri} is empty.` };
     },
   });
+}
+
+/** A server's resources and, when it offers them, its resource templates (URIs with `{placeholders}`). */
+async function listing(client: Client, server: string, signal: AbortSignal): Promise<string> {
+  const { resources } = await client.listResources(undefined, { signal });
+  const lines = resources.map((r) => `${r.uri}  ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}`);
+  const templates = await client.listResourceTemplates(undefined, { signal }).then(
+    (answer) => answer.resourceTemplates,
+    () => [],
+  );
+  if (templates.length > 0)
+    lines.push(
+      "Templates (fill in the {placeholders} to make a URI to read):",
+      ...templates.map((t) => `${t.uriTemplate}  ${t.name}${t.description ? ` — ${t.description}` : ""}`),
+    );
+  return lines.length > 0 ? lines.join("\n") : `MCP server "${server}" offers no resources.`;
 }

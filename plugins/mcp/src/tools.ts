@@ -7,7 +7,7 @@
  */
 import { z, type Tool } from "@keel/extensions-api";
 import type { KnownTool } from "./definition.ts";
-import { toToolResult } from "./results.ts";
+import { lazyModules } from "./lazy-modules.ts";
 
 const AnyObject = z.record(z.string(), z.unknown());
 
@@ -26,7 +26,9 @@ export function keelTool(name: string, server: string, tool: KnownTool, caller: 
     inputSchema: { type: "object", ...inputSchema },
     readOnly: tool.annotations?.readOnlyHint === true,
     async execute(input, ctx) {
-      return toToolResult(await caller.callTool(input, ctx.signal), server, tool.name);
+      const answer = await caller.callTool(input, ctx.signal);
+      // The result mapping (and its schemas) loads with the first call, not with the tool.
+      return (await lazyModules.results()).toToolResult(answer, server, tool.name);
     },
   };
 }
