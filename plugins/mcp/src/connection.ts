@@ -5,10 +5,12 @@
  * never uses a server loads neither.
  */
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/client";
+import type { Runtime } from "@keel/extensions-api";
+import type { Client, StreamableHTTPClientTransport, Transport } from "@modelcontextprotocol/client";
 import type { KnownTool, McpPrompt } from "./definition.ts";
 import { lazyModules } from "./lazy-modules.ts";
-import type { ServerConfig } from "./servers.ts";
+import type { ServerAuth } from "./oauth.ts";
+import type { HttpServerConfig, ServerConfig } from "./servers.ts";
 import type { McpSettings } from "./settings.ts";
 import { safePart } from "./names.ts";
 
@@ -21,10 +23,16 @@ export interface ConnectionEvents {
   prompts(prompts: McpPrompt[]): void;
   /** The server failed to start, crashed for good, or another problem worth telling the user. */
   problem(message: string): void;
+  /** Something the user must do or know (sign in to a server). */
+  notice(message: string): void;
+  /** The running session, for what a server asks of the user or the model. */
+  runtime(): Runtime | undefined;
 }
 
 /** Backoff before restart number `n` (0-based): 0.5 s, 1 s, 2 s, … at most 8 s. */
 export const restartDelay = (n: number) => Math.min(500 * 2 ** n, 8_000);
+
+type HttpTransport = StreamableHTTPClientTransport;
 
 /** Long enough for slow tools: keel's own tool deadline (via the call's signal) is the one that counts. */
 const CALL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
@@ -40,6 +48,9 @@ export class ServerConnection {
   private restarts = 0;
   private stopping = false;
   private listing: Awaited<ReturnType<typeof lazyModules.listing>> | undefined;
+  private requests: Awaited<ReturnType<typeof lazyModules.requests>> | undefined;
+  private auth: ServerAuth | undefined;
+  private transportInUse: Transport | undefined;
 
   /**
    * `config` is the checked entry, or undefined when the cache vouched for `entry` (the same entry connected
@@ -51,7 +62,7 @@ export class ServerConnection {
     public config: ServerConfig | undefined,
     private readonly settings: McpSettings,
     private readonly cwd: string,
-    keelHome: string,
+    private readonly keelHome: string,
     private readonly on: ConnectionEvents,
   ) {
     this.logFile = join(keelHome, "mcp", "logs", `${safePart(name)}.log`);
@@ -69,12 +80,48 @@ export class ServerConnection {
 
   private async start(): Promise<Client> {
     this.status = this.restarts > 0 ? "restarting" : "starting";
-    const { Client } = await lazyModules.sdk();
-    const listing = (this.listing ??= await lazyModules.listing());
-    const config = (this.config ??= await this.checkedEntry());
-    const client = new Client(
+    const sdk = await lazyModules.sdk();
+    this.listing ??= await lazyModules.listing();
+    this.requests ??= await lazyModules.requests();
+    try {
+      const config = (this.config ??= await this.checkedEntry());
+      this.auth?.close();
+      this.auth = "url" in config ? await this.signIn(config) : undefined;
+      // A sign-in ends an attempt with UnauthorizedError; the next one carries the token it got.
+      for (let attempt = 0; ; attempt++) {
+        const client = this.newClient(sdk.Client);
+        const transport = await this.transport(config);
+        try {
+          await client.connect(transport, { timeout: this.settings.startTimeoutMs });
+          const { tools } = await client.listTools(undefined, { timeout: this.settings.startTimeoutMs });
+          this.connected(client, transport);
+          this.report(tools);
+          if (client.getServerCapabilities()?.prompts) await this.listPrompts(client);
+          return client;
+        } catch (error) {
+          const signIn = this.auth && attempt < 2 && sdk.UnauthorizedError.isInstance(error);
+          if (signIn) await (transport as HttpTransport).finishAuth(await this.auth!.authorized());
+          await client.close().catch(() => {});
+          if (!signIn) throw error;
+        }
+      }
+    } catch (error) {
+      this.auth?.close();
+      const why = (error as Error).message;
+      this.lastError = `${why} (its log: ${this.logFile})`;
+      this.status = "failed";
+      this.on.problem(`MCP server "${this.name}" did not start: ${this.lastError}. keel goes on without it.`);
+      throw new Error(`MCP server "${this.name}" did not start: ${this.lastError}`);
+    }
+  }
+
+  private newClient(ClientClass: typeof Client): Client {
+    const listing = this.listing!;
+    const requests = this.requests!;
+    const client = new ClientClass(
       { name: "keel", version: "0.1.0" },
       {
+        capabilities: requests.CLIENT_CAPABILITIES,
         versionNegotiation: { mode: negotiationMode(this.settings.protocol) },
         listChanged: {
           tools: {
@@ -94,29 +141,47 @@ export class ServerConnection {
         },
       },
     );
-    const transport = await this.transport(config);
+    requests.handleServerRequests(client, this.name, { runtime: this.on.runtime, sampling: this.settings.sampling });
+    return client;
+  }
+
+  private connected(client: Client, transport: Transport): void {
+    this.client = client;
+    this.transportInUse = transport;
+    this.status = "ready";
+    this.protocolVersion = client.getNegotiatedProtocolVersion();
+    this.lastError = undefined;
+    client.onclose = () => this.closed(client);
+  }
+
+  private listPrompts(client: Client): Promise<void> {
+    return client.listPrompts(undefined, { timeout: this.settings.startTimeoutMs }).then(
+      ({ prompts }) => this.on.prompts(this.listing!.knownPrompts(prompts)),
+      (error: Error) => this.on.problem(`MCP server "${this.name}" did not list its prompts: ${error.message}`),
+    );
+  }
+
+  private async signIn(config: HttpServerConfig): Promise<ServerAuth> {
+    const { serverAuth } = await lazyModules.oauth();
+    return serverAuth(this.name, config, this.keelHome, {
+      tell: (message) => this.on.notice(message),
+      timeoutMs: this.settings.authTimeoutMs,
+    });
+  }
+
+  /**
+   * Runs a request; when the server asks for more than the token allows (a scope step-up), signs in again
+   * and runs it once more.
+   */
+  private async authorized<T>(request: (client: Client) => Promise<T>): Promise<T> {
+    const client = await this.ensure();
     try {
-      await client.connect(transport, { timeout: this.settings.startTimeoutMs });
-      const { tools } = await client.listTools(undefined, { timeout: this.settings.startTimeoutMs });
-      this.client = client;
-      this.status = "ready";
-      this.protocolVersion = client.getNegotiatedProtocolVersion();
-      this.lastError = undefined;
-      client.onclose = () => this.closed(client);
-      this.report(tools);
-      if (client.getServerCapabilities()?.prompts)
-        await client.listPrompts(undefined, { timeout: this.settings.startTimeoutMs }).then(
-          ({ prompts }) => this.on.prompts(listing.knownPrompts(prompts)),
-          (error: Error) => this.on.problem(`MCP server "${this.name}" did not list its prompts: ${error.message}`),
-        );
-      return client;
+      return await request(client);
     } catch (error) {
-      await client.close().catch(() => {});
-      const why = (error as Error).message;
-      this.lastError = `${why} (its log: ${this.logFile})`;
-      this.status = "failed";
-      this.on.problem(`MCP server "${this.name}" did not start: ${this.lastError}. keel goes on without it.`);
-      throw new Error(`MCP server "${this.name}" did not start: ${this.lastError}`);
+      const sdk = await lazyModules.sdk();
+      if (!this.auth || !sdk.UnauthorizedError.isInstance(error)) throw error;
+      await (this.transportInUse as HttpTransport).finishAuth(await this.auth.authorized());
+      return request(client);
     }
   }
 
@@ -138,10 +203,13 @@ export class ServerConnection {
     this.on.tools(listed.tools, listed.problems);
   }
 
-  private async transport(config: ServerConfig) {
+  private async transport(config: ServerConfig): Promise<Transport> {
     if ("url" in config) {
       const { StreamableHTTPClientTransport } = await lazyModules.sdk();
-      return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+      return new StreamableHTTPClientTransport(new URL(config.url), {
+        requestInit: { headers: config.headers },
+        ...(this.auth ? { authProvider: this.auth.provider } : {}),
+      });
     }
     const { ProcessGroupStdioTransport } = await lazyModules.stdio();
     return new ProcessGroupStdioTransport({
@@ -173,13 +241,15 @@ export class ServerConnection {
 
   /** Calls a tool by its MCP name. */
   async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-    const client = await this.ensure();
-    return client.callTool({ name: tool, arguments: args }, { signal, timeout: CALL_TIMEOUT_MS });
+    return this.authorized((client) =>
+      client.callTool({ name: tool, arguments: args }, { signal, timeout: CALL_TIMEOUT_MS }),
+    );
   }
 
   /** Stops the server (and everything it started); the session is ending. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.auth?.close();
     const client = this.client ?? (await this.starting?.catch(() => undefined));
     this.client = undefined;
     this.status = "stopped";

@@ -98,6 +98,8 @@ export class McpHub {
           },
           prompts: (prompts) => this.promptsListed(name, prompts),
           problem: (message) => this.tell(message),
+          notice: (message) => this.tell(message, "info"),
+          runtime: () => this.deps.runtime(),
         },
       );
       this.connections.set(name, connection);
@@ -290,9 +292,9 @@ export class McpHub {
     await Promise.all([...this.connections.values()].map((c) => c.stop()));
   }
 
-  private tell(message: string): void {
+  private tell(message: string, level: "info" | "warning" = "warning"): void {
     const runtime = this.deps.runtime();
-    if (runtime) runtime.notify(message, "warning");
+    if (runtime) runtime.notify(message, level);
     else this.deps.warn(message);
   }
 }

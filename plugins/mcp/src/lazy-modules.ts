@@ -21,4 +21,8 @@ export const lazyModules = {
   /** Mapping call results and resource contents. */
   results: once(() => import("./results.ts")),
   stdio: once(() => import("./stdio-transport.ts")),
+  /** What servers ask of the user and the model (elicitation, sampling). */
+  requests: once(() => import("./client-requests.ts")),
+  /** Signing in to HTTP servers. */
+  oauth: once(() => import("./oauth.ts")),
 };

@@ -31,6 +31,19 @@ export const McpSettingsSchema = z
       .positive()
       .default(30_000)
       .describe("How long a server may take to start and answer `initialize` before it counts as failed."),
+    sampling: z
+      .enum(["ask", "allow", "deny"])
+      .default("ask")
+      .describe(
+        "When a server asks the session's model for a completion: `ask` the user each time (refused when " +
+          "nobody can be asked, as in -p), `allow` without asking, or `deny`.",
+      ),
+    authTimeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .default(300_000)
+      .describe("How long keel waits for you to finish signing in to an MCP server in the browser."),
     maxRestarts: z
       .number()
       .int()
