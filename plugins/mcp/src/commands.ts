@@ -15,6 +15,6 @@ export function describeServers(hub: McpHub): string {
       lines.push(`  ${tool.name} — held: changed since approved (keel mcp approve ${name})`);
   }
   if (hub.searchMode())
-    lines.push(`The tools are behind mcp_search (${catalogue.length} tools; ${hub.chosen.size} chosen).`);
+    lines.push(`The tools are behind mcp_search (${catalogue.length} tools; ${hub.chosenCount} chosen).`);
   return lines.join("\n");
 }

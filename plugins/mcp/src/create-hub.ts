@@ -10,6 +10,17 @@ import { searchTool } from "./search.ts";
 import type { McpSettings } from "./settings.ts";
 import { ServerStore } from "./store.ts";
 
+/** The session entry that keeps the tools `mcp_search` chose. */
+export const CHOSEN_ENTRY = "mcp_search_chosen";
+
+/** The tools chosen on the session's active branch, from its entries. */
+export function chosenTools(api: PluginAPI<McpSettings>): string[] {
+  return api.session.entries(CHOSEN_ENTRY).flatMap((entry) => {
+    const chosen = (entry.data as { chosen?: unknown } | null)?.chosen;
+    return Array.isArray(chosen) ? chosen.filter((name): name is string => typeof name === "string") : [];
+  });
+}
+
 export function createHub(api: PluginAPI<McpSettings>, runtime: () => Runtime | undefined): McpHub {
   const hub = new McpHub({
     settings: api.settings,
@@ -22,6 +33,7 @@ export function createHub(api: PluginAPI<McpSettings>, runtime: () => Runtime | 
     runtime,
     warn: (message) => api.log.warn(message),
     searchTool,
+    rememberChosen: (names) => api.session.append(CHOSEN_ENTRY, { chosen: names }),
   });
   api.registerTool(resourceTool(hub));
   return hub;

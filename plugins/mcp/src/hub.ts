@@ -28,6 +28,8 @@ export interface HubDeps {
   warn(message: string): void;
   /** The `mcp_search` tool, registered only while the tools are behind it. */
   searchTool(hub: McpHub): Tool;
+  /** Keeps tools `mcp_search` chose in the session, so a resumed session can still call them. */
+  rememberChosen(names: string[]): void;
 }
 
 /** A tool the hub knows: which server, its definition, and the name the model calls it by. */
@@ -52,7 +54,7 @@ export class McpHub {
   private readonly lists = new Map<string, { tools: KnownTool[]; held: KnownTool[] }>();
   private readonly registered = new Map<string, { tool: KnownTool; remove: () => void }>();
   /** Tools `mcp_search` made callable (by keel name), for the rest of the session. */
-  readonly chosen = new Set<string>();
+  private chosen = new Set<string>();
   private readonly asked = new Set<string>();
   private removeSearch: (() => void) | undefined;
   private readonly commands = new Map<string, () => void>();
@@ -216,6 +218,24 @@ export class McpHub {
       }
     }
     return out;
+  }
+
+  /** Makes tools `mcp_search` found callable for the rest of the session, and keeps that in the session. */
+  choose(names: string[]): void {
+    const fresh = names.filter((name) => !this.chosen.has(name));
+    for (const name of fresh) this.chosen.add(name);
+    if (fresh.length > 0) this.deps.rememberChosen(fresh);
+    this.sync();
+  }
+
+  /** The tools chosen on the session's active branch (after a resume, a jump in the tree, a fork). */
+  restoreChosen(names: string[]): void {
+    this.chosen = new Set(names);
+    this.sync();
+  }
+
+  get chosenCount(): number {
+    return this.chosen.size;
   }
 
   held(server: string): KnownTool[] {

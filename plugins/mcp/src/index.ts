@@ -42,15 +42,21 @@ export default definePlugin({
     });
     const unknown: string[] = [];
     const warn = (message: string) => api.log.warn(message);
+    let created: typeof import("./create-hub.ts") | undefined;
     const addServers = async (entries: Record<string, unknown>) => {
       if (Object.keys(entries).length === 0) return;
-      hub ??= (await import("./create-hub.ts")).createHub(api, () => runtime);
+      created ??= await import("./create-hub.ts");
+      hub ??= created.createHub(api, () => runtime);
       unknown.push(...(await hub.add(entries)));
     };
+    // Tools mcp_search chose stay callable on the branch they were chosen on.
+    const restoreChosen = () => created && hub?.restoreChosen(created.chosenTools(api));
+    api.events.on("history_replaced", restoreChosen);
     api.hooks.tap("session_start", { timeoutMs: api.settings.startTimeoutMs + 5_000 }, async () => {
       runtime = api.runtime;
       await addServers((await import("./plugin-servers.ts")).pluginServers(runtime.listPlugins(), warn));
       // Servers never seen before start now, so their tools are known before the first request.
+      restoreChosen();
       await hub?.startUnknown(unknown.splice(0));
       await hub?.askPending();
     });

@@ -1,7 +1,8 @@
 /**
  * `mcp_search`: when the MCP tools are too many or too large to send with every request, the model gets this
  * one tool instead. It finds tools by words in their names and descriptions and makes the ones it returns
- * callable for the rest of the session (they are sent from the next request on).
+ * callable for the rest of the session (they are sent from the next request on, and kept in the session: a
+ * resumed session can still call them).
  */
 import { defineTool, z, type Tool } from "@keel/extensions-api";
 import type { McpHub, OfferedTool } from "./hub.ts";
@@ -52,8 +53,7 @@ export function searchTool(hub: McpHub): Tool {
             `No MCP tool matches "${query}". ` +
             `Servers: ${[...hub.connections.keys()].join(", ") || "none"}. Try other words.`,
         };
-      for (const tool of ranked) hub.chosen.add(tool.name);
-      hub.sync();
+      hub.choose(ranked.map((tool) => tool.name));
       const lines = ranked.map((t) => `- ${t.name}: ${t.tool.description ?? t.tool.title ?? "(no description)"}`);
       return { content: `These tools are callable now (their parameters come with them):\n${lines.join("\n")}` };
     },

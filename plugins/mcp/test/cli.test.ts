@@ -76,3 +76,26 @@ describe("keel mcp", () => {
     expect(trusted.stdout).toContain("hello Ada");
   });
 });
+
+describe("tools chosen through mcp_search", () => {
+  it("stay callable when the session is resumed", async () => {
+    const t = tiny();
+    const env = keelEnv({
+      script: [{ toolCalls: [{ name: "mcp_search", arguments: { query: "greet someone" } }] }, { text: "found" }],
+    });
+    writeFileSync(
+      join(env.home, "settings.json"),
+      JSON.stringify({ mcpServers: { tiny: t.server }, mcp: { searchAboveTools: 1 }, permissions: { mode: "full" } }),
+    );
+    const found = await runKeel(["-p", "find", ...SCRIPTED], env);
+    expect(found.code, found.stderr).toBe(0);
+    const greet = [{ toolCalls: [{ name: "mcp__tiny__greet", arguments: { who: "Ada" } }] }, { text: "done" }];
+    writeFileSync(join(env.cwd, "turns.json"), JSON.stringify(greet));
+    const resumed = await runKeel(["-c", "-p", "greet", ...SCRIPTED, "--mode", "json"], env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain("hello Ada");
+    // A new session has chosen nothing.
+    const fresh = await runKeel(["-p", "greet", ...SCRIPTED, "--mode", "json"], env);
+    expect(fresh.stdout).not.toContain("hello Ada");
+  });
+});
