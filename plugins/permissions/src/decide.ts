@@ -29,8 +29,13 @@ export interface Policy {
 export interface Call {
   toolName: string;
   input: Record<string, unknown>;
-  /** The tool's own read-only flag (keel tools: trusted; `mcp__*` tools: a hint that never grants). */
+  /** The tool's own read-only flag: trusted, unless `readOnlyIsHint`. */
   readOnly: boolean;
+  /**
+   * The flag is a stranger's hint (a tool of an MCP server, whatever name it is registered under): it never
+   * grants anything.
+   */
+  readOnlyIsHint?: boolean;
 }
 
 export type Decision =
@@ -156,10 +161,10 @@ function denied(rule: Rule, label: string): Decision {
 function itemsOf(call: Call, places: Places, parse: (command: string) => ParsedShell): Item[] {
   if (call.toolName === "bash") return bashItems(String(call.input.command ?? ""), places, parse);
   if (PATH_TOOLS.has(call.toolName)) return [pathItem(call, places)];
-  const mcp = call.toolName.startsWith("mcp__");
+  const hint = call.readOnlyIsHint === true;
   const action = typeof call.input.action === "string" ? call.input.action : undefined;
   const reads =
-    (call.readOnly && !mcp) ||
+    (call.readOnly && !hint) ||
     (call.toolName === "process" && (action === "list" || action === "read" || action === "wait"));
   return [
     {
@@ -167,7 +172,7 @@ function itemsOf(call: Call, places: Places, parse: (command: string) => ParsedS
       label: `the ${call.toolName} tool`,
       level: reads ? "read" : "ask",
       why:
-        mcp && call.readOnly ? "an MCP tool's read-only hint is not trusted" : `${call.toolName} may change something`,
+        hint && call.readOnly ? "an MCP tool's read-only hint is not trusted" : `${call.toolName} may change something`,
       suggestion: call.toolName,
     },
   ];

@@ -91,7 +91,8 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
     let decision: Decision;
     try {
       const shell = call.toolName === "bash" ? await loadShellParser() : undefined;
-      decision = decide(call, policy, places, (command) => parseShell(shell!, command));
+      const judged = { ...call, readOnlyIsHint: readOnlyIsHint(api, call.toolName) };
+      decision = decide(judged, policy, places, (command) => parseShell(shell!, command));
     } catch (error) {
       const reason = `The permission check failed, so the call was not run: ${(error as Error).message}`;
       publish(call, "deny", "error", reason, false);
@@ -176,4 +177,16 @@ function subjectOf(call: ToolCallEvent): string {
   if (typeof call.input.command === "string") return call.input.command;
   if (typeof call.input.path === "string") return call.input.path;
   return JSON.stringify(call.input);
+}
+
+/**
+ * The plugins whose tools carry a remote party's read-only flag rather than their author's: an MCP server's
+ * `readOnlyHint` comes from whoever runs the server.
+ */
+const HINT_ONLY_PLUGINS = new Set(["@keel/plugin-mcp"]);
+
+/** Whether the tool's read-only flag is only a hint: asked of the registry (which plugin owns it), not its name. */
+function readOnlyIsHint(api: PluginAPI, toolName: string): boolean {
+  const owner = api.runtime.listTools().find((tool) => tool.name === toolName)?.plugin;
+  return owner !== undefined && HINT_ONLY_PLUGINS.has(owner);
 }

@@ -21,7 +21,7 @@ interface Case {
   /** Patterns the user allowed for this session. */
   session?: string[];
   flag?: string;
-  call: [tool: string, input: Record<string, unknown> | string, readOnly?: boolean];
+  call: [tool: string, input: Record<string, unknown> | string, readOnly?: boolean, readOnlyIsHint?: boolean];
   expect: "allow" | "ask" | "deny";
 }
 
@@ -308,7 +308,10 @@ const cases: [string, Case][] = [
   ],
   ["a mistyped --permission-mode means ask", { flag: "yolo", call: ["edit", { path: "src/a.ts" }], expect: "ask" }],
   // Other tools.
-  ["an MCP tool's read-only hint never grants", { call: ["mcp__fs__read_file", { path: "x" }, true], expect: "ask" }],
+  [
+    "an MCP tool's read-only hint never grants",
+    { call: ["mcp__fs__read_file", { path: "x" }, true, true], expect: "ask" },
+  ],
   ["a plugin's read-only tool runs", { call: ["count_lines", { path: "x" }, true], expect: "allow" }],
   ["a plugin's changing tool asks", { call: ["deploy_site", {}], expect: "ask" }],
   ["process list runs", { call: ["process", { action: "list" }], expect: "allow" }],
@@ -379,11 +382,12 @@ function judge(c: Case): string {
   const settings = PermissionsSettingsSchema.parse(c.settings ?? {});
   const { policy } = buildPolicy({ settings, flagMode: c.flag, untrusted: c.project });
   const session = parseRules(c.session ?? []).rules;
-  const [toolName, input, readOnly] = c.call;
+  const [toolName, input, readOnly, readOnlyIsHint] = c.call;
   const call: Call = {
     toolName,
     input: typeof input === "string" ? { command: input } : input,
     readOnly: readOnly ?? false,
+    readOnlyIsHint,
   };
   return decide(call, { ...policy, session }, places, parse).decision;
 }
