@@ -56,10 +56,16 @@ export interface EventPayloads {
     reason: string;
     asked: boolean;
   };
+  session_mcp_servers: {
+    /** Server name → entry, in the format of the `mcpServers` setting (`{ command, args, env }` | `{ url, headers }`). */
+    servers: Record<string, unknown>;
+    /** Who passed them, for messages: `acp` for an editor's `session/new`. */
+    from: string;
+  };
 }
 
 /** Events a plugin may publish with `api.publish`; every other event is the kernel's alone. */
-export const PLUGIN_EVENTS = ["permission_decision"] as const satisfies readonly EventName[];
+export const PLUGIN_EVENTS = ["permission_decision", "session_mcp_servers"] as const satisfies readonly EventName[];
 export type PluginEventName = (typeof PLUGIN_EVENTS)[number];
 
 export type EventName = keyof EventPayloads;
@@ -117,4 +123,8 @@ export const EVENTS: { [K in EventName]: string } = {
     "`rule`), the `mode`, a grant the user gave this `session`, the `user` when asked (`asked`), " +
     "`yes` (--yes), `no_ui` (an ask nobody could answer, so a deny) or `error` (the check itself " +
     "failed, so a deny); `reason` says why. Published by a plugin (`api.publish`).",
+  session_mcp_servers:
+    "MCP servers a client passed for this session only (an ACP editor's `session/new` or `session/load`), " +
+    "not written to any settings file; an MCP plugin connects them before the next prompt runs. Published " +
+    "by a UI plugin (`api.publish`).",
 };

@@ -114,6 +114,16 @@ export class McpHub {
     return unknown;
   }
 
+  /** The entries of `entries` not already here as they are (a client passing its servers again adds nothing). */
+  newEntries(entries: Record<string, unknown>): Record<string, unknown> {
+    return Object.fromEntries(
+      Object.entries(entries).filter(([name, entry]) => {
+        const known = this.connections.get(name);
+        return !known || entryHash(known.entry) !== entryHash(entry);
+      }),
+    );
+  }
+
   /** A server listed its tools: record them (a first connection approves what it finds), hold what changed. */
   private listed(server: string, tools: KnownTool[]): void {
     const connection = this.connections.get(server)!;

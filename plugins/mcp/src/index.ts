@@ -60,6 +60,19 @@ export default definePlugin({
       await hub?.startUnknown(unknown.splice(0));
       await hub?.askPending();
     });
+    // Servers a client passed for this session only (an ACP editor's): connected before the next prompt runs.
+    let sessionServers: Promise<void> = Promise.resolve();
+    api.events.on("session_mcp_servers", ({ servers, from }) => {
+      sessionServers = sessionServers.then(async () => {
+        const fresh = hub ? hub.newEntries(servers) : servers;
+        await addServers(fresh);
+        await hub?.startUnknown(unknown.splice(0));
+      });
+      sessionServers.catch((error: Error) => warn(`MCP servers from ${from} were not added: ${error.message}`));
+    });
+    api.hooks.tap("input", { timeoutMs: api.settings.startTimeoutMs + 5_000 }, async () => {
+      await sessionServers.catch(() => undefined);
+    });
     api.hooks.tap("session_end", () => hub?.stop());
     api.onDispose(() => hub?.stop());
     await addServers(configured);

@@ -4,7 +4,7 @@
  * this session" is kept in the session with the decision, so it holds again after a resume (`keel -c`) and
  * follows the branch after /tree or /fork.
  */
-import { z, type GuardDecision, type PluginAPI, type ToolCallEvent } from "@keel/extensions-api";
+import { z, type EventPayloads, type GuardDecision, type PluginAPI, type ToolCallEvent } from "@keel/extensions-api";
 import { askUser } from "./ask.ts";
 import { decide, type Decision, type Policy } from "./decide.ts";
 import { placesFor, type Places } from "./paths.ts";
@@ -57,7 +57,7 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
   function publish(
     call: ToolCallEvent,
     decision: "allow" | "deny",
-    by: Parameters<PluginAPI["publish"]>[1]["by"],
+    by: EventPayloads["permission_decision"]["by"],
     reason: string,
     asked: boolean,
     rule?: string,

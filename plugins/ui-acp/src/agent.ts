@@ -13,6 +13,7 @@ import {
   RequestError,
   type AgentContext,
   type FileSystemCapabilities,
+  type McpServer,
   type SessionModeState,
   type SessionUpdate,
   type StopReason,
@@ -23,6 +24,7 @@ import { MODES, startMode } from "./modes.ts";
 import { promptText, userContent } from "./prompt.ts";
 import type { EditorQuestions } from "./questions.ts";
 import { LiveRelay, replay } from "./updates.ts";
+import { sessionServers } from "./mcp-servers.ts";
 
 function stopReason(result: RunResult): StopReason {
   if (result.reason === "aborted") return "cancelled";
@@ -54,6 +56,8 @@ export interface AgentOptions {
   permissions: unknown;
   /** Something the user should know that is not an ACP answer (stderr). */
   warn(message: string): void;
+  /** Hands the servers the editor passed to the MCP plugin (the `session_mcp_servers` event). */
+  addMcpServers(servers: Record<string, unknown>): void;
 }
 
 /** Serves one ACP connection on stdin/stdout until the editor closes it; resolves the exit code. */
@@ -64,6 +68,7 @@ export async function serveAcp({
   plugin,
   permissions,
   warn,
+  addMcpServers,
 }: AgentOptions): Promise<number> {
   let sessionId: string | undefined;
   let fs: FileSystemCapabilities = {};
@@ -93,9 +98,16 @@ export async function serveAcp({
   const checkIdle = () => {
     if (runtime.isRunning) throw RequestError.invalidRequest(undefined, "a prompt is running; cancel it first");
   };
-  const mcpNotice = (servers: unknown[]) => {
-    if (servers.length > 0)
-      warn(`the editor passed ${servers.length} MCP server(s); keel does not connect them yet (no MCP plugin)`);
+  // The editor's MCP servers are connected for this session, before its next prompt runs.
+  const mcpServers = (servers: readonly McpServer[]) => {
+    const { entries, skipped } = sessionServers(servers);
+    if (skipped.length > 0) warn(`MCP servers keel cannot connect (it speaks stdio and HTTP): ${skipped.join(", ")}`);
+    if (Object.keys(entries).length === 0) return;
+    if (!runtime.listPlugins().some((p) => p.name === "@keel/plugin-mcp" && p.state === "active"))
+      warn(
+        `the editor passed MCP servers (${Object.keys(entries).join(", ")}); no MCP plugin is active to connect them`,
+      );
+    addMcpServers(entries);
   };
 
   const app = agent({ name: plugin.name })
@@ -117,7 +129,7 @@ export async function serveAcp({
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
       checkFolder(params.cwd);
       checkIdle();
-      mcpNotice(params.mcpServers);
+      mcpServers(params.mcpServers);
       const store = await runtime.sessionStore();
       // The first session is the one keel started with; each later one is new.
       if (sessionId !== undefined) {
@@ -131,7 +143,7 @@ export async function serveAcp({
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
       checkFolder(params.cwd);
       checkIdle();
-      mcpNotice(params.mcpServers);
+      mcpServers(params.mcpServers);
       const store = await runtime.sessionStore();
       if (!store) throw RequestError.invalidRequest(undefined, "this keel keeps no sessions (--no-session)");
       try {

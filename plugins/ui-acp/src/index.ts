@@ -27,6 +27,7 @@ export default definePlugin({
           plugin: api.plugin,
           permissions: api.allSettings.permissions,
           warn: (message) => void process.stderr.write(`keel acp: ${message}\n`),
+          addMcpServers: (servers) => api.publish("session_mcp_servers", { servers, from: "acp" }),
         });
       },
     });
