@@ -57,7 +57,7 @@ export interface EventPayloads {
     asked: boolean;
   };
   session_mcp_servers: {
-    /** Server name → entry, in the format of the `mcpServers` setting (`{ command, args, env }` | `{ url, headers }`). */
+    /** Server name → entry, in the `mcpServers` setting's format (`{ command, args, env }` | `{ url, headers }`). */
     servers: Record<string, unknown>;
     /** Who passed them, for messages: `acp` for an editor's `session/new`. */
     from: string;
