@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { keelEnv, runKeel } from "../../../test/support/keel-cli.ts";
+import { keelEnv, runKeel, SCRIPTED } from "../../../test/support/keel-cli.ts";
 
 let llm: MockLlm;
 beforeAll(async () => {
@@ -51,4 +51,22 @@ it("adds the project's AGENTS.md and its skills by name and description", async 
   expect(system).toContain("AGENTS.md:\nRun `npm test` before you say you are done.");
   expect(system).toContain("- changelog: Write the changelog entry. (.agents/skills/changelog/SKILL.md)");
   expect(system).not.toContain("SECRET STEPS");
+});
+
+it("prints the answer to a /template or /skill: line in -p, like a prompt's", async () => {
+  const env = keelEnv({
+    files: {
+      ".keel/prompts/greet.md": "---\ndescription: Greets.\n---\nSay hello to $1.\n",
+      ".agents/skills/changelog/SKILL.md":
+        "---\nname: changelog\ndescription: Write the changelog entry.\n---\nSteps\n",
+    },
+    script: [{ text: "Hello, Ada!" }],
+  });
+  const template = await runKeel(["-p", "/greet Ada", ...SCRIPTED], env);
+  expect(template.code, template.stderr).toBe(0);
+  expect(template.stdout).toBe("Hello, Ada!\n");
+  writeFileSync(join(env.cwd, "turns.json"), JSON.stringify([{ text: "Entry written." }]));
+  const skill = await runKeel(["-p", "/skill:changelog for 1.2", ...SCRIPTED], env);
+  expect(skill.code, skill.stderr).toBe(0);
+  expect(skill.stdout).toBe("Entry written.\n");
 });

@@ -1,11 +1,25 @@
 /** The `text` mode (keel -p: the final answer) and the `json` mode (every event as a JSON line). */
-import type { EventPayloads, Mode, Runtime, RunResult } from "@keel/extensions-api";
+import { textOf, type EventPayloads, type Mode, type RunEnd, type Runtime, type RunResult } from "@keel/extensions-api";
 import { EventRendering } from "@keel/extensions-api/render";
 import { showProgress } from "./progress.ts";
 
+/**
+ * Runs the prompt, or the command it names. A command that runs a prompt of its own (a template, a skill, an
+ * MCP prompt) answers with that run: its last run is the result, printed like a prompt's.
+ */
 async function runPrompt(runtime: Runtime, prompt: string): Promise<RunResult | "command"> {
-  if (prompt.startsWith("/") && (await runtime.runCommand(prompt))) return "command";
-  return runtime.prompt(prompt);
+  if (!prompt.startsWith("/")) return runtime.prompt(prompt);
+  let last: RunEnd | undefined;
+  const off = runtime.events.on("agent_end", (end) => void (last = end));
+  try {
+    if (!(await runtime.runCommand(prompt))) return runtime.prompt(prompt);
+  } finally {
+    off();
+  }
+  const end = last as RunEnd | undefined;
+  if (!end) return "command";
+  const answer = [...end.messages].reverse().find((m) => m.role === "assistant");
+  return { ...end, finalText: answer ? textOf(answer) : "" };
 }
 
 /**
