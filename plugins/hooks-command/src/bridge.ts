@@ -163,9 +163,11 @@ export function hookBridge(api: PluginAPI) {
       return { rewrite: { content } };
     },
 
+    /** A run is about to end: Claude Code's Stop, or SubagentStop when a subagent's run (`ctx.agent`) is. */
     async stop(request: { continuations: number }, ctx: HookContext): Promise<{ continueWith: string } | undefined> {
-      if (!runner.has("Stop")) return undefined;
-      const o = await run("Stop", [], { stop_hook_active: request.continuations > 0 }, ctx);
+      const event = ctx.agent ? "SubagentStop" : "Stop";
+      if (!runner.has(event)) return undefined;
+      const o = await run(event, [], { stop_hook_active: request.continuations > 0 }, ctx);
       if (o.stop || !o.block) return undefined;
       return { continueWith: o.block };
     },

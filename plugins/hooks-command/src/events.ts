@@ -7,6 +7,8 @@ export const EVENTS = {
   PostToolUse: { keelHook: "tool_result", matches: "tool name", blocks: true },
   UserPromptSubmit: { keelHook: "input", matches: undefined, blocks: true },
   Stop: { keelHook: "stop", matches: undefined, blocks: true },
+  /** The same keel hook, when a subagent's run (the `task` tool's) is about to end. */
+  SubagentStop: { keelHook: "stop", matches: undefined, blocks: true },
   SessionStart: { keelHook: "session_start", matches: "source (startup, resume)", blocks: false },
   SessionEnd: { keelHook: "session_end", matches: "reason (prompt_input_exit, other)", blocks: false },
   Notification: {
