@@ -83,6 +83,11 @@ export interface SystemPromptInfo {
   cwd: string;
   model: ModelInfo;
   toolNames: string[];
+  /**
+   * The distribution's prompt additions, already at the end of the value (after the `systemPrompt` setting):
+   * a plugin that writes its own words when no prompt is set tells the two apart with them.
+   */
+  additions?: readonly string[];
 }
 export interface ContextInfo {
   turn: number;

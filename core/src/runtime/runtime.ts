@@ -159,7 +159,12 @@ export class KeelRuntime implements Runtime {
       model: () => this.target.ready(),
       tools: () => this.activeTools(),
       systemPrompt: (model, toolNames) =>
-        this.hooks.transform("system_prompt", this.basePrompt(), { cwd: this.cwd, model, toolNames }),
+        this.hooks.transform("system_prompt", this.basePrompt(), {
+          cwd: this.cwd,
+          model,
+          toolNames,
+          additions: this.promptAdditions,
+        }),
       toolContext: (call, signal, update) => this.toolContext(call, signal, update),
       historyCompacted: () => this.session.historyReplaced("compaction"),
     });

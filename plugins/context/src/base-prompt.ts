@@ -1,7 +1,8 @@
 /**
  * The default system prompt's own words: who the agent is and how it works. Every byte is sent with every
  * request, so it says only what the tools' schemas do not: a guideline line is kept only when the tools it
- * names are active. A `systemPrompt` setting replaces all of this (the session's facts are still added).
+ * names are active. A `systemPrompt` setting replaces all of this (the session's facts and a distribution's
+ * prompt additions are still added).
  */
 
 const IDENTITY = "You are keel, a coding agent in the user's workspace: read, change and run code with your tools.";

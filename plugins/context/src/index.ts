@@ -27,7 +27,7 @@ export default definePlugin({
       }));
     api.hooks.tap("session_start", async () => void (await load()));
     api.hooks.tap("system_prompt", async (configured, info) =>
-      buildSystemPrompt(configured, await load(), info.toolNames, info.cwd),
+      buildSystemPrompt(configured, await load(), info.toolNames, info.cwd, info.additions),
     );
   },
 });

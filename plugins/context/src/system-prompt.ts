@@ -12,13 +12,21 @@ function shown(path: string, cwd: string): string {
   return rel.startsWith("..") || rel === "" ? path : rel;
 }
 
+/**
+ * `configured` is the `systemPrompt` setting followed by the distribution's `additions`: the additions join
+ * keel's own words when no prompt is set, rather than counting as one.
+ */
 export function buildSystemPrompt(
   configured: string,
   context: SessionContext,
   toolNames: readonly string[],
   cwd: string,
+  additions: readonly string[] = [],
 ): string {
-  const parts = [configured.trim() === "" ? defaultBase(toolNames) : configured.trimEnd(), context.facts];
+  const added = additions.filter((part) => part.length > 0).join("\n\n");
+  const setting = (added && configured.endsWith(added) ? configured.slice(0, -added.length) : configured).trim();
+  const base = setting === "" ? [defaultBase(toolNames), ...(added ? [added] : [])].join("\n\n") : configured.trimEnd();
+  const parts = [base, context.facts];
   for (const file of context.instructions) parts.push(`Instructions from ${file.path}:\n${file.text}`);
   if (context.skills.length > 0) {
     const lines = context.skills.map((s) => `- ${s.name}: ${s.description} (${shown(s.path, cwd)})`);
