@@ -2,25 +2,40 @@
  * `mcp_read_resource`: reads a resource of an MCP server by its URI, or lists a server's resources (and its
  * resource templates) when no URI is given. Contents map like those embedded in a tool result (`results.ts`).
  * Its description names no server, so it stays true when servers are added later; a wrong name is answered
- * with the servers there are.
+ * with the servers there are. Registered at start, so its schema is JSON as written (no zod object to build)
+ * and its two arguments are checked here.
  */
-import { defineTool, z, type Tool, type ToolResultContent } from "@keel/extensions-api";
+import { z, type Tool, type ToolResultContent } from "@keel/extensions-api";
 import type { Client } from "@modelcontextprotocol/client";
 import type { McpHub } from "./hub.ts";
 import { lazyModules } from "./lazy-modules.ts";
+import { AnyObject } from "./tools.ts";
 
-export function resourceTool(hub: McpHub): Tool {
-  return defineTool({
+const INPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    server: { type: "string", description: "The MCP server's name (the part after mcp__ in its tools' names)" },
+    uri: { type: "string", description: "The resource's URI; leave out to list the server's resources" },
+  },
+  required: ["server"],
+};
+
+export function resourceTool(hub: McpHub): Tool<typeof AnyObject> {
+  return {
     name: "mcp_read_resource",
     label: "Read MCP resource",
     description:
       "Reads a resource (a file, a record, a document) of an MCP server by its URI; " +
       "without a URI, lists the server's resources and resource templates.",
-    parameters: z.object({
-      server: z.string().describe("The MCP server's name (the part after mcp__ in its tools' names)"),
-      uri: z.string().optional().describe("The resource's URI; leave out to list the server's resources"),
-    }),
-    async execute({ server, uri }, ctx) {
+    parameters: AnyObject,
+    inputSchema: INPUT_SCHEMA,
+    async execute(input, ctx) {
+      const { server, uri } = input;
+      if (typeof server !== "string" || (uri !== undefined && typeof uri !== "string"))
+        return {
+          content: "mcp_read_resource needs server (a string) and, to read one, uri (a string).",
+          isError: true,
+        };
       const connection = hub.connections.get(server);
       const names = [...hub.connections.keys()].join(", ") || "none";
       if (!connection) return { content: `No MCP server "${server}"; the servers are ${names}.`, isError: true };
@@ -32,7 +47,7 @@ export function resourceTool(hub: McpHub): Tool {
       const content: ToolResultContent[] = contents.map((item) => resourceBlock(item));
       return { content: content.length > 0 ? content : `Resource ${uri} is empty.` };
     },
-  });
+  };
 }
 
 /** A server's resources and, when it offers them, its resource templates (URIs with `{placeholders}`). */

@@ -9,7 +9,8 @@ import { z, type Tool } from "@keel/extensions-api";
 import type { KnownTool } from "./definition.ts";
 import { lazyModules } from "./lazy-modules.ts";
 
-const AnyObject = z.record(z.string(), z.unknown());
+/** What keel checks of an MCP tool's arguments: an object; the server checks the rest. */
+export const AnyObject = z.record(z.string(), z.unknown());
 
 /** Runs one call of this tool on its server; resolves what the server answered. */
 export interface ToolCaller {
