@@ -1,7 +1,7 @@
 // The peers table as printed (medians, keel's ratios to each peer and to Node's floors) and as JSON for diffing
-// (bench/peers/.results/latest.json, ignored by git).
+// (bench/peers/.results/latest.json, or <PEERS_OUT>.json there, ignored by git).
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname } from "node:path";
 import { median, printTable } from "../lib.mjs";
 import { rssUnavailable, TOOL_TURNS } from "./measure.mjs";
 
@@ -33,7 +33,7 @@ function summarize(row) {
 
 const ratio = (a, b) => (a === undefined || b === undefined ? "–" : `${(a / b).toFixed(2)}×`);
 
-export function report({ rows, floors, load, wallS, runs, machine, isolation, outDir }) {
+export function report({ rows, floors, load, wallS, runs, machine, isolation, outFile }) {
   const agents = rows.map(summarize);
   const floor = { nodeMs: med(floors.nodeMs), nodeRssMb: med(floors.nodeRssMb), spawnMs: med(floors.spawnMs) };
   const header = ["agent", "--version", "1-turn run", "per tool turn", "peak RSS (1-turn)", "first request", "note"];
@@ -75,11 +75,10 @@ export function report({ rows, floors, load, wallS, runs, machine, isolation, ou
       `${wallS.toFixed(0)} s; network: ${isolation}`,
   );
 
-  mkdirSync(outDir, { recursive: true });
+  mkdirSync(dirname(outFile), { recursive: true });
   const result = { date: new Date().toISOString(), machine, load, wallS, runs, isolation, floor, floors, agents };
-  const file = join(outDir, "latest.json");
-  writeFileSync(file, JSON.stringify(result, null, 2) + "\n");
-  console.log(`written to ${file}`);
+  writeFileSync(outFile, JSON.stringify(result, null, 2) + "\n");
+  console.log(`written to ${outFile}`);
 }
 
 /** keel's row against each peer's and against Node's floors measured in the same run. */

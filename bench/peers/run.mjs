@@ -2,7 +2,8 @@
 // npm run bench:peers — keel beside pi, Claude Code and Codex against one local mock model that answers at once.
 // Installs the peers into bench/peers/.agents on first use, then re-runs itself inside a network namespace of its
 // own (only loopback) and measures, rounds interleaved across agents so load drifts hit all alike; round 0 warms
-// caches and is not counted. PEERS_RUNS (default 5) counted rounds; PEERS_ONLY=keel,pi limits the agents.
+// caches and is not counted. PEERS_RUNS (default 5) counted rounds; PEERS_ONLY=keel,pi limits the agents;
+// PEERS_OUT=before writes .results/before.json instead of latest.json (for a before/after diff).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -104,5 +105,5 @@ report({
   isolation: ownNamespace
     ? `own network namespace, loopback only; direct attempts recorded at ${recorder.catchAll.join(", ")}`
     : process.env[IN_NAMESPACE],
-  outDir: join(here, ".results"),
+  outFile: join(here, ".results", `${process.env.PEERS_OUT ?? "latest"}.json`),
 });

@@ -20,6 +20,9 @@ export const codex = {
   prepare(ctx) {
     const dir = join(ctx.home, ".codex");
     mkdirSync(dir, { recursive: true });
+    // A model Codex has no metadata for, so it offers its fallback tool set (exec_command and friends) in `tools`.
+    // Its default model (gpt-6.2-sol) gets "code mode" instead: tools sent as `additional_tools` namespaces and one
+    // freeform `exec` tool that takes a script, a shape this mock does not drive.
     const config = [
       'model = "mock-model"',
       'model_provider = "mock"',
