@@ -1,14 +1,31 @@
-// Preloaded with `node --require` by test/e2e/lazy-policies.test.ts: notes every plugin source file the
-// process reads (jiti reads each module's source before it runs it, cached transform or not) and writes the
-// list to $KEEL_TEST_READS when the process exits. With $KEEL_TEST_READS_UNDER, every file read under that
-// folder is noted too.
+// Preloaded with `node --require` by the e2e tests that check what a run loads (lazy-policies, print-run-loads,
+// mcp's start path): notes every plugin, library and dependency source file the process reads or requires (jiti
+// reads each module's source before it runs it, cached transform or not; a CommonJS dependency goes through
+// Module._load) and writes the list, one absolute path a line, to $KEEL_TEST_READS when the process exits.
+// With $KEEL_TEST_READS_UNDER, every file read under that folder is noted too.
 const fs = require("node:fs");
+const Module = require("node:module");
 const read = fs.readFileSync;
 const seen = new Set();
 const under = process.env.KEEL_TEST_READS_UNDER;
+const watched = (path) =>
+  typeof path === "string" &&
+  (path.includes("/node_modules/") ||
+    /\/(plugins|libs)\/[^/]+\/src\//.test(path) ||
+    path.includes("/dist/") ||
+    (under !== undefined && under !== "" && path.startsWith(under)));
 fs.readFileSync = function (path, ...rest) {
-  if (typeof path === "string" && path.includes("/plugins/") && path.includes("/src/")) seen.add(path);
-  else if (typeof path === "string" && under && path.startsWith(under)) seen.add(path);
+  if (watched(path)) seen.add(path);
   return read.call(this, path, ...rest);
+};
+const load = Module._load;
+Module._load = function (request, parent, ...rest) {
+  try {
+    const file = Module._resolveFilename(request, parent, ...rest);
+    if (watched(file)) seen.add(file);
+  } catch {
+    // not resolvable from here (a builtin, or jiti's own resolution): the real load reports it
+  }
+  return load.call(this, request, parent, ...rest);
 };
 process.on("exit", () => fs.writeFileSync(process.env.KEEL_TEST_READS, [...seen].join("\n")));

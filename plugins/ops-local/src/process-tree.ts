@@ -61,6 +61,8 @@ export interface ProcessTree {
   tag: string;
   /** The shell's start time in clock ticks since boot; older processes cannot belong to it. */
   since: number;
+  /** The machine's fork counter just before the shell was started (`forkCount()`); see `lowestPid`. */
+  forks?: number;
 }
 
 interface ProcessEntry {
@@ -127,9 +129,11 @@ function groupAlive(pgid: number): boolean {
 function liveProcesses(tree: ProcessTree): ProcessEntry[] {
   const marker = Buffer.from(`${PROCESS_TAG_VARIABLE}=${tree.tag}\0`);
   const out: ProcessEntry[] = [];
-  for (const name of readdirSync("/proc")) {
+  const names = readdirSync("/proc");
+  const lowest = lowestPid(tree, names.length);
+  for (const name of names) {
     const pid = Number(name);
-    if (!Number.isInteger(pid)) continue;
+    if (!Number.isInteger(pid) || pid < lowest) continue;
     const fields = statFields(pid);
     if (!fields || fields[0] === "Z" || fields[0] === "X" || Number(fields[STARTTIME_FIELD]) < tree.since) continue;
     out.push({
@@ -141,6 +145,45 @@ function liveProcesses(tree: ProcessTree): ProcessEntry[] {
     });
   }
   return out;
+}
+
+/**
+ * The lowest pid a member can have. The kernel hands out pids in rising order from the last one it gave, and
+ * wraps to the bottom only past `pid_max`; so while too few processes were forked since the shell started to
+ * have wrapped around, every descendant's pid is above the shell's and only those few young entries need reading
+ * (a pass then costs one listing of /proc plus one read per process started since, not one per process on the
+ * machine). The fork counter counts threads too, and only half the pids above the shell's are allowed for, since
+ * pids then in use are skipped by the kernel: the test errs towards a full pass. Read after the listing, the
+ * counter covers every process the listing shows.
+ */
+function lowestPid(tree: ProcessTree, listed: number): number {
+  if (tree.forks === undefined) return 0;
+  const forked = forkCount();
+  if (forked === undefined) return 0;
+  return forked - tree.forks + listed < (pidMax() - tree.leader) / 2 ? tree.leader : 0;
+}
+
+/** How many processes and threads the machine has forked since boot (`processes` in /proc/stat). */
+export function forkCount(): number | undefined {
+  if (!hasProc) return undefined;
+  try {
+    const match = /^processes (\d+)$/m.exec(readFileSync("/proc/stat", "latin1"));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let cachedPidMax: number | undefined;
+function pidMax(): number {
+  if (cachedPidMax === undefined) {
+    try {
+      cachedPidMax = Number(readFileSync("/proc/sys/kernel/pid_max", "latin1")) || 0;
+    } catch {
+      cachedPidMax = 0; // unknown: never skip anything
+    }
+  }
+  return cachedPidMax;
 }
 
 /** Field 22 of /proc/<pid>/stat (`starttime`), counted from the state field (3). */

@@ -20,7 +20,7 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import type { Socket } from "node:net";
 import { delimiter, join } from "node:path";
 import type { ProcessHandle } from "@keel/extensions-api";
-import { PROCESS_TAG_VARIABLE, startTimeOf, terminate, type ProcessTree } from "./process-tree.ts";
+import { forkCount, PROCESS_TAG_VARIABLE, startTimeOf, terminate, type ProcessTree } from "./process-tree.ts";
 
 export { members, PROCESS_TAG_VARIABLE } from "./process-tree.ts";
 
@@ -98,6 +98,7 @@ export function spawnProcess(command: string, options: SpawnProcessOptions): Pro
   const shell = findShell(options.env.PATH);
   const tag = randomBytes(12).toString("hex");
   const stdinOpen = options.keepStdinOpen === true || options.stdin !== undefined;
+  const forks = forkCount(); // before the shell starts, so that every process of its tree is counted after it
   const child = spawn(shell, ["-c", WRAPPER, shell.split("/").pop() ?? "sh", command], {
     cwd: options.cwd,
     env: { ...options.env, [PROCESS_TAG_VARIABLE]: tag },
@@ -105,7 +106,8 @@ export function spawnProcess(command: string, options: SpawnProcessOptions): Pro
     stdio: [stdinOpen ? "pipe" : "ignore", "pipe", "pipe"],
   });
   const pid = child.pid;
-  const tree: ProcessTree | undefined = pid === undefined ? undefined : { leader: pid, tag, since: startTimeOf(pid) };
+  const tree: ProcessTree | undefined =
+    pid === undefined ? undefined : { leader: pid, tag, since: startTimeOf(pid), forks };
   const onData = options.onData ?? (() => {});
   let leaderGone = false;
 

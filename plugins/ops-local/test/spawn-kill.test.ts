@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { forkCount } from "../src/process-tree.ts";
 import { members, spawnProcess } from "../src/spawn.ts";
 import { groupMembers, isAlive, outputCollector, printedPids } from "../../../test/support/processes.ts";
 
@@ -105,5 +106,21 @@ describe("spawnProcess kill()", () => {
     expect(members({ leader: handle.pid!, tag, since: 0 }, false)).toEqual(expect.arrayContaining([handle.pid, child]));
     await handle.kill();
     expect(members({ leader: handle.pid!, tag, since: 0 }, true)).toEqual([]);
+  });
+
+  it("looks below the shell's pid only when the pids may have wrapped since it started", async () => {
+    const { handle, out } = start("setsid sleep 1000 & echo pid=$!; echo ready; wait");
+    await out.waitFor("ready");
+    const [child] = printedPids(out.text());
+    const tag = (await import("node:fs"))
+      .readFileSync(`/proc/${handle.pid}/environ`, "latin1")
+      .match(/KEEL_PROCESS_TAG=(\w+)/)![1]!;
+    // A shell "started" above the child: with few forks since, the child's lower pid cannot be one of its tree.
+    const above = { leader: child! + 1, tag, since: 0 };
+    expect(members({ ...above, forks: forkCount() }, true)).not.toContain(child);
+    // With the counter saying pids may have wrapped since, every process is read, so the child is found.
+    expect(members({ ...above, forks: 0 }, true)).toContain(child);
+    await handle.kill();
+    expect(isAlive(child!)).toBe(false);
   });
 });

@@ -1,0 +1,68 @@
+/**
+ * A plain `keel -p` run pays only for what it uses: through the real binary, with the scripted model asking
+ * for one shell command, no UI but ui-print, no RPC, ACP or marketplace code, no provider plugin but the
+ * scripted one and no MCP code beyond the look for configured servers is activated or read. Which plugins
+ * were activated comes from `KEEL_TRACE`; which files were read or required, from a `--require` preload
+ * (test/support/source-reads.cjs).
+ */
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { expect, it } from "vitest";
+import { keelEnv, KEEL_BIN, runKeel, SCRIPTED } from "../support/keel-cli.ts";
+
+const PRELOAD = join(import.meta.dirname, "..", "support", "source-reads.cjs");
+const ROOT = join(KEEL_BIN, "..", "..");
+
+/** Plugins a `-p` run with the scripted model has no use for. */
+const UNUSED_PLUGINS = [
+  "ui-tui",
+  "ui-rpc",
+  "ui-acp",
+  "marketplace",
+  "distribution",
+  "plugin-dev",
+  "provider-anthropic",
+  "provider-openai",
+  "provider-openai-responses",
+];
+/** Code such a run must not read, by repository path or dependency name. */
+const UNUSED_CODE = [
+  ...UNUSED_PLUGINS.map((name) => `plugins/${name}/`),
+  "libs/installer/",
+  "libs/rpc-client/",
+  "libs/provider-kit/",
+  "node_modules/@modelcontextprotocol/",
+  "node_modules/@agentclientprotocol/",
+  "node_modules/@earendil-works/",
+];
+/** What the mcp plugin reads with no server configured: its entry, settings and the look at plugins' servers. */
+const MCP_WITHOUT_SERVERS = [
+  "plugins/mcp/src/index.ts",
+  "plugins/mcp/src/plugin-servers.ts",
+  "plugins/mcp/src/settings.ts",
+];
+
+it("activates and reads nothing of the UIs, RPC, ACP, MCP servers, the marketplace or unused providers", async () => {
+  const env = keelEnv({
+    script: [{ toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "done" }],
+  });
+  const reads = join(env.home, "reads.txt");
+  const result = await runKeel(["-p", "go", ...SCRIPTED], env, {
+    extraEnv: { KEEL_TRACE: "1", NODE_OPTIONS: `--require ${PRELOAD}`, KEEL_TEST_READS: reads },
+    timeoutMs: 60_000,
+  });
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stdout).toContain("done");
+
+  const activated = [...result.stderr.matchAll(/activated @keel\/plugin-(\S+)/g)].map((m) => m[1]);
+  // The run did activate what it used, so an empty list cannot pass for a lean one.
+  expect(activated).toEqual(expect.arrayContaining(["provider-scripted", "tool-bash", "ops-local", "ui-print"]));
+  expect(activated.filter((name) => UNUSED_PLUGINS.includes(name!))).toEqual([]);
+
+  const files = readFileSync(reads, "utf8")
+    .split("\n")
+    .map((file) => relative(ROOT, file));
+  expect(files).toContain("plugins/tool-bash/src/run-foreground.ts");
+  expect(files.filter((file) => UNUSED_CODE.some((prefix) => file.includes(prefix)))).toEqual([]);
+  expect(files.filter((file) => file.startsWith("plugins/mcp/")).sort()).toEqual(MCP_WITHOUT_SERVERS);
+});
