@@ -49,6 +49,14 @@ export interface Tool<TParams extends z.ZodType = z.ZodType, TDetails = unknown>
   /** Read-only tools may run in parallel with each other within one reply. */
   readOnly?: boolean;
   /**
+   * Whether the model is shown the tool on the next request; asked before each one, default always. For a tool
+   * with nothing to act on until something has happened (`process` before any background process, `read_result`
+   * before any stored result), so the first requests stay small. Once true it should stay true: each change
+   * alters the request's tool list, which starts the provider's prompt cache afresh. A tool not offered can still
+   * be called by name.
+   */
+  offered?: () => boolean;
+  /**
    * Milliseconds one call may run before the loop aborts its signal, waits two seconds more, and answers the
    * model with an error naming the tool. Default: the `loop.toolTimeoutMs` setting (10 minutes); `Infinity` for
    * a tool that bounds its own run time. The user's `loop.toolTimeouts` setting overrides it by tool name.

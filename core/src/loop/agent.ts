@@ -292,14 +292,15 @@ export class Agent {
     signal: AbortSignal,
   ): Promise<AssistantMessage> {
     const { bus, hooks } = this.deps;
-    const tools = this.deps.tools();
-    const systemPrompt = await this.deps.systemPrompt(model, [...tools.keys()]);
+    const tools = [...this.deps.tools().values()].filter((t) => t.tool.offered?.() ?? true);
+    const names = tools.map((t) => t.name);
+    const systemPrompt = await this.deps.systemPrompt(model, names);
     // Context handlers get a copy they may change freely; without any, the view itself is sent (nothing mutates it).
     const view = toModelContext(this.history);
     const context = hooks.has("context")
       ? await hooks.transform("context", structuredClone(view), { turn, model }, signal)
       : view;
-    const specs = [...tools.values()].map((t) => ({
+    const specs = tools.map((t) => ({
       name: t.name,
       description: t.tool.description,
       parameters: toolJsonSchema(t.tool),

@@ -7,21 +7,16 @@ import { cutToBytes, formatBytes, truncateHead } from "@keel/extensions-api/trun
 import { linesOf, type ResultStore } from "./store.ts";
 
 export const ReadResultParams = z.object({
-  handle: z.string().describe('The handle named in the preview, e.g. "res_1a2b3c4d".'),
-  offset: z.number().int().min(1).optional().describe("First line to read (or to search from), 1-based. Default 1."),
+  handle: z.string().describe('As the preview names it ("res_1a2b3c4d")'),
+  offset: z.number().int().min(1).optional().describe("First line to read or search from (default 1)"),
   limit: z
     .number()
     .int()
     .min(1)
     .optional()
-    .describe("Lines to read (default 500), or matches to list with grep (default 100)."),
-  grep: z
-    .string()
-    .optional()
-    .describe(
-      "A regular expression (JavaScript syntax): list the matching lines with their numbers instead of a range.",
-    ),
-  ignoreCase: z.boolean().optional().describe("With grep: match regardless of case."),
+    .describe("Lines to read (default 500), or matches to list with grep (default 100)"),
+  grep: z.string().optional().describe("A JavaScript regular expression: list matching lines instead of a range"),
+  ignoreCase: z.boolean().optional().describe("With grep: ignore case"),
 });
 
 const DEFAULT_LINES = 500;
@@ -35,8 +30,9 @@ export function readResultTool(store: ResultStore, maxBytes: number) {
     name: "read_result",
     label: "Read result",
     description:
-      "Read a tool result that was too large to show whole and was stored under a handle: a range " +
-      "of lines (offset, limit) or the lines matching a regular expression (grep).",
+      "Read a tool result too large to show whole, stored under a handle: a range of lines or the lines matching grep.",
+    // Shown to the model once a result was stored (in this session, or in the one resumed).
+    offered: () => store.holdsAny(),
     parameters: ReadResultParams,
     readOnly: true,
     async execute(input) {

@@ -4,12 +4,16 @@
  * rather than through `ctx.ops` (a sandboxed or remote backend has no say over it).
  */
 import { createHash } from "node:crypto";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 const HANDLE = /^res_[0-9a-f]{8}$/;
 
 export class ResultStore {
+  /** The folder last seen holding a result. */
+  private known: string | undefined;
+
   /** `folder` is asked each time: the session (and so its data folder) is known only once it has started. */
   constructor(private readonly folder: () => string) {}
 
@@ -22,7 +26,20 @@ export class ResultStore {
     const dir = this.folder();
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, `${handle}.txt`), text, "utf8");
+    this.known = dir;
     return handle;
+  }
+
+  /**
+   * Whether the session's folder holds any result: once it does, the model needs `read_result`. Asked before
+   * each request, so a yes is remembered per folder and a no costs one `existsSync`.
+   */
+  holdsAny(): boolean {
+    const dir = this.folder();
+    if (this.known === dir) return true;
+    if (!existsSync(dir) || readdirSync(dir).length === 0) return false;
+    this.known = dir;
+    return true;
   }
 
   /** The text saved under `handle`; an error that says what a handle looks like when there is none. */

@@ -9,22 +9,12 @@ import { runForeground } from "./run-foreground.ts";
 import type { BashSettings } from "./settings.ts";
 
 export const BashParams = z.object({
-  command: z.string().min(1, "give the command to run").describe("The command, run by bash in the workspace."),
-  timeout: z
-    .number()
-    .positive()
-    .max(86_400)
-    .optional()
-    .describe(
-      "Seconds before the command and everything it started are killed (default 120). Not used with background.",
-    ),
+  command: z.string().min(1, "give the command to run"),
+  timeout: z.number().positive().max(86_400).optional().describe("Seconds"),
   background: z
     .boolean()
     .optional()
-    .describe(
-      "Start it in the background and return an id at once: for servers, watchers and other " +
-        "long-running commands. Manage it with the process tool.",
-    ),
+    .describe("For servers and watchers: start it, return an id at once; then use the process tool"),
 });
 
 export function bashTool(settings: BashSettings, background: BackgroundProcesses) {
@@ -32,13 +22,10 @@ export function bashTool(settings: BashSettings, background: BackgroundProcesses
     name: "bash",
     label: "Bash",
     description: [
-      "Run a bash command in the workspace. Output (stdout and stderr together) keeps its last 2000 " +
-        "lines or 50 KB; when cut, the full output is saved to a file the result names. The result " +
-        "ends with the exit code.",
-      `Stdin is closed and the environment is non-interactive (no pagers, prompts or colours). The ` +
-        `command is killed after its timeout (default ${settings.timeoutSeconds} s), with every ` +
-        `process it started; anything it leaves running in the background is stopped when it exits.`,
-      "For servers and watchers use background: true, then the process tool.",
+      "Run a bash command in the workspace; stdin closed, non-interactive (no pagers, prompts, colours). Returns the",
+      "exit code and the last 2000 lines or 50 KB of stdout and stderr together (when cut, the whole is saved to a",
+      `file the result names). Killed with all it started after its timeout (default ${settings.timeoutSeconds} s);`,
+      "what it leaves running is stopped when it exits.",
     ].join(" "),
     parameters: BashParams,
     readOnly: false,

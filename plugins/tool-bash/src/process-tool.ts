@@ -28,6 +28,8 @@ export function processTool(background: BackgroundProcesses) {
   return defineTool({
     name: "process",
     label: "Process",
+    // Shown to the model once there is a background process to act on: a first request is smaller without it.
+    offered: () => background.list().length > 0,
     description:
       "Manage background processes started with bash({ command, background: true }): list them, " +
       "read their new output, wait for one to exit (with a timeout), send input to its stdin, or " +

@@ -1,0 +1,43 @@
+/**
+ * Tools with nothing to act on yet are not sent: through the real binary and the mock model over Chat
+ * Completions, the first request has no `process` and no `read_result`; `process` joins once a background
+ * process exists and `read_result` once a large result was stored; and between two turns that change neither,
+ * the tools sent are byte for byte the same (so a provider's prompt cache holds).
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
+import { keelEnv, runKeel } from "../support/keel-cli.ts";
+
+let llm: MockLlm;
+beforeAll(async () => {
+  llm = await startMockLlm();
+});
+afterAll(() => llm.close());
+
+const bash = (args: Record<string, unknown>) => ({ reply: { toolCalls: [{ name: "bash", arguments: args }] } });
+
+it("offers process and read_result only once they have something to act on, and keeps the tools stable", async () => {
+  llm.push(
+    bash({ command: "sleep 30", background: true }),
+    bash({ command: "echo hi" }),
+    // One 40 KB line: under bash's own 50 KB cut, over the 16 KB at which a result is stored.
+    bash({ command: "head -c 40000 /dev/zero | tr '\\0' a" }),
+    { reply: { text: "done" } },
+  );
+  const env = keelEnv();
+  const result = await runKeel(["-p", "go", "--provider", "openai", "--model", "gpt-4.1-mini"], env, {
+    extraEnv: { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-test" },
+    timeoutMs: 60_000,
+  });
+  expect(result.code, result.stderr).toBe(0);
+
+  const tools = llm.requests.map((r) => (r.body.tools as { function: { name: string } }[]) ?? []);
+  const names = tools.map((list) => list.map((t) => t.function.name).sort());
+  expect(names).toHaveLength(4);
+  expect(names[0]).toEqual(expect.arrayContaining(["read", "bash"]));
+  expect(names[0]).not.toContain("process");
+  expect(names[0]).not.toContain("read_result");
+  expect(names[1]).toEqual([...names[0]!, "process"].sort());
+  expect(JSON.stringify(tools[2])).toBe(JSON.stringify(tools[1]));
+  expect(names[3]).toEqual([...names[1]!, "read_result"].sort());
+});
