@@ -8,6 +8,7 @@ import { z, type EventPayloads, type GuardDecision, type PluginAPI, type ToolCal
 import { askUser } from "./ask.ts";
 import { decide, type Decision, type Policy } from "./decide.ts";
 import { placesFor, type Places } from "./paths.ts";
+import { plainCommand } from "./plain-command.ts";
 import { buildPolicy } from "./policy.ts";
 import { parseRules, type Rule } from "./rules.ts";
 import type { Mode, PermissionsSettings } from "./settings.ts";
@@ -90,9 +91,11 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
     const { policy, places } = session();
     let decision: Decision;
     try {
-      const shell = call.toolName === "bash" ? await loadShellParser() : undefined;
+      // The grammar loads only for a line that is more than one command of plain words.
+      const grammar = call.toolName === "bash" && !plainCommand(String(call.input.command ?? ""));
+      const shell = grammar ? await loadShellParser() : undefined;
       const judged = { ...call, readOnlyIsHint: readOnlyIsHint(api, call.toolName) };
-      decision = decide(judged, policy, places, (command) => parseShell(shell!, command));
+      decision = decide(judged, policy, places, (command) => plainCommand(command) ?? parseShell(shell!, command));
     } catch (error) {
       const reason = `The permission check failed, so the call was not run: ${(error as Error).message}`;
       publish(call, "deny", "error", reason, false);
