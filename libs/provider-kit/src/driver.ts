@@ -6,6 +6,7 @@ import { type ModelInfo, type StreamEvent, type StreamOptions } from "@keel/exte
 import { AssistantMessageBuilder } from "@keel/extensions-api/stream";
 import { ProviderError, describeHttpError, describeNetworkError, errorDetail, shouldRetry } from "./errors.ts";
 import { formatMs, planRetry, realClock, type Clock, type RetryPolicy } from "./retry.ts";
+import { httpFetch, type HttpFetch, type HttpResponse } from "./http-request.ts";
 import { newSseStats, readSse, type SseEvent, type SseStats } from "./sse.ts";
 
 /**
@@ -38,7 +39,8 @@ export interface HttpAttempt {
 /** Injection points for tests and benchmarks. */
 export interface DriverDeps {
   clock?: Clock;
-  fetch?: typeof fetch;
+  /** How the request is sent; default `httpFetch` (node:http). The global `fetch` fits too. */
+  fetch?: HttpFetch;
 }
 
 const ABORTED = "Aborted by the user.";
@@ -51,7 +53,7 @@ export async function* streamHttp(
   deps: DriverDeps = {},
 ): AsyncGenerator<StreamEvent> {
   const clock = deps.clock ?? realClock;
-  const doFetch = deps.fetch ?? fetch;
+  const doFetch = deps.fetch ?? httpFetch;
   const { signal } = options;
   const maxAttempts = attempt.retry.maxRetries + 1;
   yield builder.start();
@@ -166,7 +168,7 @@ function guarded<T>(what: string, fn: () => T): T {
   }
 }
 
-async function httpFailure(response: Response, attempt: HttpAttempt): Promise<ProviderError> {
+async function httpFailure(response: HttpResponse, attempt: HttpAttempt): Promise<ProviderError> {
   const body = await response.text().catch((error: unknown) => `(body unreadable: ${describeNetworkError(error)})`);
   const detail = errorDetail(body);
   const overflow = attempt.overflow?.(response.status, detail);

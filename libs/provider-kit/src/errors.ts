@@ -1,6 +1,8 @@
 /**
  * Failures of one HTTP attempt, classified so the driver knows whether to retry and what to tell the user.
  */
+import type { HeaderLookup } from "./http-request.ts";
+
 export type FailureKind = "http" | "network" | "stream" | "overflow" | "config";
 
 /**
@@ -11,11 +13,11 @@ export class ProviderError extends Error {
   readonly kind: FailureKind;
   readonly retryable: boolean;
   readonly status?: number;
-  readonly headers?: Headers;
+  readonly headers?: HeaderLookup;
 
   constructor(
     message: string,
-    options: { kind: FailureKind; retryable?: boolean; status?: number; headers?: Headers },
+    options: { kind: FailureKind; retryable?: boolean; status?: number; headers?: HeaderLookup },
   ) {
     super(message);
     this.name = "ProviderError";
@@ -37,7 +39,7 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /** `x-should-retry: true|false` overrides the status rule in both directions. */
-export function shouldRetry(status: number, headers: Headers): boolean {
+export function shouldRetry(status: number, headers: HeaderLookup): boolean {
   const hint = headers.get("x-should-retry");
   if (hint === "true") return true;
   if (hint === "false") return false;

@@ -4,6 +4,7 @@
  */
 import { z } from "@keel/extensions-api";
 import { sleep } from "@keel/extensions-api/sleep";
+import type { HeaderLookup } from "./http-request.ts";
 
 export const RetrySettingsSchema = z
   .object({
@@ -43,7 +44,10 @@ export const realClock: Clock = {
 };
 
 /** The wait the server asked for, in ms, or undefined when it gave no usable hint. */
-export function serverWaitMs(headers: Headers | undefined, now: number): { ms: number; header: string } | undefined {
+export function serverWaitMs(
+  headers: HeaderLookup | undefined,
+  now: number,
+): { ms: number; header: string } | undefined {
   if (!headers) return undefined;
   const ms = headers.get("retry-after-ms");
   if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms)) && Number(ms) >= 0)
@@ -66,7 +70,12 @@ export function backoffMs(retry: number, policy: RetryPolicy, random: number): n
 export type RetryPlan = { wait: number } | { refuse: string };
 
 /** How long to wait before retry number `retry`, or why not to retry at all. */
-export function planRetry(retry: number, headers: Headers | undefined, policy: RetryPolicy, clock: Clock): RetryPlan {
+export function planRetry(
+  retry: number,
+  headers: HeaderLookup | undefined,
+  policy: RetryPolicy,
+  clock: Clock,
+): RetryPlan {
   const server = serverWaitMs(headers, clock.now());
   if (server) {
     if (server.ms > policy.maxWaitMs) {
