@@ -34,6 +34,13 @@ export type HttpFetch = (
 const plainAgent = new Agent({ keepAlive: true });
 let tls: { agent: import("node:https").Agent; request: typeof import("node:https").request } | undefined;
 
+/** Connections kept alive and free for the next request, to `host:port` over plain http. */
+export function idleConnections(hostPort: string): number {
+  return Object.entries(plainAgent.freeSockets)
+    .filter(([key]) => key.startsWith(`${hostPort}:`))
+    .reduce((sum, [, sockets]) => sum + (sockets?.length ?? 0), 0);
+}
+
 /** node:https (and with it tls and crypto, ~30 ms to load) only for the first https URL. */
 function secureClient() {
   if (!tls) {
@@ -71,7 +78,8 @@ function responseOf(message: IncomingMessage, signal: AbortSignal): HttpResponse
   signal.addEventListener("abort", onAbort, { once: true });
   message.once("close", () => signal.removeEventListener("abort", onAbort));
   const status = message.statusCode ?? 0;
-  const body = decoded(message);
+  const stream = decoded(message);
+  const body = keepingConnection(message, stream);
   return {
     ok: status >= 200 && status < 300,
     status,
@@ -84,10 +92,34 @@ function responseOf(message: IncomingMessage, signal: AbortSignal): HttpResponse
     body,
     async text() {
       const chunks: Buffer[] = [];
-      for await (const chunk of body) chunks.push(chunk as Buffer);
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString("utf8");
     },
   };
+}
+
+/** How long the rest of an answer is read after the reader stopped, so that its connection can be reused. */
+const DRAIN_MS = 1000;
+
+/**
+ * The body for a reader that may stop early: the driver stops at a stream's final event, often a few bytes
+ * before the server ends the answer (`data: [DONE]`). Destroying the answer there, as a plain iterator's
+ * return does, would close the keep-alive connection and make every request open a new one (a TLS handshake
+ * to a real provider); instead the rest is read and dropped, for at most `DRAIN_MS`, then the answer is
+ * destroyed after all. An abort still destroys it at once.
+ */
+async function* keepingConnection(message: IncomingMessage, stream: Readable): AsyncGenerator<Uint8Array> {
+  let ended = false;
+  try {
+    for await (const chunk of stream.iterator({ destroyOnReturn: false })) yield chunk as Uint8Array;
+    ended = true;
+  } finally {
+    if (!ended && !message.destroyed) {
+      const timer = setTimeout(() => message.destroy(), DRAIN_MS).unref();
+      message.once("end", () => clearTimeout(timer));
+      stream.resume();
+    }
+  }
 }
 
 /** The body as sent before any `content-encoding`, which servers may apply to error pages and some streams. */

@@ -1,14 +1,22 @@
 /**
  * httpFetch, the driver's node:http client, against real servers on 127.0.0.1: it streams the body as it
- * arrives, inflates a compressed answer, and fails as fetch does (a system error code, an AbortError).
+ * arrives, keeps its connection when the reader stops early, inflates a compressed answer, and fails as fetch
+ * does (a system error code, an AbortError).
  */
 import { createServer, type Server } from "node:http";
 import { gzipSync } from "node:zlib";
-import { afterEach, expect, it } from "vitest";
-import { httpFetch } from "../src/http-request.ts";
+import { afterEach, expect, it, vi } from "vitest";
+import { httpFetch, idleConnections } from "../src/http-request.ts";
 
 let server: Server | undefined;
-afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
+afterEach(
+  () =>
+    new Promise<void>((done) => {
+      if (!server) return done();
+      server.close(() => done());
+      server.closeAllConnections();
+    }),
+);
 
 async function serve(handler: Parameters<typeof createServer>[1]): Promise<string> {
   server = createServer(handler);
@@ -40,6 +48,23 @@ it("sends the body and streams the answer chunk by chunk, with its status and he
   for await (const chunk of response.body!) chunks.push(Buffer.from(chunk).toString());
   expect(chunks).toEqual(["data: one\n\n", "data: two\n\n"]);
   expect(received).toBe('{"a":1}');
+});
+
+it("keeps the connection for the next request when the reader stops before the answer ends", async () => {
+  let connections = 0;
+  const url = await serve((req, res) => {
+    req.resume();
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write("data: final\n\n");
+    setTimeout(() => res.end("data: [DONE]\n\n"), 20);
+  });
+  server!.on("connection", () => connections++);
+  for (let i = 0; i < 3; i++) {
+    const response = await post(url);
+    for await (const _ of response.body!) break; // the driver stops at the final event
+    await vi.waitFor(() => expect(idleConnections(new URL(url).host)).toBe(1));
+  }
+  expect(connections).toBe(1);
 });
 
 it("inflates a gzip answer, as an error page behind a proxy often is", async () => {
