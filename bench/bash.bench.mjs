@@ -2,26 +2,17 @@
 // as a ratio to a bare child_process.spawn of `true` measured in the same run (runs interleaved, medians).
 // Two steps in between show where the time goes: a bare `bash -c true` (the shell's own start-up, which any
 // shell tool pays) and spawnProcess alone (process group, one pipe, exit wait) without the tool around it.
-import { spawn } from "node:child_process";
+// `spawnSync(bash -c "echo x")` is the reference issue 14 sets a tool turn against.
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { createJiti } from "jiti";
-import { interleaved, median, ms, printTable, ratio } from "./lib.mjs";
+import { bashToolCase, importSource, interleaved, median, ms, printTable, ratio } from "./lib.mjs";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const jiti = createJiti(import.meta.url);
 /** @type {typeof import("../plugins/ops-local/src/local-ops.ts")} */
-const { createLocalOps } = await jiti.import(join(root, "plugins/ops-local/src/local-ops.ts"));
+const { createLocalOps } = await importSource("plugins/ops-local/src/local-ops.ts");
 /** @type {typeof import("../plugins/ops-local/src/spawn.ts")} */
-const { spawnProcess, findShell } = await jiti.import(join(root, "plugins/ops-local/src/spawn.ts"));
-/** @type {typeof import("../plugins/tool-bash/src/bash-tool.ts")} */
-const { bashTool } = await jiti.import(join(root, "plugins/tool-bash/src/bash-tool.ts"));
-/** @type {typeof import("../plugins/tool-bash/src/background.ts")} */
-const { BackgroundProcesses } = await jiti.import(join(root, "plugins/tool-bash/src/background.ts"));
-/** @type {typeof import("../plugins/tool-bash/src/settings.ts")} */
-const { BashSettingsSchema } = await jiti.import(join(root, "plugins/tool-bash/src/settings.ts"));
+const { spawnProcess, findShell } = await importSource("plugins/ops-local/src/spawn.ts");
 
 const RUNS = Number(process.env.BASH_BENCH_RUNS ?? 150);
 const WARMUP = 15;
@@ -46,31 +37,20 @@ async function direct() {
   return performance.now() - start;
 }
 
-const settings = BashSettingsSchema.parse({});
-const tool = bashTool(settings, new BackgroundProcesses(settings));
-const ops = createLocalOps({ cwd });
-let calls = 0;
-async function viaTool() {
-  const ctx = {
-    signal: new AbortController().signal,
-    toolCallId: `bench_${++calls}`,
-    cwd: ops.cwd,
-    ops,
-    dataDir: join(dir, "data"),
-    update() {},
-  };
-  const start = performance.now();
-  const result = await tool.execute({ command: "true" }, ctx);
-  const elapsed = performance.now() - start;
-  if (/** @type {{ exitCode: number }} */ (result.details).exitCode !== 0)
-    throw new Error(`bash true failed: ${result.content}`);
-  return elapsed;
-}
+const viaTool = await bashToolCase(createLocalOps({ cwd }), join(dir, "data"));
 
 /** @type {[string, () => Promise<number>][]} */
 const cases = [
   ["bare spawn(true)", () => bare("true", [])],
   [`bare spawn(${shell} -c true)`, () => bare(shell, ["-c", "true"])],
+  [
+    `spawnSync(${shell} -c "echo x")`,
+    async () => {
+      const start = performance.now();
+      spawnSync(shell, ["-c", "echo x"]);
+      return performance.now() - start;
+    },
+  ],
   ["spawnProcess(true)", direct],
   ["bash tool: true", viaTool],
 ];

@@ -1,6 +1,9 @@
 // Shared helpers for the benchmarks: timing child processes, medians, and printing a table.
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createJiti } from "jiti";
 
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -81,4 +84,51 @@ export async function startChatServer() {
   await new Promise((r) => server.listen(0, "127.0.0.1", () => r(undefined)));
   const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
   return { url: `http://127.0.0.1:${port}/v1`, arrivals, bodies, close: () => server.close() };
+}
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const jiti = createJiti(import.meta.url);
+
+/**
+ * A module of the repository loaded from its TypeScript source, as the host would load a plugin's; the caller
+ * types it with `@type {typeof import(...)}`.
+ * @param {string} path relative to the repository
+ * @returns {Promise<any>}
+ */
+export function importSource(path) {
+  return jiti.import(join(root, path));
+}
+
+/**
+ * The real bash tool with default settings, as a case that times `bash({ command })` on the backend `ops`
+ * (its data folder under `dataDir`) and fails loudly if the command does not exit 0.
+ * @param {import("@keel/extensions-api").Operations} ops
+ * @param {string} dataDir
+ */
+export async function bashToolCase(ops, dataDir, command = "true") {
+  /** @type {typeof import("../plugins/tool-bash/src/bash-tool.ts")} */
+  const { bashTool } = await importSource("plugins/tool-bash/src/bash-tool.ts");
+  /** @type {typeof import("../plugins/tool-bash/src/background.ts")} */
+  const { BackgroundProcesses } = await importSource("plugins/tool-bash/src/background.ts");
+  /** @type {typeof import("../plugins/tool-bash/src/settings.ts")} */
+  const { BashSettingsSchema } = await importSource("plugins/tool-bash/src/settings.ts");
+  const settings = BashSettingsSchema.parse({});
+  const tool = bashTool(settings, new BackgroundProcesses(settings));
+  let calls = 0;
+  return async () => {
+    const ctx = {
+      signal: new AbortController().signal,
+      toolCallId: `bench_${++calls}`,
+      cwd: ops.cwd,
+      ops,
+      dataDir,
+      update() {},
+    };
+    const start = performance.now();
+    const result = await tool.execute({ command }, /** @type {any} a tool context without a runtime */ (ctx));
+    const elapsed = performance.now() - start;
+    if (/** @type {{ exitCode: number }} */ (result.details).exitCode !== 0)
+      throw new Error(`bash ${command} failed: ${JSON.stringify(result.content)}`);
+    return elapsed;
+  };
 }

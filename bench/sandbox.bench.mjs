@@ -5,28 +5,18 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { createJiti } from "jiti";
-import { interleaved, median, ms, printTable, ratio } from "./lib.mjs";
+import { bashToolCase, importSource, interleaved, median, ms, printTable, ratio } from "./lib.mjs";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const jiti = createJiti(import.meta.url);
 /** @type {typeof import("../plugins/ops-local/src/local-ops.ts")} */
-const { createLocalOps } = await jiti.import(join(root, "plugins/ops-local/src/local-ops.ts"));
+const { createLocalOps } = await importSource("plugins/ops-local/src/local-ops.ts");
 /** @type {typeof import("../plugins/sandbox-bwrap/src/sandbox-ops.ts")} */
-const { SandboxOps } = await jiti.import(join(root, "plugins/sandbox-bwrap/src/sandbox-ops.ts"));
+const { SandboxOps } = await importSource("plugins/sandbox-bwrap/src/sandbox-ops.ts");
 /** @type {typeof import("../plugins/sandbox-bwrap/src/bwrap-args.ts")} */
-const { bwrapArgs } = await jiti.import(join(root, "plugins/sandbox-bwrap/src/bwrap-args.ts"));
+const { bwrapArgs } = await importSource("plugins/sandbox-bwrap/src/bwrap-args.ts");
 /** @type {typeof import("../plugins/sandbox-bwrap/src/layout.ts")} */
-const { planLayout } = await jiti.import(join(root, "plugins/sandbox-bwrap/src/layout.ts"));
+const { planLayout } = await importSource("plugins/sandbox-bwrap/src/layout.ts");
 /** @type {typeof import("../plugins/sandbox-bwrap/src/settings.ts")} */
-const { SandboxSettingsSchema } = await jiti.import(join(root, "plugins/sandbox-bwrap/src/settings.ts"));
-/** @type {typeof import("../plugins/tool-bash/src/bash-tool.ts")} */
-const { bashTool } = await jiti.import(join(root, "plugins/tool-bash/src/bash-tool.ts"));
-/** @type {typeof import("../plugins/tool-bash/src/background.ts")} */
-const { BackgroundProcesses } = await jiti.import(join(root, "plugins/tool-bash/src/background.ts"));
-/** @type {typeof import("../plugins/tool-bash/src/settings.ts")} */
-const { BashSettingsSchema } = await jiti.import(join(root, "plugins/tool-bash/src/settings.ts"));
+const { SandboxSettingsSchema } = await importSource("plugins/sandbox-bwrap/src/settings.ts");
 
 const RUNS = Number(process.env.SANDBOX_BENCH_RUNS ?? 100);
 const WARMUP = 10;
@@ -41,28 +31,6 @@ const args = bwrapArgs(layout);
 const refusal = await sandbox.probe();
 if (refusal) throw new Error(refusal);
 
-const settings = BashSettingsSchema.parse({});
-const tool = bashTool(settings, new BackgroundProcesses(settings));
-let calls = 0;
-function viaTool(ops) {
-  return async () => {
-    const ctx = {
-      signal: new AbortController().signal,
-      toolCallId: `bench_${++calls}`,
-      cwd: ops.cwd,
-      ops,
-      dataDir: join(dir, "data"),
-      update() {},
-    };
-    const start = performance.now();
-    const result = await tool.execute({ command: "true" }, ctx);
-    const elapsed = performance.now() - start;
-    if (/** @type {{ exitCode: number }} */ (result.details).exitCode !== 0)
-      throw new Error(`bash true failed: ${JSON.stringify(result.content)}`);
-    return elapsed;
-  };
-}
-
 function bareBwrap() {
   return new Promise((resolve, reject) => {
     const start = performance.now();
@@ -76,8 +44,8 @@ function bareBwrap() {
 
 /** @type {[string, () => Promise<number>][]} */
 const cases = [
-  ["bash tool: true, local backend", viaTool(local)],
-  ["bash tool: true, sandbox backend", viaTool(sandbox)],
+  ["bash tool: true, local backend", await bashToolCase(local, join(dir, "data"))],
+  ["bash tool: true, sandbox backend", await bashToolCase(sandbox, join(dir, "data"))],
   ["bare spawn(bwrap … true)", bareBwrap],
 ];
 const samples = await interleaved(cases, WARMUP, RUNS);

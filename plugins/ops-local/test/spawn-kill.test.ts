@@ -2,7 +2,7 @@
  * spawnProcess kill(): the whole tree goes — the group, background children, grandchildren that left the group
  * with setsid (even after their parent exited), and processes that ignore TERM — and nothing is left behind.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,6 +13,11 @@ import { groupMembers, isAlive, outputCollector, printedPids } from "../../../te
 const cwd = mkdtempSync(join(tmpdir(), "keel-spawn-kill-"));
 const env = { ...process.env } as Record<string, string>;
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+/** The tag of a spawn, from its leader's environment (a child's can read empty between fork and exec). */
+function tagOf(leader: number): string {
+  return readFileSync(`/proc/${leader}/environ`, "latin1").match(/KEEL_PROCESS_TAG=(\w+)/)![1]!;
+}
 
 function start(command: string) {
   const out = outputCollector();
@@ -99,10 +104,7 @@ describe("spawnProcess kill()", () => {
     const { handle, out } = start("sleep 1000 & echo pid=$!; echo ready; wait");
     await out.waitFor("ready");
     const [child] = printedPids(out.text());
-    // The leader's environment: the child's can read empty while it is between fork and exec.
-    const tag = (await import("node:fs"))
-      .readFileSync(`/proc/${handle.pid}/environ`, "latin1")
-      .match(/KEEL_PROCESS_TAG=(\w+)/)![1]!;
+    const tag = tagOf(handle.pid!);
     expect(members({ leader: handle.pid!, tag, since: 0 }, false)).toEqual(expect.arrayContaining([handle.pid, child]));
     await handle.kill();
     expect(members({ leader: handle.pid!, tag, since: 0 }, true)).toEqual([]);
@@ -112,9 +114,7 @@ describe("spawnProcess kill()", () => {
     const { handle, out } = start("setsid sleep 1000 & echo pid=$!; echo ready; wait");
     await out.waitFor("ready");
     const [child] = printedPids(out.text());
-    const tag = (await import("node:fs"))
-      .readFileSync(`/proc/${handle.pid}/environ`, "latin1")
-      .match(/KEEL_PROCESS_TAG=(\w+)/)![1]!;
+    const tag = tagOf(handle.pid!);
     // A shell "started" above the child: with few forks since, the child's lower pid cannot be one of its tree.
     const above = { leader: child! + 1, tag, since: 0 };
     expect(members({ ...above, forks: forkCount() }, true)).not.toContain(child);
