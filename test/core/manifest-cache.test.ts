@@ -1,4 +1,4 @@
-import { readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
@@ -83,4 +83,23 @@ it("has a new cache format for every change of the manifest schema", () => {
     FINGERPRINTS[FORMAT],
     `the manifest schema changed: bump FORMAT in manifest-cache.ts and record ${fingerprint} for it`,
   ).toBe(fingerprint);
+});
+
+describe("the cache file", () => {
+  it("drops the entries of paths that are gone when it is written", () => {
+    const root = tempDir();
+    const cacheFile = join(root, "cache", "manifests.json");
+    const kept = writePlugin(root, { name: "kept" });
+    const removed = writePlugin(root, { name: "removed" });
+    const first = new ManifestCache(cacheFile);
+    first.read(kept);
+    first.read(removed);
+    first.save();
+    rmSync(removed, { recursive: true });
+    const second = new ManifestCache(cacheFile);
+    second.read(writePlugin(root, { name: "new" }));
+    second.save();
+    const entries = Object.keys(JSON.parse(readFileSync(cacheFile, "utf8")).entries).map((p) => p.split("/").at(-2));
+    expect(entries.sort()).toEqual(["kept", "new"]);
+  });
 });
