@@ -44,7 +44,8 @@ describe("a distribution loaded by the test kit", () => {
         script: [{ toolCalls: [{ name: "write", arguments: { path: "b.js", content: "x" } }] }, { text: "done" }],
       });
       await kit.run("review a.js");
-      expect(seen.tools?.sort()).toEqual(["find", "grep", "ls", "read", "read_result"]);
+      // read_result is enabled too, but offered only once a large result was stored.
+      expect(seen.tools?.sort()).toEqual(["find", "grep", "ls", "read"]);
       expect(seen.prompt).toMatch(/^You are reviewer, a code reviewer/);
       expect(seen.prompt).not.toContain("Change whatever you like");
       expect(kit.toolResults()[0]?.isError).toBe(true);
