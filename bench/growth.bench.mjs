@@ -5,58 +5,22 @@
 // whole history each turn is the one growth every agent has, and at these message sizes it is small.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { median, ms, printTable, ratio } from "./lib.mjs";
+import { median, ms, okReply, printTable, ratio, startChatServer, toolCallReply } from "./lib.mjs";
 
 const TURNS = Number(process.env.GROWTH_TURNS ?? 300);
 const WINDOW = 20;
 const bin = fileURLToPath(new URL("../bin/keel.js", import.meta.url));
 
-const chunk = (delta, finish) =>
-  `data: ${JSON.stringify({
-    id: "b",
-    object: "chat.completion.chunk",
-    created: 0,
-    model: "gpt-4.1-mini",
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  })}\n\n`;
-const toolCall = (n) => ({
-  role: "assistant",
-  tool_calls: [{ index: 0, id: `call_${n}`, type: "function", function: { name: "ls", arguments: "{}" } }],
-});
-
-/** @type {number[]} */
-let arrivals = [];
-/** @type {number[]} */
-let sizes = [];
-const server = createServer((req, res) => {
-  arrivals.push(performance.now());
-  let body = "";
-  req.on("data", (d) => (body += d));
-  req.on("end", () => {
-    sizes.push(Buffer.byteLength(body));
-    const n = arrivals.length;
-    res.writeHead(200, { "content-type": "text/event-stream" });
-    res.end(
-      n <= TURNS
-        ? chunk(toolCall(n), null) + chunk({}, "tool_calls") + "data: [DONE]\n\n"
-        : chunk({ role: "assistant", content: "done" }, null) + chunk({}, "stop") + "data: [DONE]\n\n",
-    );
-  });
-});
-await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
-const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+const server = await startChatServer({ reply: (n) => (n <= TURNS ? toolCallReply(n, "ls") : okReply()) });
 const root = mkdtempSync(join(tmpdir(), "keel-bench-growth-"));
 const cwd = join(root, "work");
 mkdirSync(cwd);
 for (const name of ["a.txt", "b.txt", "c.txt"]) writeFileSync(join(cwd, name), "x\n");
 
 function run() {
-  arrivals = [];
-  sizes = [];
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -77,7 +41,7 @@ function run() {
           ...process.env,
           KEEL_HOME: join(root, "home"),
           OPENAI_API_KEY: "bench",
-          OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+          OPENAI_BASE_URL: server.url,
         },
       },
     );
@@ -88,6 +52,8 @@ function run() {
 
 try {
   await run();
+  const { arrivals } = server;
+  const sizes = server.bodies.map((body) => Buffer.byteLength(body));
   if (arrivals.length !== TURNS + 1) throw new Error(`expected ${TURNS + 1} requests, saw ${arrivals.length}`);
   const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]);
   // The first gaps include the first tool call's one-time costs (the backend, lazy modules): skip them.
@@ -96,12 +62,7 @@ try {
   printTable(`${TURNS} tool turns in one \`keel -p\` run (median gap between requests over ${WINDOW} turns)`, [
     ["turns", "per turn", "request body", "vs early"],
     [`3–${2 + WINDOW}`, ms(early), `${(sizes[2] / 1024).toFixed(1)} KB`, "1.00×"],
-    [
-      `${TURNS - WINDOW + 1}–${TURNS}`,
-      ms(late),
-      `${/** @type {number} */ (sizes.at(-1) / 1024).toFixed(1)} KB`,
-      ratio(late, early),
-    ],
+    [`${TURNS - WINDOW + 1}–${TURNS}`, ms(late), `${(Number(sizes.at(-1)) / 1024).toFixed(1)} KB`, ratio(late, early)],
   ]);
 } finally {
   server.close();

@@ -53,32 +53,50 @@ export async function interleaved(cases, warmup, runs) {
   return samples;
 }
 
-const chunk = (delta, finish) =>
-  `data: ${JSON.stringify({
-    id: "b",
-    object: "chat.completion.chunk",
-    created: 0,
-    model: "gpt-4.1-mini",
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  })}\n\n`;
+/** One Chat Completions stream chunk, as an SSE event. */
+export const chatChunk = (delta, finish) => {
+  const choices = [{ index: 0, delta, finish_reason: finish }];
+  const event = { id: "b", object: "chat.completion.chunk", created: 0, model: "gpt-4.1-mini", choices };
+  return `data: ${JSON.stringify(event)}\n\n`;
+};
+
+/** A whole streamed reply: the text `ok`. */
+export const okReply = () =>
+  chatChunk({ role: "assistant", content: "ok" }, null) + chatChunk({}, "stop") + "data: [DONE]\n\n";
+
+/** A whole streamed reply that calls `name` with `args` (call id `call_<n>`). */
+export const toolCallReply = (n, name, args = {}) =>
+  chatChunk(
+    {
+      role: "assistant",
+      tool_calls: [
+        { index: 0, id: `call_${n}`, type: "function", function: { name, arguments: JSON.stringify(args) } },
+      ],
+    },
+    null,
+  ) +
+  chatChunk({}, "tool_calls") +
+  "data: [DONE]\n\n";
 
 /**
- * A Chat Completions server on 127.0.0.1 that answers "ok" to everything and notes when each request arrived
- * and its body; `url` is the base URL (`…/v1`) for OPENAI_BASE_URL.
+ * A Chat Completions server on 127.0.0.1 that notes when each request arrived and its body, and answers the
+ * n-th request (from 1) with `reply(n)`, by default "ok"; `url` is the base URL (`…/v1`) for OPENAI_BASE_URL.
+ * @param {{ reply?: (n: number) => string }} [options]
  */
-export async function startChatServer() {
+export async function startChatServer({ reply = okReply } = {}) {
   /** @type {number[]} */
   const arrivals = [];
   /** @type {string[]} */
   const bodies = [];
   const server = createServer((req, res) => {
     arrivals.push(performance.now());
+    const n = arrivals.length;
     let body = "";
     req.on("data", (d) => (body += d));
     req.on("end", () => {
       bodies.push(body);
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(chunk({ role: "assistant", content: "ok" }, null) + chunk({}, "stop") + "data: [DONE]\n\n");
+      res.end(reply(n));
     });
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", () => r(undefined)));
