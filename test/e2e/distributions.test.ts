@@ -110,15 +110,18 @@ describe("keel dist build readonly-reviewer", () => {
     expect(plugins.map((p) => p.name)).not.toContain("@keel/plugin-tool-bash");
   });
 
-  it("refuses --permission-mode, which would undo its locked permissions.mode, and runs nothing", async () => {
+  it.each([
+    ["--permission-mode", "full"],
+    ["--yes", undefined],
+  ])("refuses %s, which would undo its locked permissions.mode, and runs nothing", async (flag, value) => {
     const work = keelEnv({ script: [{ text: "should not run" }] });
-    const run = await runKeel(["-p", "look", "--permission-mode", "full", ...SCRIPTED], work, {
+    const run = await runKeel(["-p", "look", flag, ...(value ? [value] : []), ...SCRIPTED], work, {
       bin: join(out, "bin", "reviewer.js"),
       extraEnv: { HOME: userHome, ...cache },
     });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      'reviewer: --permission-mode sets "permissions.mode", which the reviewer distribution locks; run without it',
+      `reviewer: ${flag} sets "permissions.mode", which the reviewer distribution locks; run without it`,
     );
     expect(run.stdout).toBe("");
   });

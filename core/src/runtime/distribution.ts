@@ -25,6 +25,11 @@ export interface Distribution {
   description?: string;
   /** Absolute plugin folders, in load order. */
   plugins: string[];
+  /**
+   * The folder of a package-shaped distribution (the default one, a built one): the catalogs a built one ships
+   * are in its `catalogs/`, and the versions they block are refused at load like the user's catalogs' ones.
+   */
+  root?: string;
   /** Default settings, under the user's and project's. */
   settings: SettingsObject;
   /** Settings keys (dotted) only `settings` decides: user, project and `--settings` cannot change them. */
@@ -50,7 +55,8 @@ export function readDistribution(file: string): Distribution {
   const parsed = DistributionPackageSchema.safeParse(raw);
   if (!parsed.success) throw new Error(`Invalid distribution in ${file}: ${issuesOf(parsed.error)}`);
   const { name, version, description, keelDistribution: d } = parsed.data;
-  return { name, version, description, ...d, plugins: d.plugins.map((p) => resolve(dirname(file), p)) };
+  const root = dirname(file);
+  return { name, version, description, ...d, root, plugins: d.plugins.map((p) => resolve(root, p)) };
 }
 
 function fromManifest(file: string, raw: unknown): Distribution {

@@ -241,7 +241,12 @@ export class KeelRuntime implements Runtime {
     const shipped = new Set(candidates.filter((c) => c.source === "distribution").map((c) => c.dir));
     const refused = verifyInstalled(
       candidates.filter((c) => c.source === "user" || c.source === "distribution").map((c) => c.dir),
-      { keelHome: options.keelHome, command: options.distribution?.command ?? "keel", shipped },
+      {
+        keelHome: options.keelHome,
+        command: options.distribution?.command ?? "keel",
+        shipped,
+        distributionRoot: options.distribution?.root,
+      },
     );
     trace("installed plugins verified");
     runtime.host.register(

@@ -61,6 +61,29 @@ describe("installPlugin", () => {
     expect(refused.get(dir)?.reason).toMatch(/changed since it was installed.*keel install file:/);
   });
 
+  it("refuses at load a version blocked by a catalog a built distribution ships, naming the catalog", async () => {
+    const { root, scope, options } = setup();
+    await packTarball(writePackage(join(root, "src", "hello"), { name: "hello" }), join(root, "hello.tgz"));
+    await installPlugin(parseSource("./hello.tgz", root), options());
+    const dir = join(scope.root, "plugins", "hello");
+    const distribution = join(root, "built-agent");
+    mkdirSync(join(distribution, "catalogs"), { recursive: true });
+    const block = { "hello@1.0.0": { catalog: "team", reason: "it sends your files away" } };
+    writeFileSync(join(distribution, "catalogs", "blocked.json"), JSON.stringify(block));
+    const verify = (distributionRoot?: string) =>
+      verifyInstalled([dir], {
+        keelHome: scope.root,
+        command: "agent",
+        cacheFile: join(root, "v.json"),
+        distributionRoot,
+      });
+    expect(verify().size).toBe(0);
+    expect(verify(distribution).get(dir)?.reason).toBe(
+      'version 1.0.0 is blocked by the catalog "team": it sends your files away. ' +
+        "Remove it (`agent remove hello`) or update to a version that is not blocked.",
+    );
+  });
+
   it("refuses a tarball whose sha512 differs from the expected one", async () => {
     const { root, scope, options } = setup();
     await packTarball(writePackage(join(root, "src", "hello"), { name: "hello" }), join(root, "hello.tgz"));

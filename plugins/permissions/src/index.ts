@@ -27,6 +27,8 @@ export default definePlugin({
       name: "yes",
       description: "approve what the permission policy would ask about (not what cannot be undone)",
       type: "boolean",
+      // It undoes what an `ask` mode is for, so a distribution that locks the mode refuses it too.
+      setting: "permissions.mode",
     });
     let permissions: ReturnType<typeof permissionGuard> | undefined;
     // One promise for every caller: calls made while it loads share one guard (one question at a time).

@@ -3,7 +3,8 @@
  * checked against that entry before the host reads its manifest, so a file changed after the user agreed to
  * install it is never run. The full sha512 of the tree is costly, so a cache keeps, per folder, the stamps
  * (sizes and times) of the tree it last found intact; while they are the same, the folder is not read again.
- * A version a catalog blocked is refused too. Folders without a lock entry (copied by hand) load as before.
+ * A version a catalog blocked is refused too: the user's catalogs' and those a built distribution ships. Folders
+ * without a lock entry (copied by hand) load as before.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -40,6 +41,8 @@ export interface VerifyOptions {
    * its `bundled/keel.lock`): a changed one is fixed by building again, not by installing.
    */
   shipped?: ReadonlySet<string>;
+  /** A built distribution's folder: the versions its shipped catalogs block (`catalogs/blocked.json`) are refused. */
+  distributionRoot?: string;
 }
 
 /** An installed plugin that must not load: its name and version as the lock has them, and what to tell the user. */
@@ -72,7 +75,10 @@ export function verifyInstalled(dirs: readonly string[], options: VerifyOptions)
     const entry = lock.plugins[place.name];
     if (!entry) continue;
     const scopeFlag = place.scopeRoot === options.keelHome ? "" : " --project";
-    blocked ??= readBlocked(options.keelHome);
+    blocked ??= {
+      ...(options.distributionRoot ? readBlocked(options.distributionRoot) : {}),
+      ...readBlocked(options.keelHome),
+    };
     const block = blocked[`${place.name}@${entry.version}`];
     if (block) {
       refused.set(dir, {
