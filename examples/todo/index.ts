@@ -6,7 +6,7 @@
  *
  * It also uses the UI extension points: a widget above the editor with the open items, a status-line entry
  * with the count, a renderer for its session entries, and alt+t for `/todos`. The line chat and JSON show
- * the same lines as plain text.
+ * the same lines as plain text. Every change is also published as the agent's `plan`, which an ACP editor shows.
  */
 import { definePlugin, defineTool, z } from "@keel/extensions-api";
 
@@ -36,6 +36,9 @@ export default definePlugin({
     const save = (next: State) => {
       state = next;
       api.session.append("todos", next);
+      // Surfaces that show a plan (an ACP editor) show the list.
+      const entries = next.items.map((i) => ({ content: i.text, status: i.done ? "completed" : "pending" }) as const);
+      api.publish("plan", { entries });
     };
 
     api.registerTool(

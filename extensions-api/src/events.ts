@@ -62,10 +62,22 @@ export interface EventPayloads {
     /** Who passed them, for messages: `acp` for an editor's `session/new`. */
     from: string;
   };
+  plan: { entries: readonly PlanEntry[] };
+}
+
+/** One step of the agent's plan, in the shape editors show (ACP's plan entries). */
+export interface PlanEntry {
+  content: string;
+  status: "pending" | "in_progress" | "completed";
+  priority?: "high" | "medium" | "low";
 }
 
 /** Events a plugin may publish with `api.publish`; every other event is the kernel's alone. */
-export const PLUGIN_EVENTS = ["permission_decision", "session_mcp_servers"] as const satisfies readonly EventName[];
+export const PLUGIN_EVENTS = [
+  "permission_decision",
+  "session_mcp_servers",
+  "plan",
+] as const satisfies readonly EventName[];
 export type PluginEventName = (typeof PLUGIN_EVENTS)[number];
 
 export type EventName = keyof EventPayloads;
@@ -127,4 +139,8 @@ export const EVENTS: { [K in EventName]: string } = {
     "MCP servers a client passed for this session only (an ACP editor's `session/new` or `session/load`), " +
     "not written to any settings file; an MCP plugin connects them before the next prompt runs. Published " +
     "by a UI plugin (`api.publish`).",
+  plan:
+    "The agent's plan changed: the whole list of steps, each pending, in progress or completed (a todo or " +
+    "plan tool publishes it after every change). Surfaces show it: an ACP editor gets a `plan` update. " +
+    "Published by a plugin (`api.publish`).",
 };

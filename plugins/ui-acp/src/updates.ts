@@ -2,7 +2,8 @@
  * What the editor sees of a session, as `session/update` notifications: streamed text and thinking as message
  * and thought chunks, each tool call from the moment the model asked for it (pending, while the permission
  * guard decides) through running to its result, with kind, title, locations and diffs; and the whole history
- * again when a session is loaded. A tool that renders its own call line is titled by it.
+ * again when a session is loaded. A tool that renders its own call line is titled by it. A plugin's `plan` event
+ * (a todo tool's list) is the editor's plan.
  */
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import {
@@ -94,6 +95,13 @@ export class LiveRelay {
       // A call refused before it ran (a guard, the permission prompt) has a result but never started.
       on.on("turn_end", ({ toolResults }) => toolResults.forEach((r) => this.ended_(r))),
       on.on("notice", ({ message }) => this.send({ sessionUpdate: "agent_message_chunk", content: text(message) })),
+      // ACP's plan is the whole list each time, as the event is; an entry must say its priority.
+      on.on("plan", ({ entries }) =>
+        this.send({
+          sessionUpdate: "plan",
+          entries: entries.map((e) => ({ content: e.content, status: e.status, priority: e.priority ?? "medium" })),
+        }),
+      ),
     ];
     return () => offs.forEach((off) => off());
   }
