@@ -3,75 +3,13 @@
  * over stdio through initialize, a new session, a prompt whose tool call needs permission, a cancel, a load of
  * the session in a new process, and a switch of the permission mode.
  */
-import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Readable, Writable } from "node:stream";
-import {
-  client,
-  methods,
-  ndJsonStream,
-  PROTOCOL_VERSION,
-  type ClientContext,
-  type RequestPermissionRequest,
-  type SessionNotification,
-} from "@agentclientprotocol/sdk";
+import { methods, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
-import { KEEL_BIN, keelEnv, SCRIPTED, type KeelEnv } from "../../../test/support/keel-cli.ts";
-
-interface Editor {
-  updates: SessionNotification[];
-  permissions: RequestPermissionRequest[];
-  stderr: () => string;
-}
-
-/**
- * Runs `keel acp` and `session` against it as an editor would; resolves the editor's record and the exit
- * code. With `buffers`, the editor serves file reads from them (its unsaved buffers) and takes writes into them.
- */
-async function asEditor(
-  env: KeelEnv,
-  session: (agent: ClientContext, editor: Editor) => Promise<void>,
-  answer: (request: RequestPermissionRequest) => string | undefined = (r) => r.options[0]!.optionId,
-  buffers?: Map<string, string>,
-  extraEnv: Record<string, string> = {},
-): Promise<Editor & { code: number | null }> {
-  const child = spawn(process.execPath, [KEEL_BIN, "acp", ...SCRIPTED], {
-    cwd: env.cwd,
-    env: { ...process.env, KEEL_HOME: env.home, ...extraEnv },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  const editor: Editor = { updates: [], permissions: [], stderr: () => stderr };
-  const app = client({ name: "test-editor" })
-    .onNotification(methods.client.session.update, ({ params }) => void editor.updates.push(params))
-    .onRequest(methods.client.session.requestPermission, ({ params }) => {
-      editor.permissions.push(params);
-      const optionId = answer(params);
-      return { outcome: optionId ? { outcome: "selected", optionId } : { outcome: "cancelled" } };
-    });
-  if (buffers)
-    app
-      .onRequest(methods.client.fs.readTextFile, ({ params }) => {
-        const content = buffers.get(params.path);
-        if (content === undefined) throw new Error(`no buffer for ${params.path}`);
-        return { content };
-      })
-      .onRequest(methods.client.fs.writeTextFile, ({ params }) => void buffers.set(params.path, params.content));
-  const stream = ndJsonStream(
-    Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-    Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-  );
-  try {
-    await app.connectWith(stream, (agent) => session(agent, editor));
-  } finally {
-    child.stdin.end();
-  }
-  return { ...editor, code: await exited };
-}
+import { keelEnv } from "../../../test/support/keel-cli.ts";
+import { asEditor, initialize, type Editor } from "./editor.ts";
 
 const kinds = (editor: Editor) => editor.updates.map((u) => u.update.sessionUpdate);
 /** The text of every chunk update of `kind`, joined. */
@@ -80,13 +18,6 @@ function chunks(editor: Editor, kind: "agent_message_chunk" | "agent_thought_chu
     .map((u) => u.update)
     .flatMap((u) => (u.sessionUpdate === kind && u.content.type === "text" ? [u.content.text] : []))
     .join("");
-}
-
-async function initialize(agent: ClientContext, files = false) {
-  return agent.request(methods.agent.initialize, {
-    protocolVersion: PROTOCOL_VERSION,
-    clientCapabilities: files ? { fs: { readTextFile: true, writeTextFile: true } } : {},
-  });
 }
 
 /** Resolves when `condition` holds, checking every few milliseconds (no fixed delay). */
@@ -174,7 +105,7 @@ describe("keel acp, driven by the ACP SDK's client", () => {
         const { sessionId } = await agent.request(methods.agent.session.new, { cwd: env.cwd, mcpServers: [] });
         await agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go" }] });
       },
-      (request) => request.options.find((o) => o.kind === "reject_once")!.optionId,
+      { answer: (request) => request.options.find((o) => o.kind === "reject_once")!.optionId },
     );
     expect(existsSync(join(env.cwd, "declined"))).toBe(false);
     const failed = editor.updates
@@ -271,8 +202,7 @@ describe("keel acp, driven by the ACP SDK's client", () => {
         const { sessionId } = await agent.request(methods.agent.session.new, { cwd: env.cwd, mcpServers: [] });
         await agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go" }] });
       },
-      undefined,
-      buffers,
+      { buffers },
     );
     const results = editor.updates
       .map((u) => u.update)
@@ -308,9 +238,10 @@ describe("keel acp, driven by the ACP SDK's client", () => {
         await say("/model");
         await say("again");
       },
-      (request) => request.options.find((o) => o.name.startsWith("scripted/script"))?.optionId,
-      undefined,
-      { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-test" },
+      {
+        answer: (request) => request.options.find((o) => o.name.startsWith("scripted/script"))?.optionId,
+        extraEnv: { OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-test" },
+      },
     );
     expect(editor.code).toBe(0);
     const offered = editor.updates.map((u) => u.update).find((u) => u.sessionUpdate === "available_commands_update");
