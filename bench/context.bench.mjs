@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { printTable, startChatServer } from "./lib.mjs";
 
-const bin = fileURLToPath(new URL("../bin/keel.js", import.meta.url));
+const bin = fileURLToPath(new URL("../bin/keel.cjs", import.meta.url));
 const PEERS = { pi: 2.4 * 1024, "Claude Code": 12 * 1024 };
 
 function firstRequest(server) {

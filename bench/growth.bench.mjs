@@ -12,7 +12,7 @@ import { median, ms, okReply, printTable, ratio, startChatServer, toolCallReply 
 
 const TURNS = Number(process.env.GROWTH_TURNS ?? 300);
 const WINDOW = 20;
-const bin = fileURLToPath(new URL("../bin/keel.js", import.meta.url));
+const bin = fileURLToPath(new URL("../bin/keel.cjs", import.meta.url));
 
 const server = await startChatServer({ reply: (n) => (n <= TURNS ? toolCallReply(n, "ls") : okReply()) });
 const root = mkdtempSync(join(tmpdir(), "keel-bench-growth-"));

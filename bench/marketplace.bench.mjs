@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { interleaved, median, ms, printTable, ratio, timeProcess } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const bin = fileURLToPath(new URL("../bin/keel.js", import.meta.url));
+const bin = fileURLToPath(new URL("../bin/keel.cjs", import.meta.url));
 /** @type {typeof import("../core/src/host/installed/index.ts")} */
 const installed = await import("../core/dist/host/installed/index.js");
 const root = mkdtempSync(join(tmpdir(), "keel-bench-market-"));

@@ -15,7 +15,7 @@ import { playTurn } from "@keel/extensions-api/scripted";
 import { median, ms, printTable, ratio } from "./lib.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const bin = join(root, "bin", "keel.js");
+const bin = join(root, "bin", "keel.cjs");
 const mcpPlugin = resolve(root, "plugins", "mcp");
 const many = join(root, "plugins", "mcp", "test", "fixtures", "many-tools-server.mjs");
 const require = createRequire(import.meta.url);
@@ -107,8 +107,8 @@ printTable(`one tool call (median of ${ROUNDS} runs of ${CALLS} calls; the MCP r
 ]);
 
 /**
- * Another keel's bin/keel.js (MCP_BENCH_BASE_BIN, e.g. a checkout of an older main) measured in the same
- * interleaved runs, so a change to the start path shows as a before/after pair against the same reference.
+ * Another keel's bin/keel.cjs or bin/keel.js (MCP_BENCH_BASE_BIN, e.g. a checkout of an older main) measured in
+ * the same interleaved runs, so a change to the start path shows as a before/after pair against the same reference.
  */
 const baseBin = process.env.MCP_BENCH_BASE_BIN;
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { interleaved, median, printTable, ratio } from "./lib.mjs";
 
-const bin = fileURLToPath(new URL("../bin/keel.js", import.meta.url));
+const bin = fileURLToPath(new URL("../bin/keel.cjs", import.meta.url));
 const REQUESTS = Number(process.env.RPC_BENCH_REQUESTS ?? 200);
 const ROUNDS = 5;
 const ECHO =

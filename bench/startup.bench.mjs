@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { median, ms, printTable, ratio, startChatServer, timeProcess } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-const bin = fileURLToPath(new URL("../bin/keel.js", import.meta.url));
+const bin = fileURLToPath(new URL("../bin/keel.cjs", import.meta.url));
 
 function homeWithLazyPlugins(count) {
   const home = mkdtempSync(join(tmpdir(), "keel-bench-home-"));

@@ -14,7 +14,7 @@ import { median, ms, printTable, ratio, timeProcess } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const WAIT_MS = 20_000;
-const bin = fileURLToPath(new URL("../bin/keel.js", import.meta.url));
+const bin = fileURLToPath(new URL("../bin/keel.cjs", import.meta.url));
 const SCRIPTED = ["--provider", "scripted", "--settings", '{"provider-scripted":{"script":"turns.json"}}'];
 const SYNC_START = "\x1b[?2026h";
 const SYNC_END = "\x1b[?2026l";

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const bin = fileURLToPath(new URL("../bin/keel.js", import.meta.url));
+const bin = fileURLToPath(new URL("../bin/keel.cjs", import.meta.url));
 const script = fileURLToPath(new URL("./demo-script.json", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "keel-demo-"));
 writeFileSync(join(work, "math.js"), "export function add(a, b) {\n  return a - b;\n}\n");

@@ -109,7 +109,7 @@ describe("keel dist build with catalog: plugins", () => {
     });
     expect(lock.plugins["acme-hello"]).toMatchObject({ version: "1.0.0", catalog: "disk" });
 
-    const run = { bin: join(out, "bin", "acme.js"), extraEnv: { HOME: tempDir("keel-dist-catalog-home-"), ...cache } };
+    const run = { bin: join(out, "bin", "acme.cjs"), extraEnv: { HOME: tempDir("keel-dist-catalog-home-"), ...cache } };
     const ran = await runKeel(["-p", "echo hi", "--mode", "json", ...SCRIPTED], env, run);
     expect(ran.stdout).toContain("echo: hi");
     expect(ran.code).toBe(0);

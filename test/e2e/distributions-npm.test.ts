@@ -50,7 +50,7 @@ describe("keel dist build with a plugin from npm", () => {
     expect(lock.plugins["acme-echo"]).toMatchObject({ version: "1.2.0", tree: expect.stringMatching(/^sha512-/) });
 
     const home = tempDir("keel-dist-npm-home-");
-    const bin = join(out, "bin", "echoer.js");
+    const bin = join(out, "bin", "echoer.cjs");
     const ran = await runKeel(["-p", "echo hi", "--mode", "json", ...SCRIPTED], env, {
       bin,
       extraEnv: { HOME: home, ...cache },

@@ -65,7 +65,7 @@ describe("keel dist build readonly-reviewer", () => {
         ],
       });
       const run = await runKeel(["-p", "review a.js", "--trust", ...SCRIPTED], work, {
-        bin: join(out, "bin", "reviewer.js"),
+        bin: join(out, "bin", "reviewer.cjs"),
         extraEnv: { HOME: userHome, ...cache },
       });
       expect(run.stdout).toBe("a.js exports one constant; nothing to fix.\n");
@@ -93,7 +93,7 @@ describe("keel dist build readonly-reviewer", () => {
   );
 
   it("says its own name in --help and --version, and its plugins are the folder's own copies", async () => {
-    const bin = join(out, "bin", "reviewer.js");
+    const bin = join(out, "bin", "reviewer.cjs");
     const help = await runKeel(["--help"], env, { bin, extraEnv: { HOME: userHome, ...cache } });
     expect(help.stdout).toMatch(/^Usage: reviewer \[options\]/);
     expect(help.stdout).toContain("Reviews the code in a workspace without changing it");
@@ -116,7 +116,7 @@ describe("keel dist build readonly-reviewer", () => {
   ])("refuses %s, which would undo its locked permissions.mode, and runs nothing", async (flag, value) => {
     const work = keelEnv({ script: [{ text: "should not run" }] });
     const run = await runKeel(["-p", "look", flag, ...(value ? [value] : []), ...SCRIPTED], work, {
-      bin: join(out, "bin", "reviewer.js"),
+      bin: join(out, "bin", "reviewer.cjs"),
       extraEnv: { HOME: userHome, ...cache },
     });
     expect(run.code).toBe(2);
@@ -134,7 +134,7 @@ describe("keel dist build readonly-reviewer", () => {
       version: "1.0.0",
       tree: expect.stringMatching(/^sha512-/),
     });
-    const bin = join(out, "bin", "reviewer.js");
+    const bin = join(out, "bin", "reviewer.cjs");
     const work = keelEnv({ files: { "a.js": "1\n" }, script: [{ text: "fine" }] });
     const before = await runKeel(["-p", "look", ...SCRIPTED], work, { bin, extraEnv: { HOME: userHome, ...cache } });
     expect(before.stderr).toBe("");

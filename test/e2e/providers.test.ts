@@ -24,7 +24,7 @@ function runKeel(
   cwd: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(ROOT, "bin/keel.js"), ...args], {
+    const child = spawn(process.execPath, [join(ROOT, "bin/keel.cjs"), ...args], {
       cwd,
       env: { PATH: process.env.PATH ?? "", ...env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tempDir } from "./plugin-fixtures.ts";
 
-export const KEEL_BIN = fileURLToPath(new URL("../../bin/keel.js", import.meta.url));
+export const KEEL_BIN = fileURLToPath(new URL("../../bin/keel.cjs", import.meta.url));
 
 export interface KeelRun {
   code: number | null;

@@ -1,8 +1,8 @@
-// keel from this tree (bin/keel.js, so `npm run build` first), over Chat Completions through provider-openai.
+// keel from this tree (bin/keel.cjs, so `npm run build` first), over Chat Completions through provider-openai.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const bin = fileURLToPath(new URL("../../../bin/keel.js", import.meta.url));
+const bin = fileURLToPath(new URL("../../../bin/keel.cjs", import.meta.url));
 const { version } = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8"));
 
 /** @type {import("./index.mjs").Agent} */

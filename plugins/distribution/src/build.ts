@@ -1,12 +1,11 @@
 /**
  * Building a distribution: a folder with a package.json whose `keelDistribution` is the manifest resolved
- * (plugin folders and settings), the plugins, keel's runtime and what they all need, and `bin/<command>.js`,
+ * (plugin folders and settings), the plugins, keel's runtime and what they all need, and `bin/<command>.cjs`,
  * which runs the agent under its own name with its own home. `link` builds the same folder pointing at the
  * plugins and the runtime where they are installed, for `dist run`.
  */
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { pathToFileURL } from "node:url";
 import {
   DistributionManifestSchema,
   distributionSettings,
@@ -98,7 +97,7 @@ async function assemble(
   if (options.link) {
     const local = new Map(plugins.map((p) => [p.plugin.name, p.dir]));
     pluginDirs = manifest.plugins.map((p) => dirOf(p.name, local));
-    launch = pathToFileURL(join(core, "dist", "launch.js")).href;
+    launch = join(core, "dist", "launch.cjs");
   } else {
     const runtime = runtimeClosure([core, ...plugins.map((p) => p.dir)], problems);
     if (problems.length > 0) {
@@ -121,7 +120,7 @@ async function assemble(
     for (const record of catalogs) keepCatalog(out, record);
   }
   writePackage(out, manifest, pluginDirs);
-  const bin = join(out, "bin", `${manifest.command}.js`);
+  const bin = join(out, "bin", `${manifest.command}.cjs`);
   writeFileSync(bin, launcher(manifest.command, launch));
   chmodSync(bin, 0o755);
   return { ok: true, out, bin, command: manifest.command };
@@ -175,26 +174,33 @@ function writePackage(out: string, manifest: DistributionManifest, pluginDirs: s
     description: manifest.description,
     private: true,
     type: "module",
-    bin: { [manifest.command]: `bin/${manifest.command}.js` },
+    bin: { [manifest.command]: `bin/${manifest.command}.cjs` },
     keelDistribution,
   };
   writeFileSync(join(out, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
 }
 
+/** The same launcher as keel's own bin/keel.cjs (CommonJS, `--version` by one synchronous write). */
 function launcher(command: string, launch: string): string {
   return `#!/usr/bin/env node
 // The \`${command}\` command: the distribution in ../package.json, run by keel's kernel.
 // Written by \`keel dist build\`.
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+"use strict";
+const { readFileSync, writeSync } = require("node:fs");
+const { join } = require("node:path");
 
 const args = process.argv.slice(2);
-const packageJson = fileURLToPath(new URL("../package.json", import.meta.url));
+const packageJson = join(__dirname, "..", "package.json");
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
-  process.stdout.write(\`\${JSON.parse(readFileSync(packageJson, "utf8")).version}\\n\`);
+  const text = \`\${JSON.parse(readFileSync(packageJson, "utf8")).version}\\n\`;
+  try {
+    writeSync(1, text);
+  } catch {
+    process.stdout.write(text);
+  }
 } else {
-  const { exitAfterFlush, launch } = await import(${JSON.stringify(launch)});
-  exitAfterFlush(await launch(args, { distributionFile: packageJson }));
+  const { exitAfterFlush, launch } = require(${JSON.stringify(launch)});
+  launch(args, { distributionFile: packageJson }).then(exitAfterFlush);
 }
 `;
 }

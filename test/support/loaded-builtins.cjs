@@ -1,0 +1,6 @@
+// Preloaded with `node --require` by test/e2e/start-path.test.ts: writes the Node internals the process loaded
+// (process.moduleLoadList, one a line) to $KEEL_TEST_BUILTINS when it exits, so a test can tell whether a start
+// brought up Node's ES module loader or the stream machinery.
+const { writeFileSync } = require("node:fs");
+
+process.on("exit", () => writeFileSync(process.env.KEEL_TEST_BUILTINS, process.moduleLoadList.join("\n")));
