@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
@@ -9,13 +9,13 @@ import { tempDir, writePlugin } from "../support/plugin-fixtures.ts";
 describe("the manifest cache", () => {
   it("serves an unchanged manifest from the cache and re-reads one that changed", () => {
     const root = tempDir();
-    const cacheFile = join(root, "cache", "manifests.json");
+    const cacheFile = join(root, "cache", "manifests");
     const dir = writePlugin(root, { name: "cached", keel: { contributes: { commands: ["/one"] } } });
 
     const first = new ManifestCache(cacheFile);
     expect(first.read(dir)).toMatchObject({ ok: true, pkg: { keel: { contributes: { commands: ["/one"] } } } });
     first.save();
-    expect(JSON.parse(readFileSync(cacheFile, "utf8")).entries[join(dir, "package.json")]).toBeDefined();
+    expect(entriesOf(cacheFile, root)[dir]).toBeDefined();
 
     // Same size and mtime: the cache answers without reading the file (here, a same-length edit whose mtime
     // was put back, which only a deliberate utimes can do).
@@ -43,7 +43,7 @@ describe("the manifest cache", () => {
 
   it("never caches an invalid manifest, so its error shows on every start", () => {
     const root = tempDir();
-    const cacheFile = join(root, "manifests.json");
+    const cacheFile = join(root, "manifests");
     const dir = writePlugin(root, { name: "broken", keel: { apiVersion: 7 } });
     const cache = new ManifestCache(cacheFile);
     expect(cache.read(dir).ok).toBe(false);
@@ -53,8 +53,9 @@ describe("the manifest cache", () => {
 
   it("starts empty from a cache file that is not JSON", () => {
     const root = tempDir();
-    const cacheFile = join(root, "manifests.json");
-    writeFileSync(cacheFile, "{ torn");
+    const cacheFile = join(root, "manifests");
+    mkdirSync(cacheFile);
+    writeFileSync(join(cacheFile, `${encodeURIComponent(root)}.json`), "{ torn");
     const dir = writePlugin(root, { name: "fine" });
     expect(new ManifestCache(cacheFile).read(dir).ok).toBe(true);
   });
@@ -85,10 +86,10 @@ it("has a new cache format for every change of the manifest schema", () => {
   ).toBe(fingerprint);
 });
 
-describe("the cache file", () => {
+describe("the cache's files", () => {
   it("drops the entries of paths that are gone when it is written", () => {
     const root = tempDir();
-    const cacheFile = join(root, "cache", "manifests.json");
+    const cacheFile = join(root, "cache", "manifests");
     const kept = writePlugin(root, { name: "kept" });
     const removed = writePlugin(root, { name: "removed" });
     const first = new ManifestCache(cacheFile);
@@ -99,7 +100,41 @@ describe("the cache file", () => {
     const second = new ManifestCache(cacheFile);
     second.read(writePlugin(root, { name: "new" }));
     second.save();
-    const entries = Object.keys(JSON.parse(readFileSync(cacheFile, "utf8")).entries).map((p) => p.split("/").at(-2));
+    const entries = Object.keys(entriesOf(cacheFile, root)).map((p) => p.split("/").at(-1));
     expect(entries.sort()).toEqual(["kept", "new"]);
   });
+
+  it("keeps one file per folder of plugins, and drops the file of a folder that is gone", () => {
+    const cache = join(tempDir(), "manifests");
+    const [here, gone, elsewhere] = [tempDir(), tempDir(), tempDir()];
+    const first = new ManifestCache(cache);
+    for (const root of [here, gone]) first.read(writePlugin(root, { name: "a" }));
+    first.save();
+    expect(readdirSync(cache).sort()).toEqual([here, gone].map((r) => `${encodeURIComponent(r)}.json`).sort());
+
+    rmSync(gone, { recursive: true });
+    const second = new ManifestCache(cache);
+    second.read(writePlugin(elsewhere, { name: "b" }));
+    second.save();
+    expect(readdirSync(cache).sort()).toEqual([here, elsewhere].map((r) => `${encodeURIComponent(r)}.json`).sort());
+    expect(Object.keys(entriesOf(cache, here))).toEqual([join(here, "a")]);
+  });
+
+  it("names the file of a folder too long for a file name by its digest", () => {
+    const cache = join(tempDir(), "manifests");
+    const deep = join(tempDir(), ..."a-folder-with-a-long-name".repeat(2).split("-"), "x".repeat(120));
+    mkdirSync(deep, { recursive: true });
+    const dir = writePlugin(deep, { name: "deep" });
+    const first = new ManifestCache(cache);
+    first.read(dir);
+    first.save();
+    const [name] = readdirSync(cache);
+    expect(name).toMatch(/^#[0-9a-f]{64}\.json$/);
+    expect(Object.keys(JSON.parse(readFileSync(join(cache, name!), "utf8")).entries)).toEqual([dir]);
+  });
 });
+
+/** The entries the cache in `folder` keeps for the plugin folders inside `root`. */
+function entriesOf(folder: string, root: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(folder, `${encodeURIComponent(root)}.json`), "utf8")).entries;
+}

@@ -1,12 +1,13 @@
 /**
- * Parsed manifests kept between runs, keyed by package.json's path, size and mtime, so a start with many
- * installed plugins stats their package.json files instead of reading and validating each. A manifest that
+ * Parsed manifests kept between runs (`manifests/` in keel's cache folder), keyed by the plugin's folder and its
+ * package.json's size and mtime, so a start with many installed plugins stats their package.json files instead
+ * of reading and validating each. A manifest that
  * fails validation is never cached: its error is reported on every start until it is fixed.
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { PluginPackage } from "@keel/extensions-api";
-import { CacheFile } from "./cache-file.js";
+import { CacheShards } from "./cache-shards.js";
 import { readManifest, type ManifestResult } from "./manifest.js";
 
 /**
@@ -18,10 +19,11 @@ export const FORMAT = 10;
 type Entry = { key: string; pkg: PluginPackage };
 
 export class ManifestCache {
-  private readonly cache: CacheFile<Entry>;
+  private readonly cache: CacheShards<Entry>;
 
-  constructor(file: string) {
-    this.cache = new CacheFile(file, FORMAT);
+  /** `folder`: where the cache's files go (`keelCacheDir()/manifests`). */
+  constructor(folder: string) {
+    this.cache = new CacheShards(folder, FORMAT);
   }
 
   read(dir: string): ManifestResult {
@@ -33,10 +35,10 @@ export class ManifestCache {
     } catch {
       key = undefined;
     }
-    const cached = this.cache.get(path);
+    const cached = this.cache.get(dir);
     if (key && cached?.key === key) return { ok: true, pkg: cached.pkg };
     const result = readManifest(dir);
-    if (result.ok && key) this.cache.set(path, { key, pkg: result.pkg });
+    if (result.ok && key) this.cache.set(dir, { key, pkg: result.pkg });
     return result;
   }
 

@@ -72,7 +72,7 @@ export class PluginHost {
 
   /** Reads every candidate's manifest and decides what can be activated. Runs no plugin code. */
   register(candidates: Candidate[], inline: InlineCandidate[] = []): void {
-    const manifests = new ManifestCache(join(keelCacheDir(), "manifests.json"));
+    const manifests = new ManifestCache(join(keelCacheDir(), "manifests"));
     for (const candidate of candidates) {
       if (candidate.refused) {
         const { name, version, reason } = candidate.refused;

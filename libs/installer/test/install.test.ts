@@ -35,7 +35,7 @@ function expectWorking({ root, scope }: { root: string; scope: Scope }, version:
   const dir = join(scope.root, "plugins", "hello");
   expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version).toBe(version);
   expect(scopeLock(scope).plugins.hello!.version).toBe(version);
-  expect(verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size).toBe(
+  expect(verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheDir: join(root, "verified") }).size).toBe(
     0,
   );
 }
@@ -54,10 +54,10 @@ describe("installPlugin", () => {
     expect(entry.tree).toMatch(/^sha512-/);
     const dir = join(scope.root, "plugins", "hello");
     expect(
-      verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size,
+      verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheDir: join(root, "verified") }).size,
     ).toBe(0);
     writeFileSync(join(dir, "index.ts"), readFileSync(join(dir, "index.ts"), "utf8") + " ");
-    const refused = verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") });
+    const refused = verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheDir: join(root, "verified") });
     expect(refused.get(dir)?.reason).toMatch(/changed since it was installed.*keel install file:/);
   });
 
@@ -74,7 +74,7 @@ describe("installPlugin", () => {
       verifyInstalled([dir], {
         keelHome: scope.root,
         command: "agent",
-        cacheFile: join(root, "v.json"),
+        cacheDir: join(root, "verified"),
         distributionRoot,
       });
     expect(verify().size).toBe(0);
@@ -223,7 +223,7 @@ describe("installPlugin", () => {
     writeFileSync(join(src, "more", "x.ts"), "");
     const dir = join(scope.root, "plugins", "hello");
     expect(
-      verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheFile: join(root, "v.json") }).size,
+      verifyInstalled([dir], { keelHome: scope.root, command: "keel", cacheDir: join(root, "verified") }).size,
     ).toBe(0);
   });
 });
