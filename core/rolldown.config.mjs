@@ -19,6 +19,7 @@ const LAZY_LOCALES = "\0keel:zod-locales";
  * (whose `module.exports` is the locale) on first call. The names are read from zod's index here, so plugins
  * (which get the host's zod object) still find every `z.locales.xx()`; test/e2e/zod-locales.test.ts compares
  * them and their messages with zod's.
+ * @returns {import("rolldown").Plugin}
  */
 function lazyZodLocales() {
   return {
