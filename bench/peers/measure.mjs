@@ -97,12 +97,14 @@ export async function oneTurnRun(s) {
 }
 
 /**
- * A run of TOOL_TURNS shell calls: the median gap between the requests that call the shell, as the mock saw them.
+ * A run of TOOL_TURNS shell calls: the median gap between the requests that call the shell, as the mock saw them,
+ * and the run's peak RSS.
  * @param {Subject} s
  */
 export async function toolTurnsRun(s) {
   s.mock.begin(TOOL_TURNS);
-  const run = await timed(s.command.file, [...s.command.args, ...s.agent.printArgs(TOOL_PROMPT)], s);
+  const rssFile = join(s.home, "rss.txt");
+  const run = await timed(s.command.file, [...s.command.args, ...s.agent.printArgs(TOOL_PROMPT)], { ...s, rssFile });
   check(run, `the ${TOOL_TURNS}-turn run`);
   const turns = s.mock.seen().filter((r) => r.turn);
   const done = turns.at(-1)?.toolResults ?? 0;
@@ -112,7 +114,7 @@ export async function toolTurnsRun(s) {
   const calling = [...Array(TOOL_TURNS).keys()].map((k) => turns.find((r) => r.toolResults === k));
   if (calling.some((r) => !r)) throw new Error("a turn's request is missing from what the mock saw");
   const gaps = calling.slice(1).map((r, i) => (r?.at ?? 0) - (calling[i]?.at ?? 0));
-  return { ms: median(gaps), requests: s.mock.seen().length, turnRequests: turns.length };
+  return { ms: median(gaps), rssMb: run.rssMb, requests: s.mock.seen().length, turnRequests: turns.length };
 }
 
 /**

@@ -21,11 +21,18 @@ function summarize(row) {
     oneTurnMs: med(s.oneTurn),
     perToolTurnMs: med(s.perTurn),
     peakRssMb: med(s.rssMb),
+    peakRssTurnsMb: med(s.rssTurnsMb),
     firstRequestBytes: first?.bytes,
     tools: first?.tools,
     toolNames: first?.toolNames,
     requests: s.requests[0],
-    samples: { versionMs: s.version, oneTurnMs: s.oneTurn, perToolTurnMs: s.perTurn, peakRssMb: s.rssMb },
+    samples: {
+      versionMs: s.version,
+      oneTurnMs: s.oneTurn,
+      perToolTurnMs: s.perTurn,
+      peakRssMb: s.rssMb,
+      peakRssTurnsMb: s.rssTurnsMb,
+    },
     phoneHome: [...row.phoneHome],
     error: row.error,
   };
@@ -36,7 +43,17 @@ const ratio = (a, b) => (a === undefined || b === undefined ? "–" : `${(a / b)
 export function report({ rows, floors, load, wallS, runs, machine, isolation, outFile }) {
   const agents = rows.map(summarize);
   const floor = { nodeMs: med(floors.nodeMs), nodeRssMb: med(floors.nodeRssMb), spawnMs: med(floors.spawnMs) };
-  const header = ["agent", "--version", "1-turn run", "per tool turn", "peak RSS (1-turn)", "first request", "note"];
+  const turnsRss = `peak RSS (${TOOL_TURNS} turns)`;
+  const header = [
+    "agent",
+    "--version",
+    "1-turn run",
+    "per tool turn",
+    "peak RSS (1-turn)",
+    turnsRss,
+    "first request",
+    "note",
+  ];
   const table = [header];
   for (const a of agents) {
     const first =
@@ -51,6 +68,7 @@ export function report({ rows, floors, load, wallS, runs, machine, isolation, ou
       fixed(a.oneTurnMs, 0, "ms"),
       fixed(a.perToolTurnMs, 1, "ms"),
       rssUnavailable ? rssUnavailable : fixed(a.peakRssMb, 0, "MB"),
+      rssUnavailable ? rssUnavailable : fixed(a.peakRssTurnsMb, 0, "MB"),
       first,
       notes.join(" | ") || "",
     ]);
@@ -60,6 +78,7 @@ export function report({ rows, floors, load, wallS, runs, machine, isolation, ou
     fixed(floor.nodeMs, 0, "ms"),
     fixed(floor.nodeMs, 0, "ms"),
     fixed(floor.spawnMs, 1, "ms"),
+    fixed(floor.nodeRssMb, 0, "MB"),
     fixed(floor.nodeRssMb, 0, "MB"),
     "",
     "",
@@ -83,7 +102,8 @@ export function report({ rows, floors, load, wallS, runs, machine, isolation, ou
 
 /** keel's row against each peer's and against Node's floors measured in the same run. */
 function printRatios(keel, agents, floor) {
-  const ratios = [["keel ÷ …", "--version", "1-turn run", "per tool turn", "peak RSS", "first request"]];
+  const turnsRss = `peak RSS (${TOOL_TURNS} turns)`;
+  const ratios = [["keel ÷ …", "--version", "1-turn run", "per tool turn", "peak RSS", turnsRss, "first request"]];
   for (const a of agents.filter((a) => a !== keel))
     ratios.push([
       a.name,
@@ -91,6 +111,7 @@ function printRatios(keel, agents, floor) {
       ratio(keel.oneTurnMs, a.oneTurnMs),
       ratio(keel.perToolTurnMs, a.perToolTurnMs),
       ratio(keel.peakRssMb, a.peakRssMb),
+      ratio(keel.peakRssTurnsMb, a.peakRssTurnsMb),
       ratio(keel.firstRequestBytes, a.firstRequestBytes),
     ]);
   const over = keel.perToolTurnMs === undefined ? undefined : keel.perToolTurnMs - floor.spawnMs;
@@ -101,6 +122,7 @@ function printRatios(keel, agents, floor) {
     `${ratio(keel.oneTurnMs, floor.nodeMs)} node -e 0`,
     `${above} over spawnSync`,
     `${ratio(keel.peakRssMb, floor.nodeRssMb)} node -e 0`,
+    `${ratio(keel.peakRssTurnsMb, floor.nodeRssMb)} node -e 0`,
     "",
   ]);
   printTable("keel's ratios (below 1× = keel is faster or smaller)", ratios);

@@ -58,7 +58,7 @@ const rows = agents.map((agent, i) => {
   const command = failed || agent.command(agentsDir);
   const error = typeof command === "string" ? command : undefined;
   const row = { agent, home, error, phoneHome: new Set(), subject: undefined };
-  const samples = { version: [], oneTurn: [], rssMb: [], perTurn: [], first: [], requests: [] };
+  const samples = { version: [], oneTurn: [], rssMb: [], perTurn: [], rssTurnsMb: [], first: [], requests: [] };
   if (typeof command === "string") return { ...row, samples };
   const env = agentEnv(home, recorder.url, agent.prepare({ home, work, mockUrl: mock.url, agents: agentsDir }));
   return { ...row, samples, subject: { agent, command, env, cwd: work, mock, home } };
@@ -80,6 +80,7 @@ for (let round = 0; round <= RUNS; round++) {
       row.samples.oneTurn.push(one.ms);
       if (one.rssMb !== undefined) row.samples.rssMb.push(one.rssMb);
       row.samples.perTurn.push(many.ms);
+      if (many.rssMb !== undefined) row.samples.rssTurnsMb.push(many.rssMb);
       row.samples.first.push({ bytes: one.firstBytes, tools: one.tools, toolNames: one.toolNames });
       row.samples.requests.push({ oneTurn: one.requests, toolTurns: many.requests, shellOffers: many.turnRequests });
     } catch (e) {

@@ -2,9 +2,11 @@
  * What a start reads, through the real binary. The start path stays CommonJS and `--version` stays one
  * synchronous write, seen with a preload noting which of Node's internals were loaded
  * (test/support/loaded-builtins.cjs): an ES module bin or launcher would start Node's ES module loader (~6 ms),
- * `process.stdout` the stream machinery (~6 ms). And of the manifest cache a start reads only the file of the
- * plugin folders it looks at (test/support/source-reads.cjs), whatever other folders the cache knows.
+ * `process.stdout` the stream machinery (~6 ms). Run as a command, its shebang gives Node a 1 MB semi-space.
+ * And of the manifest cache a start reads only the file of the plugin folders it looks at
+ * (test/support/source-reads.cjs), whatever other folders the cache knows.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
@@ -14,20 +16,30 @@ import { tempDir } from "../support/plugin-fixtures.ts";
 const PRELOAD = join(import.meta.dirname, "..", "support", "loaded-builtins.cjs");
 const READS = join(import.meta.dirname, "..", "support", "source-reads.cjs");
 
-async function builtinsOf(args: string[]): Promise<string[]> {
+type Loaded = { modules: string[]; execArgv: string[] };
+
+/** What `keel --version` loaded, run by `node` as the tests run it, or as a command (its shebang's `node`). */
+async function versionLoads(how: "node" | "command"): Promise<Loaded> {
   const env = keelEnv();
-  const list = join(env.home, "builtins.txt");
-  const run = await runKeel(args, env, {
-    extraEnv: { NODE_OPTIONS: `--require ${PRELOAD}`, KEEL_TEST_BUILTINS: list },
-  });
-  expect(run.code, run.stderr).toBe(0);
-  return readFileSync(list, "utf8").split("\n");
+  const list = join(env.home, "builtins.json");
+  const extraEnv = { NODE_OPTIONS: `--require ${PRELOAD}`, KEEL_TEST_BUILTINS: list };
+  if (how === "node") expect((await runKeel(["--version"], env, { extraEnv })).code).toBe(0);
+  else {
+    const run = spawnSync(KEEL_BIN, ["--version"], { env: { ...process.env, KEEL_HOME: env.home, ...extraEnv } });
+    expect(run.status, String(run.stderr)).toBe(0);
+  }
+  return JSON.parse(readFileSync(list, "utf8"));
 }
 
 it("answers --version without the ES module loader or a stream", async () => {
-  const loaded = await builtinsOf(["--version"]);
-  expect(loaded).toContain("NativeModule fs"); // the list is real: the bin read package.json
-  expect(loaded.filter((name) => /modules\/esm\/loader|^NativeModule (stream|net)$/.test(name))).toEqual([]);
+  const { modules } = await versionLoads("node");
+  expect(modules).toContain("NativeModule fs"); // the list is real: the bin read package.json
+  expect(modules.filter((name) => /modules\/esm\/loader|^NativeModule (stream|net)$/.test(name))).toEqual([]);
+});
+
+it("runs as a command with a small young generation, which only its shebang can set", async () => {
+  expect((await versionLoads("command")).execArgv).toEqual(["--max-semi-space-size=1"]);
+  expect((await versionLoads("node")).execArgv).toEqual([]);
 });
 
 it("reads only the manifest cache's file of the plugin folders it looks at", async () => {

@@ -1,4 +1,5 @@
-// keel from this tree (bin/keel.cjs, so `npm run build` first), over Chat Completions through provider-openai.
+// keel from this tree (bin/keel.cjs, so `npm run build` first), over Chat Completions through provider-openai. Run
+// as a command, as users run `keel` (npm links the bin), so the flags of its shebang apply.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -9,7 +10,7 @@ const { version } = JSON.parse(readFileSync(new URL("../../../package.json", imp
 export const keel = {
   name: `keel ${version} (this tree)`,
   wire: "openai",
-  command: () => ({ file: process.execPath, args: [bin] }),
+  command: () => ({ file: bin, args: [] }),
   prepare: (ctx) => ({
     KEEL_HOME: ctx.home,
     OPENAI_API_KEY: "sk-bench-fake",

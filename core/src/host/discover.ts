@@ -35,7 +35,9 @@ export function pluginFolders(root: string): string[] {
     return [];
   }
   const out: string[] = [];
-  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+  // By code unit, not localeCompare: the first localeCompare of a process loads ICU's collation (~7 ms and ~2.4 MB
+  // resident on every start with installed plugins), and its order would depend on the user's locale.
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
     if (entry.name.startsWith(".")) continue;
     if (entry.name.startsWith("@")) out.push(...pluginFolders(join(root, entry.name)));

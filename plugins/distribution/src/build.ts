@@ -180,9 +180,12 @@ function writePackage(out: string, manifest: DistributionManifest, pluginDirs: s
   writeFileSync(join(out, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
 }
 
-/** The same launcher as keel's own bin/keel.cjs (CommonJS, `--version` by one synchronous write). */
+/**
+ * The same launcher as keel's own bin/keel.cjs (CommonJS, `--version` by one synchronous write, a 1 MB
+ * young generation: see there why).
+ */
 function launcher(command: string, launch: string): string {
-  return `#!/usr/bin/env node
+  return `#!/usr/bin/env -S node --max-semi-space-size=1
 // The \`${command}\` command: the distribution in ../package.json, run by keel's kernel.
 // Written by \`keel dist build\`.
 "use strict";
