@@ -91,6 +91,14 @@ export class CheckedDir {
     }
   }
 
+  /**
+   * The folder as another process of this user reaches it through the descriptor, while this stays open
+   * (a shell the long-lived helper starts changes into it so).
+   */
+  pathForOthers(): string {
+    return PROC_FD ? `/proc/${process.pid}/fd/${this.fd}` : this.real;
+  }
+
   /** `name` inside this folder (the folder itself without one), as a path that goes through the descriptor. */
   path(name?: string): string {
     const base = PROC_FD ? `${PROC_FD}/${this.fd}` : this.real;

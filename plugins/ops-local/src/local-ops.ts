@@ -12,6 +12,7 @@ import { CheckedDir, errorCode, inCheckedDir } from "./checked-dir.ts";
 import { Confinement } from "./confine.ts";
 import { readChecked } from "./read-checked.ts";
 import { removeIn } from "./remove-checked.ts";
+import { findPerl, ShellHost } from "./shell-host.ts";
 import { Roots } from "./roots.ts";
 import type { AllowedRoot } from "./settings.ts";
 import { missingCwdError, spawnProcess } from "./spawn.ts";
@@ -22,6 +23,11 @@ export interface LocalOpsOptions {
   allowedRoots?: AllowedRoot[];
   /** The environment processes start from; defaults to this process's. */
   baseEnv?: NodeJS.ProcessEnv;
+  /**
+   * Run commands through one long-lived helper process (shell-host.ts) rather than a spawn from keel each;
+   * the default. Commands with stdin to feed still spawn.
+   */
+  longLivedShell?: boolean;
 }
 
 function kindOf(entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FileStat["kind"] {
@@ -45,12 +51,24 @@ export class LocalOps implements Operations {
   readonly cwd: string;
   readonly confinement: Confinement;
   private readonly baseEnv: Record<string, string>;
+  private readonly shell: ShellHost | undefined;
 
   constructor(options: LocalOpsOptions) {
     const roots = new Roots(options.cwd, options.allowedRoots);
     this.cwd = roots.workspace.path;
     this.confinement = new Confinement(roots);
     this.baseEnv = stringEnv(options.baseEnv ?? process.env);
+    if (options.longLivedShell !== false) this.shell = new ShellHost(findPerl());
+  }
+
+  /** Why commands spawn from keel although the long-lived shell was asked for; undefined when it is used. */
+  get shellUnavailable(): string | undefined {
+    return this.shell?.unavailable;
+  }
+
+  /** Ends the long-lived shell, killing what it still runs. Later commands spawn from keel. */
+  close(): void {
+    this.shell?.close();
   }
 
   /** Allowed roots from settings that do not exist and were left out. */
@@ -112,12 +130,29 @@ export class LocalOps implements Operations {
       if (code === "ENOENT" || code === "ENOTDIR") throw missingCwdError(command, real);
       throw error;
     }
+    const env = { ...this.baseEnv, ...options.env };
+    const fed = options.stdin !== undefined || options.keepStdinOpen === true;
+    if (this.shell?.available && !fed) {
+      // The helper's shell changes into the folder through this descriptor, so it stays open until then.
+      try {
+        return this.shell.run(command, {
+          cwd: dir.pathForOthers(),
+          env,
+          signal: options.signal,
+          onData: options.onData,
+          settled: () => dir.close(),
+        });
+      } catch (error) {
+        dir.close();
+        throw error;
+      }
+    }
     try {
       // The child changes into the folder through the descriptor before it starts, so no swap of the path
       // since the check can move it elsewhere; once spawned it no longer needs the descriptor.
       return spawnProcess(command, {
         cwd: dir.path(),
-        env: { ...this.baseEnv, ...options.env },
+        env,
         signal: options.signal,
         onData: options.onData,
         stdin: options.stdin,

@@ -1,6 +1,6 @@
 /**
  * Settings of the `local` backend (`"ops-local"` section of settings.json): folders outside the workspace the
- * agent may also use.
+ * agent may also use, and how commands are started.
  */
 import { z } from "@keel/extensions-api";
 
@@ -15,8 +15,15 @@ export const AllowedRootSchema = z.object({
 export const LocalOpsSettingsSchema = z
   .object({
     allowedRoots: z.array(AllowedRootSchema).default([]).describe("Folders outside the workspace tools may also use."),
+    longLivedShell: z
+      .boolean()
+      .default(true)
+      .describe(
+        "Start commands from one helper process per session (perl) instead of forking keel for each; " +
+          "`false` spawns every command from keel.",
+      ),
   })
-  .default({ allowedRoots: [] });
+  .default({ allowedRoots: [], longLivedShell: true });
 
 export type AllowedRoot = z.output<typeof AllowedRootSchema>;
 export type LocalOpsSettings = z.output<typeof LocalOpsSettingsSchema>;

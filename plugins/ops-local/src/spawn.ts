@@ -48,11 +48,11 @@ export const DEFAULT_GRACE_MS = 1000;
  * parsed, so the shell's own syntax errors arrive in order too; passing the command as `$1` to `eval` keeps its
  * text untouched and its line numbers right, and the `shift` inside leaves the command no stray arguments.
  */
-const WRAPPER = 'exec 2>&1; eval "shift; $1"';
+export const WRAPPER = 'exec 2>&1; eval "shift; $1"';
 /** After the shell exits, output still in the pipe is read until it has been quiet this long... */
-const DRAIN_IDLE_MS = 20;
+export const DRAIN_IDLE_MS = 20;
 /** ...but no longer than this, since a background child may hold the pipe and write forever. */
-const DRAIN_MAX_MS = 200;
+export const DRAIN_MAX_MS = 200;
 /** How long to wait for KILLed processes to disappear before giving up on them. */
 
 const shellCache = new Map<string, string>();
@@ -89,6 +89,23 @@ export function missingCwdError(command: string, cwd: string): Error {
   return new Error(
     `Cannot run ${JSON.stringify(command)}: the working directory ${cwd} does not exist or is not a ` +
       `folder. Create it or run the command elsewhere.`,
+  );
+}
+
+/** Aborting `signal` calls `kill` (with the default grace), until the process has exited. */
+export function killOnAbort(signal: AbortSignal | undefined, kill: () => unknown, exited: Promise<unknown>): void {
+  if (!signal) return;
+  const onAbort = () => void kill();
+  if (signal.aborted) return onAbort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  exited.finally(() => signal.removeEventListener("abort", onAbort)).catch(() => {});
+}
+
+/** The error for `write` on a process started without `keepStdinOpen`. */
+export function stdinClosedError(command: string): Error {
+  return new Error(
+    `Cannot write to ${JSON.stringify(command)}: its stdin was closed at start. Start it with ` +
+      `keepStdinOpen to send input.`,
   );
 }
 
@@ -170,24 +187,13 @@ export function spawnProcess(command: string, options: SpawnProcessOptions): Pro
     return killing;
   };
 
-  if (options.signal) {
-    const onAbort = () => void kill();
-    if (options.signal.aborted) onAbort();
-    else {
-      options.signal.addEventListener("abort", onAbort, { once: true });
-      exited.finally(() => options.signal!.removeEventListener("abort", onAbort)).catch(() => {});
-    }
-  }
+  killOnAbort(options.signal, kill, exited);
 
   return {
     pid,
     exited,
     write(data: string) {
-      if (!child.stdin)
-        throw new Error(
-          `Cannot write to ${JSON.stringify(command)}: its stdin was closed at start. Start it with ` +
-            `keepStdinOpen to send input.`,
-        );
+      if (!child.stdin) throw stdinClosedError(command);
       if (leaderGone || child.stdin.destroyed || child.stdin.writableEnded)
         throw new Error(`Cannot write to ${JSON.stringify(command)}: the process has exited and its stdin is closed.`);
       child.stdin.write(data);

@@ -1,5 +1,5 @@
 /**
- * spawnProcess kill(): the whole tree goes — the group, background children, grandchildren that left the group
+ * kill(), both ways a command starts: the whole tree goes — the group, background children, grandchildren that left the group
  * with setsid (even after their parent exited), and processes that ignore TERM — and nothing is left behind.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -7,8 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { forkCount } from "../src/process-tree.ts";
-import { members, spawnProcess } from "../src/spawn.ts";
+import { members } from "../src/spawn.ts";
 import { groupMembers, isAlive, outputCollector, printedPids } from "../../../test/support/processes.ts";
+import { RUNNERS } from "./runners.ts";
 
 const cwd = mkdtempSync(join(tmpdir(), "keel-spawn-kill-"));
 const env = { ...process.env } as Record<string, string>;
@@ -19,13 +20,13 @@ function tagOf(leader: number): string {
   return readFileSync(`/proc/${leader}/environ`, "latin1").match(/KEEL_PROCESS_TAG=(\w+)/)![1]!;
 }
 
-function start(command: string) {
-  const out = outputCollector();
-  const handle = spawnProcess(command, { cwd, env, onData: out.onData });
-  return { handle, out };
-}
+describe.each(RUNNERS)("kill() of a command started through %s", (_name, spawnProcess) => {
+  function start(command: string) {
+    const out = outputCollector();
+    const handle = spawnProcess(command, { cwd, env, onData: out.onData });
+    return { handle, out };
+  }
 
-describe("spawnProcess kill()", () => {
   it("kills the process group: the shell and every background child", async () => {
     const { handle, out } = start("sleep 1000 & echo pid=$!; sleep 1000 & echo pid=$!; echo ready; wait");
     await out.waitFor("ready");

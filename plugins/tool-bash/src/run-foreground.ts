@@ -71,8 +71,12 @@ export async function runForeground(
   const onAbort = stopWith("aborted");
   ctx.signal.addEventListener("abort", onAbort, { once: true });
   try {
-    const exit = await handle.exited;
+    // A backend that loses track of a command (its long-lived shell died) rejects with why, after stopping
+    // the command's processes; the output so far is still the model's to see.
+    const exit = await handle.exited.catch((error: Error) => ({ lost: error.message }));
     listening = false;
+    if ("lost" in exit)
+      return finish(log, { pid: handle.pid, exitCode: null, signal: null, stop, lost: exit.lost, started });
     // Background children the command started (`server &`) would outlive the call; bash is not the place
     // for them (`background: true` is), so the whole tree goes now.
     await handle.kill(settings.killGraceMs);
@@ -91,6 +95,8 @@ export async function runForeground(
       exitCode: number | null;
       signal: string | null;
       stop?: "timeout" | "aborted";
+      /** Why the backend cannot say how the command ended. */
+      lost?: string;
       started: number;
     },
   ): ToolResult<BashDetails> {
@@ -118,12 +124,14 @@ export async function runForeground(
       );
     } else if (end.stop === "aborted") {
       lines.push("[Aborted: the command and every process it started were killed.]");
+    } else if (end.lost !== undefined) {
+      lines.push(`[${end.lost}]`);
     } else {
       lines.push(end.exitCode !== null ? `[Exit code: ${end.exitCode}]` : `[Killed by ${end.signal}]`);
     }
     return {
       content: `${body.length > 0 ? body : "(no output)"}\n\n${lines.join("\n")}`,
-      isError: end.stop !== undefined,
+      isError: end.stop !== undefined || end.lost !== undefined,
       details: {
         pid: end.pid,
         exitCode: end.exitCode,

@@ -1,0 +1,126 @@
+/**
+ * One command run by the long-lived shell helper (shell-host.ts), as the same `ProcessHandle` a spawn gives:
+ * the pid once the helper says the shell started, output as its frames arrive, `exited` on the shell's exit
+ * after the same drain a spawn does, and `kill` through the same process-tree code, from keel itself (signals
+ * do not go through the helper, so a stuck or dead helper cannot keep a command alive).
+ */
+import { constants } from "node:os";
+import type { ProcessHandle } from "@keel/extensions-api";
+import { DEFAULT_GRACE_MS, DRAIN_IDLE_MS, DRAIN_MAX_MS, killOnAbort, stdinClosedError } from "./spawn.ts";
+import { startTimeOf, terminate, type ProcessTree } from "./process-tree.ts";
+
+type Exit = { code: number | null; signal: string | null };
+
+const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, number]) => [number, name]));
+
+/** `{ code, signal }` from a raw wait status, the way Node reports a child's exit. */
+export function exitOf(status: number): Exit {
+  const signal = status & 0x7f;
+  if (signal === 0) return { code: (status >> 8) & 0xff, signal: null };
+  return { code: null, signal: SIGNAL_NAMES.get(signal) ?? `signal ${signal}` };
+}
+
+export interface HelperCommandOptions {
+  command: string;
+  /** The tag its processes carry, and the fork counter before it was asked for (see process-tree.ts). */
+  tag: string;
+  forks: number | undefined;
+  signal?: AbortSignal;
+  onData?: (chunk: Uint8Array) => void;
+  /** Called once the shell exited or could not start (the working folder's descriptor may close then). */
+  settled: () => void;
+}
+
+export class HelperCommand implements ProcessHandle {
+  readonly exited: Promise<Exit>;
+  private tree: ProcessTree | undefined;
+  private leaderGone = false;
+  private outputEnded = false;
+  private exitStatus: Exit | undefined;
+  private drainTimer: NodeJS.Timeout | undefined;
+  private drainDeadline = 0;
+  private killing: Promise<void> | undefined;
+  private failed = false;
+  private markStarted!: () => void;
+  /** Resolves once the shell started or could not start, so that a kill knows what to kill. */
+  private readonly started = new Promise<void>((resolve) => (this.markStarted = resolve));
+  private resolveExit!: (exit: Exit) => void;
+  private rejectExit!: (error: Error) => void;
+
+  constructor(private readonly options: HelperCommandOptions) {
+    this.exited = new Promise<Exit>((resolve, reject) => {
+      this.resolveExit = resolve;
+      this.rejectExit = reject;
+    });
+    this.exited.catch(() => {}); // as with a spawn: a caller that never awaits must not crash the host
+    killOnAbort(options.signal, () => this.kill(), this.exited);
+  }
+
+  get pid(): number | undefined {
+    return this.tree?.leader;
+  }
+
+  /** The shell started as `pid` (`since`: its start time in clock ticks, 0 when unknown). */
+  onStarted(pid: number, since: number): void {
+    this.tree = { leader: pid, tag: this.options.tag, since: since || startTimeOf(pid), forks: this.options.forks };
+    this.markStarted();
+  }
+
+  onData(chunk: Uint8Array): void {
+    this.options.onData?.(chunk);
+    if (this.exitStatus) this.armDrain();
+  }
+
+  onOutputEnd(): void {
+    this.outputEnded = true;
+    if (this.exitStatus) this.finish();
+  }
+
+  /** The shell exited with the raw wait status `status`. */
+  onExit(status: number): void {
+    this.options.settled();
+    if (this.failed) return;
+    this.leaderGone = true;
+    this.exitStatus = exitOf(status);
+    if (this.outputEnded) return this.finish();
+    this.drainDeadline = Date.now() + DRAIN_MAX_MS;
+    this.armDrain();
+  }
+
+  /**
+   * The shell never started (`why` says why), or the helper lost it: then its exit status is unknown, so
+   * everything it started is stopped and `exited` rejects with `why`.
+   */
+  onFailed(why: string): void {
+    this.markStarted();
+    this.options.settled();
+    if (this.exitStatus) return this.finish();
+    if (this.failed) return;
+    this.failed = true;
+    // Its leader may have been reaped by someone else, so the group id is not ours any more; the tag still is.
+    this.leaderGone = true;
+    void this.kill().finally(() => this.rejectExit(new Error(why)));
+  }
+
+  write(): void {
+    throw stdinClosedError(this.options.command);
+  }
+
+  kill(graceMs = DEFAULT_GRACE_MS): Promise<void> {
+    this.killing ??= this.started
+      .then(() => terminate(this.tree, () => this.leaderGone, graceMs, this.exited))
+      .finally(() => (this.killing = undefined));
+    return this.killing;
+  }
+
+  private armDrain(): void {
+    clearTimeout(this.drainTimer);
+    const wait = Math.max(0, Math.min(DRAIN_IDLE_MS, this.drainDeadline - Date.now()));
+    this.drainTimer = setTimeout(() => this.finish(), wait);
+  }
+
+  private finish(): void {
+    clearTimeout(this.drainTimer);
+    if (this.exitStatus) this.resolveExit(this.exitStatus);
+  }
+}

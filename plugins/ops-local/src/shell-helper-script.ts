@@ -1,0 +1,148 @@
+/**
+ * The source of the long-lived shell helper (shell-host.ts runs it as `perl -e`). Perl because it is on every
+ * Debian system (perl-base is Essential) and on macOS, starts in a few milliseconds, forks cheaply from its
+ * few megabytes, and sees a child's raw wait status, so `exit 137` and a death by SIGKILL stay apart.
+ *
+ * Protocol. Requests on stdin: a line `R <id> <bytes>` and then <bytes> of NUL-terminated fields: shell, folder,
+ * command, then `NAME=value` per variable. Answers on stdout, frames of one type byte, the id and the payload's
+ * length (both 32-bit big-endian), then the payload:
+ *   H  the helper is ready (id 0)            S  started: "<pid> <start time in ticks>"
+ *   F  the shell could not start: why        D  output
+ *   E  end of output (the pipe closed)       X  the shell exited: its raw wait status
+ *
+ * The shell is forked straight from the helper: it starts a session of its own (so it leads its process group,
+ * as a detached spawn does), changes into its folder and execs with stdin on /dev/null and stdout and stderr
+ * on one pipe; a failure before the exec is told on a status pipe that closes on exec. The helper sends S as
+ * soon as it forked, reaps on SIGCHLD (the handler only interrupts `select`; a timeout while shells run covers
+ * a signal that lands just before `select` starts waiting), and drains a shell's output before its X, so
+ * frames arrive S, D..., E, X; frames made in one pass go out in one write. When stdin closes (keel ended),
+ * every running shell's process group is killed.
+ */
+export const SHELL_HELPER_SCRIPT = String.raw`
+use strict; use warnings; use POSIX (); use Fcntl qw(F_GETFL F_SETFL O_NONBLOCK);
+$0 = 'keel-shell-helper';
+$SIG{PIPE} = 'IGNORE';
+$SIG{CHLD} = sub {};
+my $WRAPPER = shift @ARGV;
+binmode STDIN; binmode STDOUT;
+my (%cmds, %by_pid);
+my ($in, $pending) = ('', '');
+
+sub frame { my ($type, $id, $data) = @_; $data = '' unless defined $data; $pending .= pack('a1 N N', $type, $id, length $data) . $data }
+
+sub flush {
+  while (length $pending) {
+    my $n = syswrite(STDOUT, $pending);
+    if (!defined $n) {
+      next if $!{EINTR};
+      if ($!{EAGAIN}) { my $w = ''; vec($w, 1, 1) = 1; select(undef, $w, undef, undef); next }
+      POSIX::_exit(0);
+    }
+    substr($pending, 0, $n) = '';
+  }
+}
+
+sub nonblocking { my $fh = shift; fcntl($fh, F_SETFL, fcntl($fh, F_GETFL, 0) | O_NONBLOCK) }
+
+sub start {
+  my ($id, $shell, $cwd, $command, @env) = @_;
+  my ($or, $ow, $sr, $sw);
+  unless (pipe($or, $ow) && pipe($sr, $sw)) { frame('F', $id, "pipe: $!"); frame('E', $id); frame('X', $id, 127 << 8); return }
+  my $pid = fork();
+  unless (defined $pid) { frame('F', $id, "fork: $!"); frame('E', $id); frame('X', $id, 127 << 8); return }
+  if ($pid == 0) {
+    $SIG{$_} = 'DEFAULT' for qw(PIPE CHLD);
+    POSIX::setsid();
+    unless (chdir $cwd) { syswrite $sw, "cannot enter the working folder: $!"; POSIX::_exit(127) }
+    open(my $null, '<', '/dev/null');
+    POSIX::dup2(fileno $null, 0); POSIX::dup2(fileno $ow, 1); POSIX::dup2(fileno $ow, 2);
+    %ENV = map { split /=/, $_, 2 } @env;
+    (my $name = $shell) =~ s{.*/}{};
+    { no warnings 'exec'; exec { $shell } $name, '-c', $WRAPPER, $name, $command; }
+    syswrite $sw, "cannot run $shell: $!"; POSIX::_exit(127);
+  }
+  close $ow; close $sw;
+  nonblocking($or); nonblocking($sr);
+  my $since = 0;
+  if (open(my $st, '<', "/proc/$pid/stat")) { my $s = <$st>; $since = (split / /, substr($s, rindex($s, ')') + 2))[19] }
+  frame('S', $id, "$pid $since");
+  $cmds{$id} = { out => $or, status => $sr, pid => $pid, why => '' };
+  $by_pid{$pid} = $id;
+}
+
+sub drain {
+  my ($id) = @_;
+  my $c = $cmds{$id};
+  while ($c->{out}) {
+    my $n = sysread($c->{out}, my $buf, 65536);
+    if (!defined $n) { last if $!{EAGAIN}; next if $!{EINTR}; $n = 0 }
+    if (!$n) { close $c->{out}; delete $c->{out}; frame('E', $id); last }
+    frame('D', $id, $buf);
+  }
+}
+
+sub status {
+  my ($id) = @_;
+  my $c = $cmds{$id};
+  my $n = sysread($c->{status}, my $buf, 4096);
+  return if !defined $n && ($!{EAGAIN} || $!{EINTR});
+  if ($n) { $c->{why} .= $buf; return }
+  close $c->{status}; delete $c->{status};
+  frame('F', $id, $c->{why}) if length $c->{why};
+}
+
+sub reap {
+  while ((my $pid = waitpid(-1, POSIX::WNOHANG())) > 0) {
+    my $id = delete $by_pid{$pid};
+    next unless defined $id;
+    my $status = $?;
+    status($id) while $cmds{$id}{status};
+    drain($id);
+    $cmds{$id}{done} = 1;
+    frame('X', $id, $status);
+  }
+}
+
+sub request {
+  while ($in =~ /^R (\d+) (\d+)\n/ && length($in) >= $+[0] + $2) {
+    my ($id, $bytes, $head) = ($1, $2, $+[0]);
+    my @fields = split /\0/, substr($in, $head, $bytes), -1;
+    pop @fields;
+    substr($in, 0, $head + $bytes) = '';
+    start($id, @fields);
+  }
+}
+
+frame('H', 0);
+while (1) {
+  reap();
+  for my $id (keys %cmds) { delete $cmds{$id} if $cmds{$id}{done} && !$cmds{$id}{out} }
+  flush();
+  my $rin = '';
+  vec($rin, 0, 1) = 1;
+  for my $c (values %cmds) {
+    vec($rin, fileno $c->{status}, 1) = 1 if $c->{status};
+    vec($rin, fileno $c->{out}, 1) = 1 if $c->{out};
+  }
+  my $ready = select(my $rout = $rin, undef, undef, %by_pid ? 0.05 : undef);
+  next if $ready <= 0;
+  for my $id (keys %cmds) {
+    my $c = $cmds{$id};
+    status($id) if $c->{status} && vec($rout, fileno $c->{status}, 1);
+    if ($c->{out} && vec($rout, fileno $c->{out}, 1)) {
+      my $n = sysread($c->{out}, my $buf, 65536);
+      if (defined $n && $n == 0) { close $c->{out}; delete $c->{out}; frame('E', $id) }
+      elsif ($n) { frame('D', $id, $buf) }
+    }
+  }
+  if (vec($rout, 0, 1)) {
+    my $n = sysread(STDIN, my $buf, 65536);
+    if (defined $n && $n == 0) {
+      kill 'KILL', -$_ for keys %by_pid;
+      POSIX::_exit(0);
+    }
+    $in .= $buf if $n;
+    request();
+  }
+}
+`;

@@ -1,0 +1,254 @@
+/**
+ * The long-lived shell helper of one backend: a small perl process (shell-helper-script.ts) that forks each
+ * command's shell, so that keel forks once per session instead of once per command. Forking copies the
+ * parent's page tables, so a spawn from keel costs with keel's resident memory (docs/architecture.md
+ * § Performance); a fork from the helper's few megabytes does not.
+ *
+ * Started on the first command, restarted on the next command after it died; when it dies, the commands it
+ * was running fail with why (their processes are stopped by the tag, as after any command). Should it die
+ * before it ever said it was ready, twice in a row, the host gives up on it and `available` turns false, so
+ * the backend spawns each command itself again.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { accessSync, constants } from "node:fs";
+import type { Socket } from "node:net";
+import { delimiter, join } from "node:path";
+import type { ProcessHandle } from "@keel/extensions-api";
+import { HelperCommand } from "./helper-command.ts";
+import { forkCount, PROCESS_TAG_VARIABLE } from "./process-tree.ts";
+import { SHELL_HELPER_SCRIPT } from "./shell-helper-script.ts";
+import { findShell, WRAPPER } from "./spawn.ts";
+
+export interface HelperRunOptions {
+  /** A folder path the helper can enter (not `/proc/self/...`: that would be the helper's own). */
+  cwd: string;
+  env: Record<string, string>;
+  signal?: AbortSignal;
+  onData?: (chunk: Uint8Array) => void;
+  /** Called once the shell exited or could not start: the folder in `cwd` must stay reachable until then. */
+  settled?: () => void;
+}
+
+const HEADER_BYTES = 9;
+/** The helper reads at most 64 KB at a time; anything larger is not a frame it sent. */
+const MAX_FRAME_BYTES = 1 << 20;
+const STDERR_KEPT = 2000;
+const STARTS_BEFORE_GIVING_UP = 2;
+
+/** perl from PATH or its usual place, undefined when there is none. */
+export function findPerl(pathVariable = process.env.PATH ?? ""): string | undefined {
+  const candidates = [
+    ...pathVariable
+      .split(delimiter)
+      .filter(Boolean)
+      .map((d) => join(d, "perl")),
+    "/usr/bin/perl",
+  ];
+  return candidates.find((file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+export class ShellHost {
+  private helper: Helper | undefined;
+  private failedStarts = 0;
+  private nextId = 1;
+  private closed = false;
+  /** Why the helper is not used, once it is not. */
+  unavailable: string | undefined;
+
+  /** `perl`: the interpreter to run the helper with (`findPerl()`); undefined: none, commands must spawn. */
+  constructor(private readonly perl: string | undefined) {
+    if (!perl) this.unavailable = "perl was not found on PATH or at /usr/bin/perl";
+  }
+
+  get available(): boolean {
+    return this.unavailable === undefined && !this.closed;
+  }
+
+  /** Runs `command` in the helper; the caller checked `available`. */
+  run(command: string, options: HelperRunOptions): ProcessHandle {
+    const fields = [findShell(options.env.PATH), options.cwd, command];
+    const tag = randomBytes(12).toString("hex");
+    for (const [name, value] of Object.entries({ ...options.env, [PROCESS_TAG_VARIABLE]: tag })) {
+      fields.push(`${name}=${value}`);
+    }
+    if (fields.some((field) => field.includes("\0")))
+      throw new Error(
+        `Cannot run ${JSON.stringify(command)}: the command, its folder or its environment contains a NUL ` +
+          `byte, which no program can receive. Remove it.`,
+      );
+    const helper = (this.helper ??= this.startHelper());
+    const id = this.nextId++;
+    const handle = new HelperCommand({
+      command,
+      tag,
+      forks: forkCount(), // before the request, so that every process of its tree is counted after it
+      signal: options.signal,
+      onData: options.onData,
+      settled: once(options.settled ?? (() => {})),
+    });
+    helper.send(id, handle, fields);
+    return handle;
+  }
+
+  /** Ends the helper; it kills the process group of every command still running. */
+  close(): void {
+    this.closed = true;
+    this.helper?.stop();
+    this.helper = undefined;
+  }
+
+  private startHelper(): Helper {
+    const helper = new Helper(this.perl!, (readyBefore, why) => {
+      if (this.helper === helper) this.helper = undefined;
+      this.failedStarts = readyBefore ? 0 : this.failedStarts + 1;
+      if (this.failedStarts >= STARTS_BEFORE_GIVING_UP)
+        this.unavailable = `the shell helper failed to start ${this.failedStarts} times (${why})`;
+    });
+    return helper;
+  }
+}
+
+interface Entry {
+  handle: HelperCommand;
+  exited: boolean;
+  ended: boolean;
+}
+
+/** One helper process and the commands it runs. */
+class Helper {
+  private readonly child: ChildProcess;
+  private readonly commands = new Map<number, Entry>();
+  private buffer = Buffer.alloc(0);
+  private ready = false;
+  private stderr = "";
+  private broken: string | undefined;
+
+  constructor(perl: string, onDeath: (wasReady: boolean, why: string) => void) {
+    this.child = spawn(perl, ["-e", SHELL_HELPER_SCRIPT, WRAPPER], {
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true, // its own session: a Ctrl-C at the terminal is keel's to handle, not the helper's
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    });
+    this.child.unref();
+    this.child.stdin!.on("error", () => {}); // EPIPE once it died; its exit says why
+    this.child.stdout!.on("data", (chunk: Buffer) => this.receive(chunk));
+    this.child.stderr!.on("data", (chunk: Buffer) => (this.stderr = (this.stderr + chunk).slice(-STDERR_KEPT)));
+    this.setRef(false);
+    this.child.once("error", (error) => this.die(`it could not start: ${error.message}`, onDeath));
+    this.child.once("exit", (code, signal) =>
+      this.die(
+        this.broken ?? (signal ? `it was killed by ${signal}` : `it exited with code ${code}`) + this.stderrNote(),
+        onDeath,
+      ),
+    );
+  }
+
+  send(id: number, handle: HelperCommand, fields: string[]): void {
+    this.commands.set(id, { handle, exited: false, ended: false });
+    this.setRef(true);
+    const payload = Buffer.from(fields.map((field) => `${field}\0`).join(""));
+    this.child.stdin!.write(Buffer.concat([Buffer.from(`R ${id} ${payload.length}\n`), payload]));
+  }
+
+  stop(): void {
+    this.child.stdin!.end();
+  }
+
+  private receive(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    while (this.buffer.length >= HEADER_BYTES && !this.broken) {
+      const length = this.buffer.readUInt32BE(5);
+      if (length > MAX_FRAME_BYTES) return this.fail(`it sent a frame of ${length} bytes`);
+      if (this.buffer.length < HEADER_BYTES + length) return;
+      const type = String.fromCharCode(this.buffer[0]!);
+      const id = this.buffer.readUInt32BE(1);
+      const payload = this.buffer.subarray(HEADER_BYTES, HEADER_BYTES + length);
+      this.buffer = this.buffer.subarray(HEADER_BYTES + length);
+      this.dispatch(type, id, payload);
+    }
+  }
+
+  private dispatch(type: string, id: number, payload: Buffer): void {
+    if (type === "H" && id === 0) return void (this.ready = true);
+    const entry = this.commands.get(id);
+    if (!entry) return this.fail(`it sent a "${type}" frame for command ${id}, which it is not running`);
+    const handle = entry.handle;
+    const text = () => payload.toString("utf8");
+    switch (type) {
+      case "S": {
+        const [pid, since] = text().split(" ").map(Number);
+        return handle.onStarted(pid!, since ?? 0);
+      }
+      case "D":
+        return handle.onData(payload);
+      case "E":
+        this.settle(id, entry, "ended");
+        return handle.onOutputEnd();
+      case "X":
+        this.settle(id, entry, "exited");
+        return handle.onExit(Number(text()));
+      case "F": // its X follows
+        return handle.onFailed(`Could not start the shell: ${text()}.`);
+      default:
+        return this.fail(`it sent a frame of unknown type "${type}"`);
+    }
+  }
+
+  /**
+   * Output may go on after the shell exited (a background child holds the pipe), so a command is forgotten
+   * once both happened; keel is kept alive only while some shell has not exited.
+   */
+  private settle(id: number, entry: Entry, what: "exited" | "ended"): void {
+    entry[what] = true;
+    if (entry.exited && entry.ended) this.commands.delete(id);
+    if (![...this.commands.values()].some((e) => !e.exited)) this.setRef(false);
+  }
+
+  /** A frame that makes no sense: the channel cannot be trusted, so the helper goes and its commands fail. */
+  private fail(why: string): void {
+    this.broken = `its output could not be read (${why})`;
+    this.child.kill("SIGKILL");
+  }
+
+  private die(why: string, onDeath: (wasReady: boolean, why: string) => void): void {
+    const running = [...this.commands.values()].map((entry) => entry.handle);
+    this.commands.clear();
+    this.setRef(false);
+    onDeath(this.ready, why);
+    for (const handle of running)
+      handle.onFailed(
+        `The shell helper (perl, pid ${this.child.pid}) ended while the command ran: ${why}. Every process the ` +
+          `command started was stopped; the next command starts a new helper.`,
+      );
+  }
+
+  private stderrNote(): string {
+    const said = this.stderr.trim();
+    return said ? `; it said: ${said}` : "";
+  }
+
+  /** While commands run, the helper's output keeps keel alive, as a spawned child would; otherwise it must not. */
+  private setRef(on: boolean): void {
+    const stdout = this.child.stdout as Socket;
+    if (on) stdout.ref();
+    else stdout.unref();
+    (this.child.stdin as unknown as Socket).unref?.();
+    (this.child.stderr as Socket).unref();
+  }
+}
+
+function once(fn: () => void): () => void {
+  let called = false;
+  return () => {
+    if (!called) fn();
+    called = true;
+  };
+}
