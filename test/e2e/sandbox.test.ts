@@ -18,6 +18,7 @@ import {
   secretHolder,
   type BatteryWorld,
 } from "../support/sandbox-battery.ts";
+import { SHELL_PATHS } from "../support/shell-paths.ts";
 
 interface ToolEnd {
   toolName: string;
@@ -36,6 +37,7 @@ async function playCalls(
   flags: string[],
   prefix: string[],
   env: Record<string, string> = {},
+  longLivedShell = true,
 ) {
   writeFileSync(
     join(world.work, "turns.json"),
@@ -44,6 +46,7 @@ async function playCalls(
   const settings = JSON.stringify({
     "provider-scripted": { script: "turns.json" },
     "sandbox-bwrap": { dotfiles: [".gitconfig"] },
+    "ops-local": { longLivedShell },
   });
   const run = await runKeel(
     [
@@ -73,7 +76,12 @@ async function playCalls(
   return { run, results };
 }
 
-async function battery(sandboxed: boolean, prefix: string[], owner?: { uid: number; gid: number }) {
+async function battery(
+  sandboxed: boolean,
+  prefix: string[],
+  owner: { uid: number; gid: number } | undefined,
+  longLivedShell: boolean,
+) {
   const world = batteryWorld(owner);
   const holder = secretHolder(world.secret, prefix);
   try {
@@ -83,6 +91,8 @@ async function battery(sandboxed: boolean, prefix: string[], owner?: { uid: numb
       list.map((a) => ({ name: "bash", arguments: { command: a.command } })),
       sandboxed ? ["--sandbox"] : [],
       prefix,
+      {},
+      longLivedShell,
     );
     expect(run.stderr).toBe("");
     expect(results).toHaveLength(list.length);
@@ -101,14 +111,19 @@ const runners: [string, string[], { uid: number; gid: number } | undefined][] = 
   ...(user ? [["an unprivileged user", asUser(user), user] as [string, string[], { uid: number; gid: number }]] : []),
 ];
 
-describe.each(runners)("the shell sandbox, as %s", (_who, prefix, owner) => {
+// Both ways the local backend starts commands (ops-local.longLivedShell), since the sandbox wraps either.
+const cases = runners.flatMap(([who, prefix, owner]) =>
+  SHELL_PATHS.map(([path, longLivedShell]) => [`${who}, ${path}`, prefix, owner, longLivedShell] as const),
+);
+
+describe.each(cases)("the shell sandbox, as %s", (_who, prefix, owner, longLivedShell) => {
   it("lets every attack through on the unsandboxed local backend (the checks can fail)", async () => {
-    const outcome = await battery(false, prefix, owner);
+    const outcome = await battery(false, prefix, owner, longLivedShell);
     expect(Object.values(outcome).every(Boolean), JSON.stringify(outcome)).toBe(true);
   }, 90_000);
 
   it("refuses every attack under --sandbox", async () => {
-    const outcome = await battery(true, prefix, owner);
+    const outcome = await battery(true, prefix, owner, longLivedShell);
     expect(outcome).toEqual(Object.fromEntries(Object.keys(outcome).map((name) => [name, false])));
     expect(Object.keys(outcome)).toContain("remount / read-write");
   }, 90_000);
@@ -124,6 +139,8 @@ describe.each(runners)("the shell sandbox, as %s", (_who, prefix, owner) => {
       ],
       ["--sandbox"],
       prefix,
+      {},
+      longLivedShell,
     );
     expect(run.stderr).toBe("");
     expect(results.map((r) => [r.toolName, r.isError])).toEqual([

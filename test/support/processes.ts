@@ -79,13 +79,16 @@ export function printedPids(text: string): number[] {
   return [...text.matchAll(/pid=(\d+)/g)].map((m) => Number(m[1]));
 }
 
-/** A temp workspace and data folder, and a factory of real tool contexts over the local backend. */
-export function localWorkspace() {
+/**
+ * A temp workspace and data folder, and a factory of real tool contexts over the local backend (starting
+ * commands through its long-lived shell unless `longLivedShell: false`; `ops.close()` ends that shell).
+ */
+export function localWorkspace(options: { longLivedShell?: boolean } = {}) {
   const root = mkdtempSync(join(tmpdir(), "keel-bash-"));
   const cwd = join(root, "workspace");
   const dataDir = join(root, "data");
   mkdirSync(cwd, { recursive: true });
-  const ops = createLocalOps({ cwd });
+  const ops = createLocalOps({ cwd, longLivedShell: options.longLivedShell });
   let calls = 0;
   return {
     root,

@@ -7,9 +7,12 @@
 import { constants } from "node:os";
 import type { ProcessHandle } from "@keel/extensions-api";
 import { DEFAULT_GRACE_MS, DRAIN_IDLE_MS, DRAIN_MAX_MS, killOnAbort, stdinClosedError } from "./spawn.ts";
-import { startTimeOf, terminate, type ProcessTree } from "./process-tree.ts";
+import { exitedProcess, startTimeOf, taggedOnly, terminate, type ProcessTree } from "./process-tree.ts";
 
 type Exit = { code: number | null; signal: string | null };
+
+/** How long a kill waits for the helper to say the shell started before giving up on the helper. */
+const STUCK_MS = 3000;
 
 const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, number]) => [number, name]));
 
@@ -29,6 +32,8 @@ export interface HelperCommandOptions {
   onData?: (chunk: Uint8Array) => void;
   /** Called once the shell exited or could not start (the working folder's descriptor may close then). */
   settled: () => void;
+  /** Called when the command was killed and the helper still did not say it started, or how it ended. */
+  stuck: () => void;
 }
 
 export class HelperCommand implements ProcessHandle {
@@ -99,7 +104,9 @@ export class HelperCommand implements ProcessHandle {
     this.failed = true;
     // Its leader may have been reaped by someone else, so the group id is not ours any more; the tag still is.
     this.leaderGone = true;
-    void this.kill().finally(() => this.rejectExit(new Error(why)));
+    this.tree ??= taggedOnly(this.options.tag);
+    // No exit will be reported, so the kill must not wait for one.
+    void this.stop(DEFAULT_GRACE_MS, Promise.resolve()).finally(() => this.rejectExit(new Error(why)));
   }
 
   write(): void {
@@ -107,10 +114,31 @@ export class HelperCommand implements ProcessHandle {
   }
 
   kill(graceMs = DEFAULT_GRACE_MS): Promise<void> {
-    this.killing ??= this.started
-      .then(() => terminate(this.tree, () => this.leaderGone, graceMs, this.exited))
+    return this.stop(graceMs, this.exited);
+  }
+
+  private stop(graceMs: number, exit: Promise<unknown>): Promise<void> {
+    // The exit comes from the helper; should it stop reporting, the shell's own end is read from /proc.
+    const leaderGone = () => this.leaderGone || (this.tree !== undefined && exitedProcess(this.tree.leader));
+    this.killing ??= this.startedOrStuck()
+      .then(() => terminate(this.tree, leaderGone, graceMs, exit))
+      .then(() => {
+        if (!this.exitStatus && !this.failed) this.options.stuck();
+      })
       .finally(() => (this.killing = undefined));
     return this.killing;
+  }
+
+  /** Waits for the start; a helper that does not say within `STUCK_MS` is given up (which fails this). */
+  private startedOrStuck(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        this.options.stuck();
+        resolve(this.started);
+      }, STUCK_MS);
+    });
+    return Promise.race([this.started, stuck]).finally(() => clearTimeout(timer));
   }
 
   private armDrain(): void {

@@ -65,6 +65,15 @@ export interface ProcessTree {
   forks?: number;
 }
 
+/**
+ * A tree known only by its tag, for a command whose shell's pid never arrived (its helper hung): no process
+ * has this group or session id, so only tagged processes and their descendants are members. Kill it with
+ * `leaderGone` true, since there is no group to signal.
+ */
+export function taggedOnly(tag: string): ProcessTree {
+  return { leader: Number.MAX_SAFE_INTEGER, tag, since: 0 };
+}
+
 interface ProcessEntry {
   pid: number;
   ppid: number;
@@ -188,6 +197,13 @@ function pidMax(): number {
 
 /** Field 22 of /proc/<pid>/stat (`starttime`), counted from the state field (3). */
 const STARTTIME_FIELD = 22 - 3;
+
+/** True when `pid` has exited (a zombie has) or never was; false where /proc cannot tell. */
+export function exitedProcess(pid: number): boolean {
+  if (!hasProc) return false;
+  const state = statFields(pid)?.[0];
+  return state === undefined || state === "Z" || state === "X";
+}
 
 /** When `pid` started, in clock ticks since boot; 0 when it cannot be read (then nothing is filtered out). */
 export function startTimeOf(pid: number): number {

@@ -15,8 +15,9 @@
  * on one pipe; a failure before the exec is told on a status pipe that closes on exec. The helper sends S as
  * soon as it forked, reaps on SIGCHLD (the handler only interrupts `select`; a timeout while shells run covers
  * a signal that lands just before `select` starts waiting), and drains a shell's output before its X, so
- * frames arrive S, D..., E, X; frames made in one pass go out in one write. When stdin closes (keel ended),
- * every running shell's process group is killed.
+ * frames arrive S, D..., E, X; frames made in one pass go out in one write. When stdin closes (keel ended or
+ * closed the backend), every running shell's process group is killed, and the helper exits once it has
+ * reported their exits.
  */
 export const SHELL_HELPER_SCRIPT = String.raw`
 use strict; use warnings; use POSIX (); use Fcntl qw(F_GETFL F_SETFL O_NONBLOCK);
@@ -26,9 +27,15 @@ $SIG{CHLD} = sub {};
 my $WRAPPER = shift @ARGV;
 binmode STDIN; binmode STDOUT;
 my (%cmds, %by_pid);
-my ($in, $pending) = ('', '');
+my ($in, $pending, $closing) = ('', '', 0);
 
-sub frame { my ($type, $id, $data) = @_; $data = '' unless defined $data; $pending .= pack('a1 N N', $type, $id, length $data) . $data }
+sub frame {
+  my ($type, $id, $data) = @_;
+  $data = '' unless defined $data;
+  $pending .= pack('a1 N N', $type, $id, length $data) . $data;
+}
+
+sub unstarted { my ($id, $why) = @_; frame('F', $id, $why); frame('E', $id); frame('X', $id, 127 << 8) }
 
 sub flush {
   while (length $pending) {
@@ -47,9 +54,9 @@ sub nonblocking { my $fh = shift; fcntl($fh, F_SETFL, fcntl($fh, F_GETFL, 0) | O
 sub start {
   my ($id, $shell, $cwd, $command, @env) = @_;
   my ($or, $ow, $sr, $sw);
-  unless (pipe($or, $ow) && pipe($sr, $sw)) { frame('F', $id, "pipe: $!"); frame('E', $id); frame('X', $id, 127 << 8); return }
+  unless (pipe($or, $ow) && pipe($sr, $sw)) { unstarted($id, "pipe: $!"); return }
   my $pid = fork();
-  unless (defined $pid) { frame('F', $id, "fork: $!"); frame('E', $id); frame('X', $id, 127 << 8); return }
+  unless (defined $pid) { unstarted($id, "fork: $!"); return }
   if ($pid == 0) {
     $SIG{$_} = 'DEFAULT' for qw(PIPE CHLD);
     POSIX::setsid();
@@ -118,8 +125,9 @@ while (1) {
   reap();
   for my $id (keys %cmds) { delete $cmds{$id} if $cmds{$id}{done} && !$cmds{$id}{out} }
   flush();
+  POSIX::_exit(0) if $closing && !%by_pid;
   my $rin = '';
-  vec($rin, 0, 1) = 1;
+  vec($rin, 0, 1) = 1 unless $closing;
   for my $c (values %cmds) {
     vec($rin, fileno $c->{status}, 1) = 1 if $c->{status};
     vec($rin, fileno $c->{out}, 1) = 1 if $c->{out};
@@ -135,12 +143,9 @@ while (1) {
       elsif ($n) { frame('D', $id, $buf) }
     }
   }
-  if (vec($rout, 0, 1)) {
+  if (!$closing && vec($rout, 0, 1)) {
     my $n = sysread(STDIN, my $buf, 65536);
-    if (defined $n && $n == 0) {
-      kill 'KILL', -$_ for keys %by_pid;
-      POSIX::_exit(0);
-    }
+    if (defined $n && $n == 0) { $closing = 1; kill 'KILL', -$_ for keys %by_pid }
     $in .= $buf if $n;
     request();
   }

@@ -93,6 +93,7 @@ export class ShellHost {
       signal: options.signal,
       onData: options.onData,
       settled: once(options.settled ?? (() => {})),
+      stuck: () => helper.fail("it did not report the start or the end of a killed command"),
     });
     helper.send(id, handle, fields);
     return handle;
@@ -126,7 +127,7 @@ interface Entry {
 class Helper {
   private readonly child: ChildProcess;
   private readonly commands = new Map<number, Entry>();
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private ready = false;
   private stderr = "";
   private broken: string | undefined;
@@ -213,7 +214,7 @@ class Helper {
   }
 
   /** A frame that makes no sense: the channel cannot be trusted, so the helper goes and its commands fail. */
-  private fail(why: string): void {
+  fail(why: string): void {
     this.broken = `its output could not be read (${why})`;
     this.child.kill("SIGKILL");
   }

@@ -1,6 +1,7 @@
 /**
- * kill(), both ways a command starts: the whole tree goes — the group, background children, grandchildren that left the group
- * with setsid (even after their parent exited), and processes that ignore TERM — and nothing is left behind.
+ * kill(), both ways a command starts: the whole tree goes — the group, background children, grandchildren that
+ * left the group with setsid (even after their parent exited), and processes that ignore TERM — and nothing is
+ * left behind.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

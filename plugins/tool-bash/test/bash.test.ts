@@ -2,26 +2,39 @@
  * The bash tool's contract: exit codes, one ordered output stream, the non-interactive environment, the
  * 2000-line / 50 KB tail with the full output in a file, cleaned text, progress, abort.
  */
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { BackgroundProcesses } from "../src/background.ts";
 import { bashTool } from "../src/bash-tool.ts";
 import type { BashDetails } from "../src/run-foreground.ts";
 import { BashSettingsSchema } from "../src/settings.ts";
-import { groupMembers, isAlive, localWorkspace, printedPids, textOf } from "../../../test/support/processes.ts";
+import {
+  groupMembers,
+  isAlive,
+  localWorkspace,
+  printedPids,
+  processesWithEnv,
+  textOf,
+} from "../../../test/support/processes.ts";
+import { SHELL_PATHS } from "../../../test/support/shell-paths.ts";
 
-const ws = localWorkspace();
 const settings = BashSettingsSchema.parse({});
 const bash = bashTool(settings, new BackgroundProcesses(settings));
-afterAll(() => rmSync(ws.root, { recursive: true, force: true }));
 
-async function run(command: string, timeout?: number) {
-  const { ctx } = ws.context();
-  const result = await bash.execute({ command, timeout }, ctx);
-  return { result, text: textOf(result), details: result.details as BashDetails };
-}
+describe.each(SHELL_PATHS)("bash, %s", (_path, longLivedShell) => {
+  const ws = localWorkspace({ longLivedShell });
+  afterAll(() => {
+    ws.ops.close();
+    rmSync(ws.root, { recursive: true, force: true });
+  });
 
-describe("bash", () => {
+  async function run(command: string, timeout?: number) {
+    const { ctx } = ws.context();
+    const result = await bash.execute({ command, timeout }, ctx);
+    return { result, text: textOf(result), details: result.details as BashDetails };
+  }
+
   it("ends the result with the exit code, and a failing command is not a tool error", async () => {
     const r = await run("echo done; exit 3");
     expect(r.text).toBe("done\n\n[Exit code: 3]");
@@ -124,5 +137,31 @@ describe("bash", () => {
     const { ctx } = ws.context();
     const result = await tool.execute({ command: "sleep 1000" }, ctx);
     expect(textOf(result)).toContain("[Timed out after 0.3 s");
+  });
+});
+
+describe("bash over a long-lived shell that dies mid-command", () => {
+  const ws = localWorkspace();
+  afterAll(() => {
+    ws.ops.close();
+    rmSync(ws.root, { recursive: true, force: true });
+  });
+
+  it("says why the exit is unknown, as an error, stops what it started, and runs the next call", async () => {
+    const marker = randomBytes(6).toString("hex");
+    const { ctx } = ws.context();
+    const command = `export KEEL_TEST_MARKER=${marker}; sleep 1000 & kill -KILL $PPID; wait`;
+    const result = await bash.execute({ command }, ctx);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      new RegExp(
+        String.raw`\n\n\[The shell helper \(perl, pid \d+\) ended while the command ran: it was killed by ` +
+          String.raw`SIGKILL\. Every process the command started was stopped; ` +
+          String.raw`the next command starts a new helper\.\]$`,
+      ),
+    );
+    expect(processesWithEnv("KEEL_TEST_MARKER", marker)).toEqual([]);
+    const next = await bash.execute({ command: "echo after" }, ws.context().ctx);
+    expect(textOf(next)).toBe("after\n\n[Exit code: 0]");
   });
 });
