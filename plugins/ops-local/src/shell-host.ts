@@ -11,14 +11,12 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { accessSync, constants } from "node:fs";
 import type { Socket } from "node:net";
-import { delimiter, join } from "node:path";
 import type { ProcessHandle } from "@keel/extensions-api";
 import { HelperCommand } from "./helper-command.ts";
 import { forkCount, PROCESS_TAG_VARIABLE } from "./process-tree.ts";
 import { SHELL_HELPER_SCRIPT } from "./shell-helper-script.ts";
-import { findShell, WRAPPER } from "./spawn.ts";
+import { findProgram, findShell, WRAPPER } from "./spawn.ts";
 
 export interface HelperRunOptions {
   /** A folder path the helper can enter (not `/proc/self/...`: that would be the helper's own). */
@@ -38,21 +36,7 @@ const STARTS_BEFORE_GIVING_UP = 2;
 
 /** perl from PATH or its usual place, undefined when there is none. */
 export function findPerl(pathVariable = process.env.PATH ?? ""): string | undefined {
-  const candidates = [
-    ...pathVariable
-      .split(delimiter)
-      .filter(Boolean)
-      .map((d) => join(d, "perl")),
-    "/usr/bin/perl",
-  ];
-  return candidates.find((file) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return findProgram("perl", pathVariable, ["/usr/bin/perl"]);
 }
 
 export class ShellHost {

@@ -62,17 +62,21 @@ export function findShell(pathVariable: string | undefined): string {
   const key = pathVariable ?? "";
   const cached = shellCache.get(key);
   if (cached) return cached;
-  const candidates = [
-    ...key
-      .split(delimiter)
-      .filter(Boolean)
-      .map((dir) => join(dir, "bash")),
-    "/bin/bash",
-    "/usr/bin/bash",
-  ];
-  const shell = candidates.find(isExecutable) ?? "/bin/sh";
+  const shell = findProgram("bash", key, ["/bin/bash", "/usr/bin/bash"]) ?? "/bin/sh";
   shellCache.set(key, shell);
   return shell;
+}
+
+/** The first executable file `name` in the folders of `pathVariable`, else in `usual`; undefined if none. */
+export function findProgram(name: string, pathVariable: string, usual: string[]): string | undefined {
+  const candidates = [
+    ...pathVariable
+      .split(delimiter)
+      .filter(Boolean)
+      .map((dir) => join(dir, name)),
+    ...usual,
+  ];
+  return candidates.find(isExecutable);
 }
 
 function isExecutable(file: string): boolean {
