@@ -26,7 +26,7 @@ import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
 import { Compactor, type CompactionSettings } from "./compactor.js";
-import { toModelContext } from "./history.js";
+import { HistoryIndex } from "./history.js";
 import { requestOptions, streamReply } from "./stream-reply.js";
 import { toolJsonSchema, withUniqueCallIds, type ActiveTool } from "./tool-calls.js";
 import { runToolCalls, type ToolRunnerDeps } from "./tool-runner.js";
@@ -77,6 +77,7 @@ export class Agent {
   private controller: AbortController | undefined;
   private idle: Promise<void> = Promise.resolve();
   private readonly estimator = new TokenEstimator();
+  private readonly index = new HistoryIndex();
   readonly compactor: Compactor;
 
   constructor(private readonly deps: AgentDeps) {
@@ -85,7 +86,7 @@ export class Agent {
       hooks: deps.hooks,
       estimator: this.estimator,
       settings: deps.compaction,
-      getMessages: () => this.history,
+      view: () => this.index.view(this.history),
       setMessages: (messages) => (this.history = messages),
       compacted: () => deps.historyCompacted?.(),
     });
@@ -280,7 +281,8 @@ export class Agent {
       if (!(await this.compactor.compact("overflow", model, signal))) return reply;
       reply = await this.streamOnce(provider, model, turn, signal);
     }
-    reply = await this.deps.hooks.transform("message_end", withUniqueCallIds(reply, this.history), { turn }, signal);
+    const unique = withUniqueCallIds(reply, this.index.callIds(this.history));
+    reply = await this.deps.hooks.transform("message_end", unique, { turn }, signal);
     this.push(reply, added, true);
     return reply;
   }
@@ -296,7 +298,7 @@ export class Agent {
     const names = tools.map((t) => t.name);
     const systemPrompt = await this.deps.systemPrompt(model, names);
     // Context handlers get a copy they may change freely; without any, the view itself is sent (nothing mutates it).
-    const view = toModelContext(this.history);
+    const view = this.index.view(this.history);
     const context = hooks.has("context")
       ? await hooks.transform("context", structuredClone(view), { turn, model }, signal)
       : view;

@@ -8,7 +8,6 @@ import { compactionSummaryMessage, summaryOf } from "@keel/extensions-api/compac
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
-import { toModelContext } from "./history.js";
 import type { TokenEstimator } from "./token-estimate.js";
 
 export interface CompactionSettings {
@@ -21,7 +20,8 @@ export interface CompactorDeps {
   hooks: HookBus;
   estimator: TokenEstimator;
   settings: CompactionSettings;
-  getMessages(): readonly Message[];
+  /** What the model sees of the messages (`toModelContext`). */
+  view(): Message[];
   setMessages(messages: Message[]): void;
   /** Called once the new history is in place and `compaction_end` has been published. */
   compacted(): void;
@@ -34,7 +34,7 @@ export class Compactor {
   needed(model: ModelInfo): boolean {
     if (!this.deps.settings.enabled || !this.deps.hooks.has("compact")) return false;
     const limit = model.contextWindow - this.deps.settings.reserveTokens;
-    return this.deps.estimator.estimate(toModelContext(this.deps.getMessages())) > limit;
+    return this.deps.estimator.estimate(this.deps.view()) > limit;
   }
 
   /** Compacts now. Resolves undefined when nothing changed. */
@@ -45,7 +45,7 @@ export class Compactor {
     instructions?: string,
   ): Promise<{ tokensBefore: number; tokensAfter: number } | undefined> {
     const { bus, hooks, estimator } = this.deps;
-    const messages = toModelContext(this.deps.getMessages());
+    const messages = this.deps.view();
     if (messages.length < 2) return undefined;
     const tokensBefore = estimator.estimate(messages);
     const allowed = await hooks.guard("compact_before", { reason, tokensBefore }, signal);

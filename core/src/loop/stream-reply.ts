@@ -16,7 +16,10 @@ import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
 
-/** The options every request gets: the signal, the `provider_request` hook on each attempt, `retry_start`. */
+/**
+ * The options every request gets: the signal, the `provider_request` hook (when tapped) on each attempt,
+ * `retry_start`.
+ */
 export function requestOptions(
   provider: Provider,
   model: ModelInfo,
@@ -28,7 +31,10 @@ export function requestOptions(
   const info = { provider: provider.id, model: model.id, ...(reasoning ? { reasoning } : {}) };
   return {
     signal,
-    onPayload: async (payload, headers) => hooks.transform("provider_request", { payload, headers }, info, signal),
+    // Without a handler there is nothing to ask, and the provider need not copy the payload for one.
+    ...(hooks.has("provider_request") && {
+      onPayload: async (payload, headers) => hooks.transform("provider_request", { payload, headers }, info, signal),
+    }),
     onRetry: (info) => bus.emit("retry_start", { ...info, provider: provider.id, model: model.id }),
   };
 }

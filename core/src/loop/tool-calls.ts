@@ -78,20 +78,20 @@ export function prepareCall(call: ToolCall, tools: ReadonlyMap<string, ActiveToo
 /**
  * Gives every tool call of a reply an id no other call the model sees has: a model (or a server) that repeats
  * an id, or sends none, would otherwise get one result for two calls. A repeated id gets a `_2`, `_3` … suffix.
+ * `earlier` holds the ids of the history's calls (`HistoryIndex.callIds`).
  */
-export function withUniqueCallIds(reply: AssistantMessage, history: readonly Message[]): AssistantMessage {
+export function withUniqueCallIds(reply: AssistantMessage, earlier: ReadonlySet<string>): AssistantMessage {
   const calls = reply.content.filter((b): b is ToolCall => b.type === "toolCall");
   if (calls.length === 0) return reply;
-  const seen = new Set<string>();
-  for (const message of history)
-    if (message.role === "assistant") for (const b of message.content) if (b.type === "toolCall") seen.add(b.id);
+  const own = new Set<string>();
+  const taken = (id: string) => earlier.has(id) || own.has(id);
   let changed = false;
   const content = reply.content.map((block) => {
     if (block.type !== "toolCall") return block;
     const base = block.id || "call";
     let id = block.id || "call_1";
-    for (let n = 2; seen.has(id); n++) id = `${base}_${n}`;
-    seen.add(id);
+    for (let n = 2; taken(id); n++) id = `${base}_${n}`;
+    own.add(id);
     if (id === block.id) return block;
     changed = true;
     return { ...block, id };

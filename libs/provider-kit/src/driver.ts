@@ -8,6 +8,7 @@ import { ProviderError, describeHttpError, describeNetworkError, errorDetail, sh
 import { formatMs, planRetry, realClock, type Clock, type RetryPolicy } from "./retry.ts";
 import { httpFetch, type HttpFetch, type HttpResponse } from "./http-request.ts";
 import { newSseStats, readSse, type SseEvent, type SseStats } from "./sse.ts";
+import { requestBody } from "./wire-memo.ts";
 
 /**
  * A wire format's reading of the event stream. `push` returns the events to yield for one SSE event and
@@ -71,9 +72,12 @@ export async function* streamHttp(
     try {
       let payload = attempt.payload;
       let headers = { ...attempt.headers };
+      // The handler gets a copy: the payload holds items later requests reuse (wire-memo.ts).
       if (options.onPayload)
-        ({ payload, headers } = await guarded("preparing the request", () => options.onPayload!(payload, headers)));
-      const body = guarded("preparing the request", () => JSON.stringify(payload));
+        ({ payload, headers } = await guarded("preparing the request", () =>
+          options.onPayload!(structuredClone(payload), headers),
+        ));
+      const body = guarded("preparing the request", () => requestBody(payload));
       const response = await doFetch(attempt.url, {
         method: "POST",
         headers,

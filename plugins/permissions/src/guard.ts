@@ -94,7 +94,8 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
       // The grammar loads only for a line that is more than one command of plain words.
       const grammar = call.toolName === "bash" && !plainCommand(String(call.input.command ?? ""));
       const shell = grammar ? await loadShellParser() : undefined;
-      const judged = { ...call, readOnlyIsHint: readOnlyIsHint(api, call.toolName) };
+      // Asked only of a read-only call (the flag matters for no other): listing the tools costs on every call.
+      const judged = { ...call, readOnlyIsHint: call.readOnly && readOnlyIsHint(api, call.toolName) };
       decision = decide(judged, policy, places, (command) => plainCommand(command) ?? parseShell(shell!, command));
     } catch (error) {
       const reason = `The permission check failed, so the call was not run: ${(error as Error).message}`;

@@ -6,6 +6,7 @@
  */
 import type { ImageContent, Message, ModelInfo, ProviderRequest, TextContent } from "@keel/extensions-api";
 import { imageLeftOut, TOOL_IMAGES_HEADER, toolResultParts } from "../tool-result-parts.ts";
+import { WireMemo } from "../wire-memo.ts";
 
 type Item = Record<string, unknown>;
 
@@ -20,8 +21,41 @@ function inputContent(content: (TextContent | ImageContent)[], model: ModelInfo)
   );
 }
 
+/** One message's items and the images of a tool result, which follow the results. */
+type Mapped = { items: Item[]; images: readonly ImageContent[] };
+const NO_IMAGES: readonly ImageContent[] = [];
+const memo = new WireMemo<Mapped>();
+
+function mapped(m: Message, model: ModelInfo): Mapped {
+  if (m.role === "user") {
+    const content = typeof m.content === "string" ? m.content : inputContent(m.content, model);
+    return { items: [{ role: "user", content }], images: NO_IMAGES };
+  }
+  if (m.role === "toolResult") {
+    const { text, images } = toolResultParts(m);
+    return { items: [{ type: "function_call_output", call_id: m.toolCallId, output: text }], images };
+  }
+  const items: Item[] = [];
+  const sameProvider = m.provider === model.provider;
+  for (const b of m.content) {
+    if (b.type === "text" && b.text) items.push({ role: "assistant", content: b.text });
+    else if (b.type === "toolCall")
+      items.push({ type: "function_call", call_id: b.id, name: b.name, arguments: b.arguments });
+    else if (b.type === "thinking" && sameProvider && b.signature) {
+      items.push({
+        type: "reasoning",
+        summary: b.thinking ? [{ type: "summary_text", text: b.thinking }] : [],
+        encrypted_content: b.signature,
+      });
+    }
+  }
+  return { items, images: NO_IMAGES };
+}
+
 export function responsesInput(messages: Message[], model: ModelInfo): Item[] {
   const out: Item[] = [];
+  // What a mapping reads of the model: its provider (whose reasoning is replayed), image input, and its id.
+  const key = `${model.provider}\n${model.id}\n${model.input?.includes("image") ?? false}`;
   let pendingImages: ImageContent[] = [];
   const flushImages = () => {
     if (pendingImages.length === 0) return;
@@ -33,27 +67,9 @@ export function responsesInput(messages: Message[], model: ModelInfo): Item[] {
   };
   for (const m of messages) {
     if (m.role !== "toolResult") flushImages();
-    if (m.role === "user") {
-      out.push({ role: "user", content: typeof m.content === "string" ? m.content : inputContent(m.content, model) });
-    } else if (m.role === "assistant") {
-      const sameProvider = m.provider === model.provider;
-      for (const b of m.content) {
-        if (b.type === "text" && b.text) out.push({ role: "assistant", content: b.text });
-        else if (b.type === "toolCall")
-          out.push({ type: "function_call", call_id: b.id, name: b.name, arguments: b.arguments });
-        else if (b.type === "thinking" && sameProvider && b.signature) {
-          out.push({
-            type: "reasoning",
-            summary: b.thinking ? [{ type: "summary_text", text: b.thinking }] : [],
-            encrypted_content: b.signature,
-          });
-        }
-      }
-    } else {
-      const { text, images } = toolResultParts(m);
-      out.push({ type: "function_call_output", call_id: m.toolCallId, output: text });
-      pendingImages.push(...images);
-    }
+    const { items, images } = memo.of(m, key, () => mapped(m, model));
+    out.push(...items);
+    pendingImages.push(...images);
   }
   flushImages();
   return out;

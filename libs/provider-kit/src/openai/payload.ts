@@ -1,6 +1,7 @@
 /** keel's request → a Chat Completions request body. */
 import type { ImageContent, Message, ModelInfo, ProviderRequest, TextContent } from "@keel/extensions-api";
 import { imageLeftOut, TOOL_IMAGES_HEADER, toolResultParts } from "../tool-result-parts.ts";
+import { WireMemo } from "../wire-memo.ts";
 import { chatCompat } from "./compat.ts";
 
 type Part = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
@@ -25,10 +26,44 @@ function parts(content: (TextContent | ImageContent)[], model: ModelInfo): Part[
   );
 }
 
+/** One message's item (none for an empty reply) and the images of a tool result, which follow the results. */
+type Mapped = { item?: ChatMessage; images: readonly ImageContent[] };
+const NO_IMAGES: readonly ImageContent[] = [];
+const memo = new WireMemo<Mapped>();
+
+function mapped(m: Message, model: ModelInfo): Mapped {
+  if (m.role === "user")
+    return {
+      item: { role: "user", content: typeof m.content === "string" ? m.content : parts(m.content, model) },
+      images: NO_IMAGES,
+    };
+  if (m.role === "assistant") {
+    const text = m.content
+      .filter((b): b is TextContent => b.type === "text")
+      .map((b) => b.text)
+      .join("");
+    const calls = m.content.flatMap((b) =>
+      b.type === "toolCall"
+        ? [{ id: b.id, type: "function" as const, function: { name: b.name, arguments: b.arguments } }]
+        : [],
+    );
+    if (!text && calls.length === 0) return { images: NO_IMAGES };
+    const item: ChatMessage =
+      calls.length > 0
+        ? { role: "assistant", content: text || null, tool_calls: calls }
+        : { role: "assistant", content: text };
+    return { item, images: NO_IMAGES };
+  }
+  const { text, images } = toolResultParts(m);
+  return { item: { role: "tool", tool_call_id: m.toolCallId, content: text }, images };
+}
+
 /** Maps the history. Tool results are `tool` messages (text only); their images follow in one user message. */
 export function chatMessages(systemPrompt: string, messages: Message[], model: ModelInfo): ChatMessage[] {
   const out: ChatMessage[] = [];
   if (systemPrompt) out.push({ role: chatCompat(model).systemRole, content: systemPrompt });
+  // What a mapping reads of the model: whether it takes images, and its id (in the note for one left out).
+  const key = `${model.id}\n${model.input?.includes("image") ?? false}`;
   let pendingImages: ImageContent[] = [];
   const flushImages = () => {
     if (pendingImages.length === 0) return;
@@ -40,29 +75,9 @@ export function chatMessages(systemPrompt: string, messages: Message[], model: M
   };
   for (const m of messages) {
     if (m.role !== "toolResult") flushImages();
-    if (m.role === "user") {
-      out.push({ role: "user", content: typeof m.content === "string" ? m.content : parts(m.content, model) });
-    } else if (m.role === "assistant") {
-      const text = m.content
-        .filter((b): b is TextContent => b.type === "text")
-        .map((b) => b.text)
-        .join("");
-      const calls = m.content.flatMap((b) =>
-        b.type === "toolCall"
-          ? [{ id: b.id, type: "function" as const, function: { name: b.name, arguments: b.arguments } }]
-          : [],
-      );
-      if (!text && calls.length === 0) continue;
-      out.push(
-        calls.length > 0
-          ? { role: "assistant", content: text || null, tool_calls: calls }
-          : { role: "assistant", content: text },
-      );
-    } else {
-      const { text, images } = toolResultParts(m);
-      out.push({ role: "tool", tool_call_id: m.toolCallId, content: text });
-      pendingImages.push(...images);
-    }
+    const { item, images } = memo.of(m, key, () => mapped(m, model));
+    if (item) out.push(item);
+    pendingImages.push(...images);
   }
   flushImages();
   return out;
