@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { AssistantMessage, Message, ToolResultMessage } from "@keel/extensions-api";
+import { emptyUsage, type AssistantMessage, type Message, type ToolResultMessage } from "@keel/extensions-api";
 import { HistoryIndex, toModelContext } from "../../core/src/loop/history.ts";
 
 const user = (text: string): Message => ({ role: "user", content: text, timestamp: 0 });
-const reply = (ids: string[], stopReason: AssistantMessage["stopReason"] = "toolUse"): AssistantMessage => ({
+const reply = (ids: string[], stopReason: AssistantMessage["stopReason"] = "tool_use"): AssistantMessage => ({
   role: "assistant",
   content: ids.map((id) => ({ type: "toolCall", id, name: "read", arguments: "{}" })),
   stopReason,
-  usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0 },
+  usage: emptyUsage(),
   provider: "p",
   model: "m",
   timestamp: 0,

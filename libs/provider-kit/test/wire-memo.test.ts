@@ -23,7 +23,7 @@ function history(): Message[] {
         { type: "text", text: "Looking." },
         { type: "toolCall", id: "c1", name: "shot", arguments: '{"x":1}' },
       ],
-      stopReason: "toolUse",
+      stopReason: "tool_use",
       usage: emptyUsage(),
       provider: "openai",
       model: "a",
