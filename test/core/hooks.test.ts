@@ -71,6 +71,36 @@ describe("hooks", () => {
     expect(sawAbort).toBe(true);
   });
 
+  it("gives each handler a signal that follows the run's, whenever the handler first reads it", async () => {
+    const { hooks } = hookBus();
+    const run = new AbortController();
+    const seen: string[] = [];
+    let release!: () => void;
+    const waiting = new Promise<void>((resolve) => (release = resolve));
+    // One reads its signal at once and waits for the abort; the other reads it only after the run aborted.
+    hooks.tap(a, "tool_call", {}, (_e, ctx) => {
+      ctx.signal.addEventListener("abort", () => seen.push(`early: ${String(ctx.signal.reason)}`));
+      release();
+      return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve(undefined)));
+    });
+    hooks.tap(b, "tool_call", {}, (_e, ctx) => void seen.push(`late: ${ctx.signal.aborted}`));
+    const view = hooks.forAgent("helper");
+    hooks.tap(a, "system_prompt", {}, (value: string, _info, ctx) => `${value}${ctx.agent}:${ctx.signal.aborted}`);
+    const outcome = hooks.guard(
+      "tool_call",
+      { toolCallId: "1", toolName: "bash", input: {}, readOnly: false },
+      run.signal,
+    );
+    await waiting;
+    run.abort("stop");
+    expect((await outcome).blocked).toBe(false);
+    expect(seen).toEqual(["early: stop", "late: true"]);
+    const model = { id: "m", provider: "p", contextWindow: 1, maxOutput: 1 };
+    expect(await view.transform("system_prompt", "", { cwd: "/", model, toolNames: [] }, run.signal)).toBe(
+      "helper:true",
+    );
+  });
+
   it("stops at the first block and lets earlier guards rewrite the input", async () => {
     const { hooks } = hookBus();
     const seen: unknown[] = [];

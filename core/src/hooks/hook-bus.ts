@@ -196,9 +196,19 @@ export class HookBus {
     const fail = (error: unknown) =>
       this.onFailure({ hook: tap.hook, owner: tap.owner, tap: tap.name, message: errorText(error) });
     const call = <T>(scope: CallScope, fn: (ctx: HookContext) => T) =>
-      runWithDeadline(tap.timeoutMs, scope.signal, (signal) =>
-        fn(scope.agent === undefined ? { signal } : { signal, agent: scope.agent }),
-      );
+      runWithDeadline(tap.timeoutMs, scope.signal, (handler) => {
+        const { agent } = scope;
+        return fn(
+          agent === undefined
+            ? handler
+            : {
+                get signal() {
+                  return handler.signal;
+                },
+                agent,
+              },
+        );
+      });
     switch (kind) {
       case "guard":
         return async (state: GuardState) => {

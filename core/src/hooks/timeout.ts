@@ -9,30 +9,57 @@ export class HandlerTimeout extends Error {
   }
 }
 
-export async function runWithDeadline<T>(
+/** What a handler is given: its signal, made when first read (most handlers never read it). */
+export interface HandlerScope {
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Runs `run` on a later microtask (a synchronous throw becomes a rejection) and settles with it, or rejects
+ * with `HandlerTimeout` after `ms`. Hooks run several handlers per tool call, so the signal, its controller
+ * and the listener on `outer` are made only for a handler that reads `scope.signal`.
+ */
+export function runWithDeadline<T>(
   ms: number,
   outer: AbortSignal | undefined,
-  run: (signal: AbortSignal) => T | Promise<T>,
+  run: (scope: HandlerScope) => T | Promise<T>,
 ): Promise<T> {
-  const controller = new AbortController();
-  const onOuterAbort = () => controller.abort(outer?.reason);
-  if (outer?.aborted) controller.abort(outer.reason);
-  else outer?.addEventListener("abort", onOuterAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = Number.isFinite(ms)
-    ? new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          const error = new HandlerTimeout(ms);
-          controller.abort(error);
-          reject(error);
-        }, ms);
-      })
-    : undefined;
-  try {
-    const work = Promise.resolve().then(() => run(controller.signal));
-    return await (deadline ? Promise.race([work, deadline]) : work);
-  } finally {
-    if (timer) clearTimeout(timer);
-    outer?.removeEventListener("abort", onOuterAbort);
-  }
+  let controller: AbortController | undefined;
+  let timedOut: HandlerTimeout | undefined;
+  let onOuterAbort: (() => void) | undefined;
+  const scope: HandlerScope = {
+    get signal() {
+      if (!controller) {
+        const made = new AbortController();
+        controller = made;
+        if (timedOut) made.abort(timedOut);
+        else if (outer?.aborted) made.abort(outer.reason);
+        else if (outer) {
+          onOuterAbort = () => made.abort(outer.reason);
+          outer.addEventListener("abort", onOuterAbort, { once: true });
+        }
+      }
+      return controller.signal;
+    },
+  };
+  return new Promise<T>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const settle = () => {
+      clearTimeout(timer);
+      if (onOuterAbort) outer?.removeEventListener("abort", onOuterAbort);
+    };
+    if (Number.isFinite(ms))
+      timer = setTimeout(() => {
+        timedOut = new HandlerTimeout(ms);
+        controller?.abort(timedOut);
+        settle();
+        reject(timedOut);
+      }, ms);
+    Promise.resolve()
+      .then(() => run(scope))
+      .then(
+        (value) => (settle(), resolve(value)),
+        (error: unknown) => (settle(), reject(error)),
+      );
+  });
 }

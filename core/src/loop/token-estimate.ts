@@ -25,6 +25,12 @@ export class TokenEstimator {
   }
   /** Usage reported before this time counts no more (it measured a context that compaction replaced). */
   private trustedSince = 0;
+  /**
+   * The last history walked in full without finding reported usage: its first and last message, its length
+   * and the sum of its sizes. A history that still holds both where they were only grew after them (a
+   * placeholder result, made anew for each view, never matches: that history is walked again).
+   */
+  private walked: { first: Message; last: Message; count: number; tokens: number } | undefined;
 
   /** Learns from a reply: how the provider's count compares to bytes/4 of the context that produced it. */
   observe(context: readonly Message[], reply: AssistantMessage, systemPromptTokens: number): void {
@@ -37,10 +43,16 @@ export class TokenEstimator {
 
   forget(): void {
     this.trustedSince = Date.now();
+    this.walked = undefined;
   }
 
   estimate(messages: readonly Message[], systemPromptTokens = 0): number {
-    for (let i = messages.length - 1; i >= 0; i--) {
+    // Before each request this walks back to the last reply with usage; a provider that reports none would
+    // make it walk the whole history every time, so what was walked last time is not walked again.
+    const known = this.walked;
+    const stop = known && messages[0] === known.first && messages[known.count - 1] === known.last ? known.count : 0;
+    let total = stop > 0 ? known!.tokens : 0;
+    for (let i = messages.length - 1; i >= stop; i--) {
       const m = messages[i]!;
       if (
         m.role === "assistant" &&
@@ -54,7 +66,9 @@ export class TokenEstimator {
         return reported(m) + Math.ceil(after * this.ratio);
       }
     }
-    const total = messages.reduce((sum, m) => sum + this.size(m), systemPromptTokens);
-    return Math.ceil(total * this.ratio);
+    for (let i = stop; i < messages.length; i++) total += this.size(messages[i]!);
+    const last = messages.at(-1);
+    this.walked = last && { first: messages[0]!, last, count: messages.length, tokens: total };
+    return Math.ceil((total + systemPromptTokens) * this.ratio);
   }
 }

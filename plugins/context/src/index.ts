@@ -26,8 +26,14 @@ export default definePlugin({
         return read;
       }));
     api.hooks.tap("session_start", async () => void (await load()));
-    api.hooks.tap("system_prompt", async (configured, info) =>
-      buildSystemPrompt(configured, await load(), info.toolNames, info.cwd, info.additions),
-    );
+    // Asked before every request with the same inputs but when the tools offered change: built once for each.
+    let last: { inputs: unknown[]; prompt: string } | undefined;
+    api.hooks.tap("system_prompt", async (configured, info) => {
+      const context = await load();
+      const inputs = [configured, context, info.toolNames.join("\n"), info.cwd, ...(info.additions ?? [])];
+      if (last?.inputs.length !== inputs.length || last.inputs.some((value, i) => value !== inputs[i]))
+        last = { inputs, prompt: buildSystemPrompt(configured, context, info.toolNames, info.cwd, info.additions) };
+      return last.prompt;
+    });
   },
 });
