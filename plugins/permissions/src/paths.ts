@@ -116,7 +116,8 @@ function realOrSelf(abs: string): string {
   const rest: string[] = [];
   for (;;) {
     try {
-      return join(realpathSync(head), ...rest.reverse());
+      // One realpath(3) call instead of an lstat per path component (about half the time, on every path call).
+      return join(realpathSync.native(head), ...rest.reverse());
     } catch {
       const parent = dirname(head);
       if (parent === head || !isAbsolute(parent)) return abs;
