@@ -12,8 +12,9 @@
  *
  * The shell is forked straight from the helper: it starts a session of its own (so it leads its process group,
  * as a detached spawn does), changes into its folder and execs with stdin on /dev/null and stdout and stderr
- * on one pipe; a failure before the exec is told on a status pipe that closes on exec. The helper sends S as
- * soon as it forked, reaps on SIGCHLD (the handler only interrupts `select`; a timeout while shells run covers
+ * on one pipe; a failure before the exec is told on a status pipe that closes on exec. The helper sends S
+ * with the shell's first other frame, or 2 ms after the fork when there is none yet (one write instead of two
+ * for a quick command), reaps on SIGCHLD (the handler only interrupts `select`; a timeout while shells run covers
  * a signal that lands just before `select` starts waiting), and drains a shell's output before its X, so
  * frames arrive S, D..., E, X; frames made in one pass go out in one write. When stdin closes (keel ended or
  * closed the backend), every running shell's process group is killed, and the helper exits once it has
@@ -26,13 +27,17 @@ $SIG{PIPE} = 'IGNORE';
 $SIG{CHLD} = sub {};
 my $WRAPPER = shift @ARGV;
 binmode STDIN; binmode STDOUT;
-my (%cmds, %by_pid);
+my (%cmds, %by_pid, %held, $holding);
 my ($in, $pending, $closing) = ('', '', 0);
 
 sub frame {
   my ($type, $id, $data) = @_;
   $data = '' unless defined $data;
-  $pending .= pack('a1 N N', $type, $id, length $data) . $data;
+  my $bytes = pack('a1 N N', $type, $id, length $data) . $data;
+  if ($type eq 'S') { $held{$id} = $bytes; return }
+  my $start = delete $held{$id};
+  $pending .= $start if defined $start;
+  $pending .= $bytes;
 }
 
 sub unstarted { my ($id, $why) = @_; frame('F', $id, $why); frame('E', $id); frame('X', $id, 127 << 8) }
@@ -132,7 +137,8 @@ while (1) {
     vec($rin, fileno $c->{status}, 1) = 1 if $c->{status};
     vec($rin, fileno $c->{out}, 1) = 1 if $c->{out};
   }
-  my $ready = select(my $rout = $rin, undef, undef, %by_pid ? 0.05 : undef);
+  my $ready = select(my $rout = $rin, undef, undef, %held ? 0.002 : %by_pid ? 0.05 : undef);
+  if (%held && ($ready == 0 || ++$holding > 2)) { $pending .= $_ for values %held; %held = (); $holding = 0 }
   next if $ready <= 0;
   for my $id (keys %cmds) {
     my $c = $cmds{$id};
