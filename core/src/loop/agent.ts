@@ -4,6 +4,7 @@
  * model that keeps failing. Everything it talks to (provider, tools, hooks) comes in through `AgentDeps`.
  */
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import {
   emptyUsage,
   textOf,
@@ -137,6 +138,8 @@ export class Agent {
   async run(prompt: Input): Promise<RunResult> {
     if (this.isRunning) throw new Error("A run is already going: steer it, queue a follow-up, or abort it first.");
     const controller = new AbortController();
+    // Every running tool call listens on the run's signal (one listener each); twenty parallel ones are fine.
+    setMaxListeners(0, controller.signal);
     this.controller = controller;
     let release!: () => void;
     this.idle = new Promise((resolve) => (release = resolve));

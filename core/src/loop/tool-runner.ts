@@ -64,14 +64,38 @@ function isReadOnly(call: PreparedCall): boolean {
   return call.ok && call.tool.tool.readOnly === true;
 }
 
+/**
+ * A controller that aborts with `parent` until `release`: one listener on the parent while the child is in
+ * use. `AbortSignal.any` did the same at 12–33 µs a signal (two per tool call) and a weak reference the parent
+ * keeps until a collection.
+ */
+function childOf(parent: AbortSignal): { controller: AbortController; release(): void } {
+  const controller = new AbortController();
+  if (parent.aborted) {
+    controller.abort(parent.reason);
+    return { controller, release: () => undefined };
+  }
+  const onAbort = () => controller.abort(parent.reason);
+  parent.addEventListener("abort", onAbort, { once: true });
+  return { controller, release: () => parent.removeEventListener("abort", onAbort) };
+}
+
 async function runOne(
   prepared: PreparedCall,
   deps: ToolRunnerDeps,
   runSignal: AbortSignal,
 ): Promise<ToolResultMessage> {
-  const { call } = prepared;
   // Guards, transforms and the tool listen on this call's signal, never on the run's.
-  const signal = AbortSignal.any([runSignal]);
+  const own = childOf(runSignal);
+  try {
+    return await runCall(prepared, deps, own.controller.signal);
+  } finally {
+    own.release();
+  }
+}
+
+async function runCall(prepared: PreparedCall, deps: ToolRunnerDeps, signal: AbortSignal): Promise<ToolResultMessage> {
+  const { call } = prepared;
   const start = (input: unknown) =>
     deps.bus.emit("tool_execution_start", { toolCallId: call.id, toolName: call.name, input });
   const finish = async (result: ToolResultMessage, input: unknown) => {
@@ -133,13 +157,17 @@ async function execute(
   callSignal: AbortSignal,
 ): Promise<ToolResultMessage> {
   const ms = deps.deadlineMs(active);
-  const deadline = new AbortController();
+  // Aborts with the call, or on its own at the deadline.
+  const deadline = childOf(callSignal);
+  const { signal } = deadline.controller;
   // A ref'd timer: a tool that never settles must not leave Node with nothing to wait for (it would exit 0).
   const timer = Number.isFinite(ms)
-    ? setTimeout(() => deadline.abort(new Error(`The tool "${call.name}" ran past its deadline of ${ms} ms.`)), ms)
+    ? setTimeout(
+        () => deadline.controller.abort(new Error(`The tool "${call.name}" ran past its deadline of ${ms} ms.`)),
+        ms,
+      )
     : undefined;
-  const signal = AbortSignal.any([callSignal, deadline.signal]);
-  const late = () => !callSignal.aborted && deadline.signal.aborted;
+  const late = () => !callSignal.aborted && signal.aborted;
   let warned = false;
   // A progress update reaches UIs directly: one keel cannot use is dropped (and reported once per call).
   const update = (partial: ToolResult) => {
@@ -180,6 +208,7 @@ async function execute(
     return textResult(call, text, true);
   } finally {
     clearTimeout(timer);
+    deadline.release();
   }
 }
 
