@@ -190,14 +190,20 @@ const basePlain = baseBin && home({});
 const baseThree = baseBin && home(threeServers);
 if (baseBin) await Promise.all([run(basePlain, baseBin), run(baseThree, baseBin)]);
 const runs = { without: [], plain: [], three: [], basePlain: [], baseThree: [] };
-for (let i = 0; i < RUNS; i++) {
-  runs.without.push(await run(without));
-  runs.plain.push(await run(plain));
-  runs.three.push(await run(three));
-  if (!baseBin) continue;
-  runs.basePlain.push(await run(basePlain, baseBin));
-  runs.baseThree.push(await run(baseThree, baseBin));
-}
+// The order flips every round: a keel started right after another is slower in its first milliseconds (the
+// last one is still exiting), which in a fixed order was charged to whichever configuration ran second.
+const order = [
+  () => run(without).then((r) => runs.without.push(r)),
+  () => run(plain).then((r) => runs.plain.push(r)),
+  () => run(three).then((r) => runs.three.push(r)),
+  ...(baseBin
+    ? [
+        () => run(basePlain, baseBin).then((r) => runs.basePlain.push(r)),
+        () => run(baseThree, baseBin).then((r) => runs.baseThree.push(r)),
+      ]
+    : []),
+];
+for (let i = 0; i < RUNS; i++) for (const step of i % 2 ? [...order].reverse() : order) await step();
 const wall = (key) => median(runs[key].map((r) => r.wall));
 const cpu = (key) => median(runs[key].map((r) => r.cpu));
 const plugin = (key) => median(runs[key].map((r) => r.plugin));
