@@ -1,5 +1,6 @@
 // Startup: `keel --version` and process start → first provider request, against `node -e 0` measured in the
-// same run; and how the first request moves with 0, 10 and 50 installed lazy plugins.
+// same run; and how the first request moves with 0, 10 and 50 installed lazy plugins. keel runs as a command, as
+// users run it, so its shebang's flags apply.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,7 +38,7 @@ function homeWithLazyPlugins(count) {
 function peakRss(server, home) {
   return new Promise((resolve, reject) => {
     let stderr = "";
-    const child = spawn(process.execPath, [bin, "-p", "hi", "--provider", "openai", "--model", "gpt-4.1-mini"], {
+    const child = spawn(bin, ["-p", "hi", "--provider", "openai", "--model", "gpt-4.1-mini"], {
       stdio: ["ignore", "ignore", "pipe"],
       cwd: home,
       env: { ...process.env, KEEL_TRACE: "1", KEEL_HOME: home, OPENAI_API_KEY: "bench", OPENAI_BASE_URL: server.url },
@@ -56,7 +57,7 @@ async function firstRequest(server, home) {
   const start = performance.now();
   const before = server.arrivals.length;
   await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "-p", "hi", "--provider", "openai", "--model", "gpt-4.1-mini"], {
+    const child = spawn(bin, ["-p", "hi", "--provider", "openai", "--model", "gpt-4.1-mini"], {
       stdio: "ignore",
       cwd: home,
       env: { ...process.env, KEEL_HOME: home, OPENAI_API_KEY: "bench", OPENAI_BASE_URL: server.url },
@@ -76,7 +77,7 @@ try {
   const samples = { node: [], version: [], 0: [], 10: [], 50: [] };
   for (let i = 0; i < RUNS; i++) {
     samples.node.push(await timeProcess(process.execPath, ["-e", "0"]));
-    samples.version.push(await timeProcess(process.execPath, [bin, "--version"]));
+    samples.version.push(await timeProcess(bin, ["--version"]));
     for (const n of [0, 10, 50]) samples[n].push(await firstRequest(server, homes[n]));
   }
   if (process.env.BENCH_SAMPLES)

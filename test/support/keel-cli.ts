@@ -40,7 +40,7 @@ export const SCRIPTED = ["--provider", "scripted", "--settings", '{"provider-scr
 
 /**
  * `prefix`: a command the binary runs under, e.g. `setpriv --reuid …` to run it as another user. `bin`: another
- * command's script instead of keel's (a built distribution's `bin/<command>.js`).
+ * command's script instead of keel's (a built distribution's `bin/<command>.cjs`).
  */
 export function runKeel(
   args: string[],
