@@ -1,10 +1,13 @@
 /**
- * Loading a CommonJS file with a V8 code cache. Node 20 has no module compile cache, and keel's two large
- * files — the bundled CLI and jiti — would otherwise be compiled on every start. The cache lives under
- * `~/.cache/keel/v8`, keyed by Node version and the file's size and mtime; a cache V8 rejects is rewritten, one
- * that cannot be written is not used. `KEEL_NO_CODE_CACHE=1` turns it off.
+ * Loading a CommonJS file with a V8 code cache. Node 20 has no module compile cache, and keel's large files —
+ * the bundled CLI, jiti, plugins' `.cjs` entries — would otherwise be compiled on every start. The cache lives
+ * under `~/.cache/keel/v8`, one file per source path, keyed by Node version and a hash of the source: V8 itself
+ * only checks the source's length, so an edited file of the same size (or a rewrite within the file system's
+ * timestamp granularity) must never meet the cache of its old text. A cache V8 rejects is rewritten, one that
+ * cannot be written is not used. `KEEL_NO_CODE_CACHE=1` turns it off.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire, Module } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
@@ -19,25 +22,41 @@ export interface CachedModule {
   saveCache(): void;
 }
 
+export interface CodeCacheOptions {
+  /** The source, when the caller has read it already. */
+  source?: string;
+  /** The `require` the file's code is given; Node's own for that file by default. */
+  require?: NodeJS.Require;
+}
+
+const hash = (text: string) => createHash("sha1").update(text).digest("hex").slice(0, 16);
+
 /** Requires `file` (CommonJS) through the code cache, and registers it so later `require`s get the same module. */
-export function requireWithCodeCache(file: string): CachedModule {
-  const { size, mtimeMs } = statSync(file);
-  const stem = basename(file).replace(/\W/g, "_");
+export function requireWithCodeCache(file: string, options: CodeCacheOptions = {}): CachedModule {
+  const source = options.source ?? readFileSync(file, "utf8");
+  const stem = `${basename(file).replace(/\W/g, "_")}-${hash(file)}`;
   const cache = process.env.KEEL_NO_CODE_CACHE
     ? undefined
-    : join(keelCacheDir(), "v8", `${stem}-${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}.bin`);
+    : join(keelCacheDir(), "v8", `${stem}-${process.version}-${process.arch}-${hash(source)}.bin`);
   let cachedData: Buffer | undefined;
   try {
     if (cache) cachedData = readFileSync(cache);
   } catch {
     cachedData = undefined;
   }
-  const script = new Script(Module.wrap(readFileSync(file, "utf8")), { filename: file, cachedData });
+  const script = new Script(Module.wrap(source), { filename: file, cachedData });
   const module = new Module(file) as Module & { filename: string; loaded: boolean; paths: string[] };
   module.filename = file;
   module.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(file));
-  (createRequire(file).cache as Record<string, unknown>)[file] = module;
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  const require = options.require ?? createRequire(file);
+  (require.cache as Record<string, unknown>)[file] = module;
+  try {
+    script.runInThisContext()(module.exports, require, module, file, dirname(file));
+  } catch (error) {
+    // As Node does: a module that threw is not left registered half-initialised.
+    delete (require.cache as Record<string, unknown>)[file];
+    throw error;
+  }
   module.loaded = true;
   return {
     exports: module.exports,

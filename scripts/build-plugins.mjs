@@ -1,0 +1,80 @@
+// Part of `npm run build`: each first-party plugin's src/index.ts becomes one CommonJS entry, dist/index.cjs,
+// which the host loads through the V8 code cache without jiti (core/src/host/cjs-entry.ts); the modules a
+// plugin imports lazily (`await import("./x.ts")`) become chunks beside it, so they and the npm packages only they
+// import are still loaded on first use. dist/ sits at the depth of src/, so `new URL("../x", import.meta.url)`
+// resolves alike. libs/provider-kit becomes dist/*.cjs too: the host's one copy of it.
+// Kept external: node builtins, what the host answers (core/src/host/host-specifiers.ts) and the npm packages
+// the plugin (or a workspace library it bundles) depends on. The workspace libraries a plugin uses besides the
+// kit (@keel/front-matter, @keel/installer, @keel/rpc-client) are bundled in: they are TypeScript sources Node
+// cannot require, and hold no state the host or another plugin must share.
+import { readdirSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "rolldown";
+import { isHostSpecifier } from "../core/dist/host/host-specifiers.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
+const workspaceLibs = new Map(
+  readdirSync(join(root, "libs")).map((dir) => [readJson(join(root, "libs", dir, "package.json")).name, dir]),
+);
+
+/** npm packages the code of `pkg` (and of the workspace libraries it bundles) may require, by name. */
+function dependenciesOf(pkg, seen = new Set()) {
+  for (const name of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies, ...pkg.peerDependencies })) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    if (workspaceLibs.has(name)) dependenciesOf(readJson(join(root, "libs", workspaceLibs.get(name), "package.json")), seen);
+  }
+  return seen;
+}
+
+function externalFor(pkg) {
+  const deps = [...dependenciesOf(pkg)].filter((name) => !workspaceLibs.has(name) || name === "@keel/provider-kit");
+  return (id) =>
+    builtins.has(id) || isHostSpecifier(id) || deps.some((name) => id === name || id.startsWith(`${name}/`));
+}
+
+/** Builds `input` (one or more entries) into `dir`/dist as CommonJS. */
+async function bundle(dir, input, pkg) {
+  const out = join(dir, "dist");
+  rmSync(out, { recursive: true, force: true });
+  await build({
+    input,
+    cwd: root,
+    platform: "node",
+    external: externalFor(pkg),
+    logLevel: "warn",
+    write: true,
+    output: {
+      dir: out,
+      format: "cjs",
+      entryFileNames: "[name].cjs",
+      chunkFileNames: "[name].cjs",
+      // `import()` becomes `require()`: a dynamic import would keep the bundle from the code cache (cjs-entry.ts).
+      dynamicImportInCjs: false,
+      exports: "named",
+    },
+  });
+}
+
+const started = performance.now();
+const jobs = [];
+for (const name of readdirSync(join(root, "plugins"))) {
+  const dir = join(root, "plugins", name);
+  const file = join(dir, "package.json");
+  if (!existsSync(file) || !existsSync(join(dir, "src", "index.ts"))) continue;
+  const pkg = readJson(file);
+  if (pkg.keel?.entry !== "./dist/index.cjs") continue;
+  jobs.push(bundle(dir, { index: join(dir, "src", "index.ts") }, pkg));
+}
+const kit = join(root, "libs", "provider-kit");
+const kitPkg = readJson(join(kit, "package.json"));
+const kitEntries = Object.entries(kitPkg.exports)
+  .filter(([key]) => key !== "./package.json")
+  .map(([key, target]) => [key === "." ? "index" : key.slice(2), join(kit, target.default)]);
+jobs.push(bundle(kit, Object.fromEntries(kitEntries), kitPkg));
+await Promise.all(jobs);
+if (process.env.KEEL_BUILD_TIMES) console.log(`plugins built in ${(performance.now() - started).toFixed(0)} ms`);
