@@ -26,7 +26,8 @@ function dependenciesOf(pkg, seen = new Set()) {
   for (const name of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies, ...pkg.peerDependencies })) {
     if (seen.has(name)) continue;
     seen.add(name);
-    if (workspaceLibs.has(name)) dependenciesOf(readJson(join(root, "libs", workspaceLibs.get(name), "package.json")), seen);
+    const lib = workspaceLibs.get(name);
+    if (lib) dependenciesOf(readJson(join(root, "libs", lib, "package.json")), seen);
   }
   return seen;
 }

@@ -15,6 +15,8 @@ export interface FixturePlugin {
   source?: string;
   /** Replaces the whole package.json text (for malformed manifests). */
   rawPackageJson?: string;
+  /** Other files of the package, by path in its folder (a built entry, its node_modules). */
+  files?: Record<string, string>;
 }
 
 export function tempDir(prefix = "keel-test-"): string {
@@ -32,6 +34,10 @@ export function writePlugin(root: string, plugin: FixturePlugin): string {
       JSON.stringify({ name: plugin.name, version: plugin.version ?? "1.0.0", type: "module", keel }, null, 2),
   );
   if (plugin.source !== undefined) writeFileSync(join(dir, String(keel.entry)), plugin.source);
+  for (const [path, text] of Object.entries(plugin.files ?? {})) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
   return dir;
 }
 
