@@ -2,6 +2,7 @@
 // settings })`), each field described by its `.describe()` text: the settings table of the plugin's README.md
 // and the plugin table of docs/settings.md. The schema is the one source; both documents are generated.
 import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createJiti } from "jiti";
 import { settingsKeyOf, z } from "@keel/extensions-api";
 
@@ -70,8 +71,10 @@ export async function pluginSettings(root) {
   return Promise.all(
     folders.map(async (folder) => {
       const pkg = JSON.parse(readFileSync(new URL(`plugins/${folder}/package.json`, root), "utf8"));
+      const file = new URL(`plugins/${folder}/${pkg.keel.entry}`, root).pathname;
+      // A built entry (dist/index.cjs) is required as it is; a TypeScript one goes through jiti.
       const entry = /** @type {{ default: import("@keel/extensions-api").PluginDefinition }} */ (
-        await jiti.import(new URL(`plugins/${folder}/${pkg.keel.entry}`, root).pathname)
+        file.endsWith(".cjs") ? createRequire(import.meta.url)(file) : await jiti.import(file)
       );
       const schema = entry.default.settings;
       const rows = schema ? settingsRows(schema) : undefined;
