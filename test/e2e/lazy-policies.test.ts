@@ -1,9 +1,9 @@
 /**
  * permissions, hooks-command and sandbox-bwrap start with the host (they tap hooks and add flags), so each
  * keeps its implementation out of startup: through the real binary, a run with no hooks, no tool call and no
- * --sandbox reads nothing of the three but their entries (and the small modules those import); hooks, a
- * tool call and --sandbox load what they need. Which source files were read is noted by a `--require`
- * preload (test/support/source-reads.cjs).
+ * --sandbox reads nothing of the three but their built entries (and the small chunks those require); hooks, a
+ * tool call and --sandbox load the chunks of their lazily imported modules. Which files were read is noted by a
+ * `--require` preload (test/support/source-reads.cjs).
  */
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -46,12 +46,11 @@ async function sourcesRead(extra: string[]): Promise<string[]> {
 it("costs nothing when no hooks are configured, no tool is called and the sandbox is not chosen", async () => {
   llm.push({ reply: { text: "hello" } });
   expect(await sourcesRead([])).toEqual([
-    "plugins/hooks-command/src/configured.ts",
-    "plugins/hooks-command/src/index.ts",
-    "plugins/permissions/src/index.ts",
-    "plugins/permissions/src/settings.ts",
-    "plugins/sandbox-bwrap/src/index.ts",
-    "plugins/sandbox-bwrap/src/settings.ts",
+    "plugins/hooks-command/dist/configured.cjs",
+    "plugins/hooks-command/dist/index.cjs",
+    "plugins/permissions/dist/index.cjs",
+    "plugins/permissions/dist/settings.cjs",
+    "plugins/sandbox-bwrap/dist/index.cjs",
   ]);
 });
 
@@ -61,10 +60,9 @@ it("loads the hook bridge, the rule engine with the bash parser and the sandbox 
   const read = await sourcesRead(["--settings", JSON.stringify(hooks), "--sandbox"]);
   expect(read).toEqual(
     expect.arrayContaining([
-      "plugins/hooks-command/src/bridge.ts",
-      "plugins/permissions/src/guard.ts",
-      "plugins/permissions/src/shell.ts",
-      "plugins/sandbox-bwrap/src/create.ts",
+      "plugins/hooks-command/dist/bridge.cjs",
+      "plugins/permissions/dist/guard.cjs",
+      "plugins/sandbox-bwrap/dist/create.cjs",
     ]),
   );
 });

@@ -50,19 +50,18 @@ it("starts no server, loads no SDK and reads only the cache file when the run us
   );
   // … and no server started for it.
   expect(servers.map((t) => t.startCount())).toEqual([1, 1, 1]);
-  const read = readFileSync(reads, "utf8")
-    .split("\n")
+  const files = readFileSync(reads, "utf8").split("\n");
+  expect(files.filter((file) => file.includes("/node_modules/@modelcontextprotocol/"))).toEqual([]);
+  const read = files
     .filter((file) => file.startsWith(mcpHome) || file.includes("/plugins/mcp/"))
     .map((file) => (file.startsWith(mcpHome) ? relative(env.home, file) : relative(ROOT, file)))
     .sort();
-  // The start path: the entry, the hub and what registers tools, prompts and the resource tool; not the SDK
-  // (connection.ts imports it with listing.ts when a server starts), nor servers.ts, listing.ts, results.ts,
-  // stdio-transport.ts or cli.ts.
+  // The start path, as chunks of the built plugin (scripts/build-plugins.mjs): the entry (with its settings), the
+  // hub with what registers tools, prompts and the resource tool (create-hub), the look at plugins' servers and
+  // the cache; not the SDK (connection.ts requires it when a server starts), nor the chunks of servers.ts,
+  // listing.ts, results.ts, stdio-transport.ts, oauth.ts, client-requests.ts or cli.ts.
   expect(read).toEqual([
     "mcp/servers.json",
-    ...["connection", "create-hub", "definition", "hub", "index", "lazy-modules", "names", "plugin-servers"].map(
-      (m) => `plugins/mcp/src/${m}.ts`,
-    ),
-    ...["prompts", "resources", "search", "settings", "store", "tools"].map((m) => `plugins/mcp/src/${m}.ts`),
+    ...["create-hub", "index", "plugin-servers", "store"].map((m) => `plugins/mcp/dist/${m}.cjs`),
   ]);
 });
