@@ -57,6 +57,10 @@ async function bundle(dir, input, pkg) {
       // `import()` becomes `require()`: a dynamic import would keep the bundle from the code cache (cjs-entry.ts).
       dynamicImportInCjs: false,
       exports: "named",
+      // As the CLI's bundle (core/rolldown.config.mjs): ASCII, so V8 keeps the source one byte per character,
+      // and no comments but licences.
+      charset: "ascii",
+      comments: { legal: true, annotation: false, jsdoc: false },
     },
   });
 }
