@@ -37,10 +37,10 @@ const UNUSED_CODE = [
   "node_modules/@earendil-works/",
 ];
 /**
- * What the mcp plugin reads with no server configured: its entry (with its settings) and the chunk that looks at
- * plugins' servers; the client, its transports and the SDK are chunks (and a package) of their own.
+ * What the mcp plugin reads with no server configured: its entry (with its settings and the look for plugins'
+ * servers); the client, its transports and the SDK are chunks (and a package) of their own.
  */
-const MCP_WITHOUT_SERVERS = ["plugins/mcp/dist/index.cjs", "plugins/mcp/dist/plugin-servers.cjs"];
+const MCP_WITHOUT_SERVERS = ["plugins/mcp/dist/index.cjs"];
 
 it("activates and reads nothing of the UIs, RPC, ACP, MCP servers, the marketplace or unused providers", async () => {
   const env = keelEnv({

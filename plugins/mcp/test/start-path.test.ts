@@ -56,12 +56,12 @@ it("starts no server, loads no SDK and reads only the cache file when the run us
     .filter((file) => file.startsWith(mcpHome) || file.includes("/plugins/mcp/"))
     .map((file) => (file.startsWith(mcpHome) ? relative(env.home, file) : relative(ROOT, file)))
     .sort();
-  // The start path, as chunks of the built plugin (scripts/build-plugins.mjs): the entry (with its settings), the
-  // hub with what registers tools, prompts and the resource tool (create-hub), the look at plugins' servers and
-  // the cache; not the SDK (connection.ts requires it when a server starts), nor the chunks of servers.ts,
+  // The start path, as chunks of the built plugin (scripts/build-plugins.mjs): the entry (with its settings and
+  // the look at plugins' servers), the hub with what registers tools, prompts and the resource tool (create-hub)
+  // and the cache; not the SDK (connection.ts requires it when a server starts), nor the chunks of servers.ts,
   // listing.ts, results.ts, stdio-transport.ts, oauth.ts, client-requests.ts or cli.ts.
   expect(read).toEqual([
     "mcp/servers.json",
-    ...["create-hub", "index", "plugin-servers", "store"].map((m) => `plugins/mcp/dist/${m}.cjs`),
+    ...["create-hub", "index", "store"].map((m) => `plugins/mcp/dist/${m}.cjs`),
   ]);
 });
