@@ -46,6 +46,7 @@ export class HelperCommand implements ProcessHandle {
   private drainDeadline = 0;
   private killing: Promise<void> | undefined;
   private failed = false;
+  private resolved = false;
   private markStarted!: () => void;
   /** Resolves once the shell started or could not start, so that a kill knows what to kill. */
   private readonly started = new Promise<void>((resolve) => (this.markStarted = resolve));
@@ -73,7 +74,7 @@ export class HelperCommand implements ProcessHandle {
 
   onData(chunk: Uint8Array): void {
     this.options.onData?.(chunk);
-    if (this.exitStatus) this.armDrain();
+    if (this.exitStatus && !this.resolved) this.armDrain();
   }
 
   onOutputEnd(): void {
@@ -149,6 +150,8 @@ export class HelperCommand implements ProcessHandle {
 
   private finish(): void {
     clearTimeout(this.drainTimer);
-    if (this.exitStatus) this.resolveExit(this.exitStatus);
+    if (!this.exitStatus) return;
+    this.resolved = true;
+    this.resolveExit(this.exitStatus);
   }
 }

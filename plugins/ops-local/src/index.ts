@@ -19,7 +19,16 @@ export default definePlugin({
       description: "This machine, confined to the workspace and the allowed roots",
       create({ cwd }) {
         const { allowedRoots, longLivedShell } = api.settings;
-        const ops = createLocalOps({ cwd, allowedRoots, longLivedShell });
+        const ops = createLocalOps({
+          cwd,
+          allowedRoots,
+          longLivedShell,
+          onShellGivenUp: (why) =>
+            api.log.warn(
+              `The long-lived shell is off for this session: ${why}. Commands are started from keel instead ` +
+                `(slower as keel's memory grows); "ops-local.longLivedShell": false skips trying.`,
+            ),
+        });
         created.add(ops);
         for (const missing of ops.missingRoots) {
           api.log.warn(

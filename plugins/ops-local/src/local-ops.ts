@@ -28,6 +28,8 @@ export interface LocalOpsOptions {
    * the default. Commands with stdin to feed still spawn.
    */
   longLivedShell?: boolean;
+  /** Told why, once, when the long-lived shell kept failing to start and commands spawn from keel again. */
+  onShellGivenUp?: (why: string) => void;
 }
 
 function kindOf(entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FileStat["kind"] {
@@ -58,7 +60,7 @@ export class LocalOps implements Operations {
     this.cwd = roots.workspace.path;
     this.confinement = new Confinement(roots);
     this.baseEnv = stringEnv(options.baseEnv ?? process.env);
-    if (options.longLivedShell !== false) this.shell = new ShellHost(findPerl());
+    if (options.longLivedShell !== false) this.shell = new ShellHost(findPerl(), options.onShellGivenUp);
   }
 
   /** Why commands spawn from keel although the long-lived shell was asked for; undefined when it is used. */

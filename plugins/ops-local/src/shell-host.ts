@@ -47,8 +47,14 @@ export class ShellHost {
   /** Why the helper is not used, once it is not. */
   unavailable: string | undefined;
 
-  /** `perl`: the interpreter to run the helper with (`findPerl()`); undefined: none, commands must spawn. */
-  constructor(private readonly perl: string | undefined) {
+  /**
+   * `perl`: the interpreter to run the helper with (`findPerl()`); undefined: none, commands must spawn.
+   * `onGiveUp` hears why, once, when a helper that kept failing to start is given up.
+   */
+  constructor(
+    private readonly perl: string | undefined,
+    private readonly onGiveUp: (why: string) => void = () => {},
+  ) {
     if (!perl) this.unavailable = "perl was not found on PATH or at /usr/bin/perl";
   }
 
@@ -94,8 +100,10 @@ export class ShellHost {
     const helper = new Helper(this.perl!, (readyBefore, why) => {
       if (this.helper === helper) this.helper = undefined;
       this.failedStarts = readyBefore ? 0 : this.failedStarts + 1;
-      if (this.failedStarts >= STARTS_BEFORE_GIVING_UP)
+      if (this.failedStarts >= STARTS_BEFORE_GIVING_UP && this.unavailable === undefined) {
         this.unavailable = `the shell helper failed to start ${this.failedStarts} times (${why})`;
+        this.onGiveUp(this.unavailable);
+      }
     });
     return helper;
   }
@@ -115,6 +123,7 @@ class Helper {
   private ready = false;
   private stderr = "";
   private broken: string | undefined;
+  private dead = false;
 
   constructor(perl: string, onDeath: (wasReady: boolean, why: string) => void) {
     this.child = spawn(perl, ["-e", SHELL_HELPER_SCRIPT, WRAPPER], {
@@ -204,6 +213,8 @@ class Helper {
   }
 
   private die(why: string, onDeath: (wasReady: boolean, why: string) => void): void {
+    if (this.dead) return; // a helper that could not start reports both "error" and "exit"
+    this.dead = true;
     const running = [...this.commands.values()].map((entry) => entry.handle);
     this.commands.clear();
     this.setRef(false);

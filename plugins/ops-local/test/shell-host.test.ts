@@ -142,11 +142,13 @@ describe("the long-lived shell of the local backend", () => {
   });
 
   it("gives up on a helper that cannot start, after failing the commands it was given", async () => {
-    const host = new ShellHost(join(cwd, "no-such-perl"));
+    const told: string[] = [];
+    const host = new ShellHost(join(cwd, "no-such-perl"), (why) => told.push(why));
     for (let i = 0; i < 2; i++) {
       const handle = host.run("true", { cwd, env: {} });
       await expect(handle.exited).rejects.toThrow(/it could not start: spawn .*no-such-perl ENOENT/);
     }
     expect(host.available).toBe(false);
+    expect(told).toEqual([expect.stringMatching(/^the shell helper failed to start 2 times \(it could not start/)]);
   });
 });
