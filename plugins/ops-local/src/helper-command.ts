@@ -123,6 +123,8 @@ export class HelperCommand implements ProcessHandle {
     const leaderGone = () => this.leaderGone || (this.tree !== undefined && exitedProcess(this.tree.leader));
     this.killing ??= this.startedOrStuck()
       .then(() => terminate(this.tree, leaderGone, graceMs, exit))
+      // The shell can be seen gone (a zombie) before the helper has reaped it and said so.
+      .then(() => Promise.race([exit.catch(() => {}), delay(STUCK_MS)]))
       .then(() => {
         if (!this.exitStatus && !this.failed) this.options.stuck();
       })
@@ -154,4 +156,8 @@ export class HelperCommand implements ProcessHandle {
     this.resolved = true;
     this.resolveExit(this.exitStatus);
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
