@@ -1,9 +1,11 @@
 /**
  * Loading a CommonJS file with a V8 code cache. Node 20 has no module compile cache, and keel's large files —
  * the bundled CLI, jiti, plugins' `.cjs` entries — would otherwise be compiled on every start. The cache lives
- * under `~/.cache/keel/v8`, one file per source path, keyed by Node version and a hash of the source: V8 itself
- * only checks the source's length, so an edited file of the same size (or a rewrite within the file system's
- * timestamp granularity) must never meet the cache of its old text. A cache V8 rejects is rewritten, one that
+ * under `~/.cache/keel/v8`, one file per source path and set of Node flags, keyed by Node version and a hash of the
+ * source: V8 itself only checks the source's length, so an edited file of the same size (or a rewrite within the
+ * file system's timestamp granularity) must never meet the cache of its old text; and V8 rejects a cache made
+ * under other flags, so `keel` (whose shebang sets one) and `node bin/keel.cjs` keep a cache each instead of
+ * rewriting one on every switch. A cache V8 rejects is rewritten, one that
  * cannot be written is not used. `KEEL_NO_CODE_CACHE=1` turns it off.
  */
 import { createHash } from "node:crypto";
@@ -34,7 +36,8 @@ const hash = (text: string) => createHash("sha1").update(text).digest("hex").sli
 /** Requires `file` (CommonJS) through the code cache, and registers it so later `require`s get the same module. */
 export function requireWithCodeCache(file: string, options: CodeCacheOptions = {}): CachedModule {
   const source = options.source ?? readFileSync(file, "utf8");
-  const stem = `${basename(file).replace(/\W/g, "_")}-${hash(file)}`;
+  const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join("\0");
+  const stem = `${basename(file).replace(/\W/g, "_")}-${hash(`${file}\0${flags}`)}`;
   const cache = process.env.KEEL_NO_CODE_CACHE
     ? undefined
     : join(keelCacheDir(), "v8", `${stem}-${process.version}-${process.arch}-${hash(source)}.bin`);
@@ -45,6 +48,9 @@ export function requireWithCodeCache(file: string, options: CodeCacheOptions = {
     cachedData = undefined;
   }
   const script = new Script(Module.wrap(source), { filename: file, cachedData });
+  // Only whether there was one matters from here: the buffer (~0.7 MB for the CLI) is not kept for the run.
+  const hadCache = cachedData !== undefined;
+  cachedData = undefined;
   const module = new Module(file) as Module & { filename: string; loaded: boolean; paths: string[] };
   module.filename = file;
   module.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(file));
@@ -61,7 +67,7 @@ export function requireWithCodeCache(file: string, options: CodeCacheOptions = {
   return {
     exports: module.exports,
     saveCache() {
-      if (cache && (!cachedData || script.cachedDataRejected)) writeCache(cache, stem, script.createCachedData());
+      if (cache && (!hadCache || script.cachedDataRejected)) writeCache(cache, stem, script.createCachedData());
     },
   };
 }

@@ -128,4 +128,15 @@ it("runs a .cjs entry from its code cache on the next start, and an edited one f
   // The old text's cache is replaced by the new one's.
   expect(caches()).toHaveLength(1);
   expect(caches()).not.toEqual([cache]);
+
+  // V8 rejects a cache made under other flags: a start with other flags keeps a cache of its own beside it.
+  const [plain] = caches();
+  const flagged = await runKeel(["-p", "go", "--mode", "json", "--plugin", plugin, ...ARGS], env, {
+    extraEnv: { KEEL_CACHE_DIR: cacheDir, NODE_OPTIONS: "--max-semi-space-size=1" },
+  });
+  expect(said(flagged.stdout), flagged.stderr).toBe("other");
+  expect(caches()).toHaveLength(2);
+  const plainWritten = statSync(join(cacheDir, "v8", plain!)).mtimeMs;
+  expect(said((await run()).stdout)).toBe("other");
+  expect(statSync(join(cacheDir, "v8", plain!)).mtimeMs).toBe(plainWritten);
 });

@@ -3,7 +3,7 @@
  * left the group with setsid (even after their parent exited), and processes that ignore TERM — and nothing is
  * left behind.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -119,7 +119,12 @@ describe.each(RUNNERS)("kill() of a command started through %s", (_name, spawnPr
     const tag = tagOf(handle.pid!);
     // A shell "started" above the child: with few forks since, the child's lower pid cannot be one of its tree.
     const above = { leader: child! + 1, tag, since: 0 };
-    expect(members({ ...above, forks: forkCount() }, true)).not.toContain(child);
+    // Unless the child's pid is so near pid_max that a few more forks could wrap past it: then every pid is read,
+    // rightly, and there is nothing to tell apart (this container's pid_max is 32768 and its pids wrap often).
+    const pidMax = Number(readFileSync("/proc/sys/kernel/pid_max", "latin1"));
+    const listed = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).length;
+    if ((pidMax - above.leader) / 2 > listed + 1000)
+      expect(members({ ...above, forks: forkCount() }, true)).not.toContain(child);
     // With the counter saying pids may have wrapped since, every process is read, so the child is found.
     expect(members({ ...above, forks: 0 }, true)).toContain(child);
     await handle.kill();
