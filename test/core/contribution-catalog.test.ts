@@ -109,7 +109,7 @@ const CASES: {
     contributes: ["lazy-ops"],
     register: `api.registerOps({ name: "lazy-ops", create: () => ({}) });`,
     event: "onOps:lazy-ops",
-    // The session prepares its backend once the model starts answering.
+    // The session prepares its backend once the model begins a tool call (the script below calls one).
     use: async (k) => void (await k.run("hi")),
   },
   sessionStores: {
@@ -159,10 +159,10 @@ describe("an activation event for each contribution kind", () => {
     } else if (c.use) {
       it(`loads a plugin activated by ${c.event} only when it is used`, async () => {
         const { dir, marker } = lazyPlugin(tempDir(), `lazy-${kind}`, keel, c.register);
-        const script =
-          kind === "tools"
-            ? [{ toolCalls: [{ name: "lazy_echo", arguments: { text: "hi" } }] }, { text: "done" }]
-            : [{ text: "done" }];
+        const call = { tools: "lazy_echo", ops: "no_such_tool" }[kind as string];
+        const script = call
+          ? [{ toolCalls: [{ name: call, arguments: { text: "hi" } }] }, { text: "done" }]
+          : [{ text: "done" }];
         kit = await createTestKit({ plugins: [dir], script, settings: kind === "ops" ? { ops: "lazy-ops" } : {} });
         expect(kit.plugins().find((p) => p.name === `lazy-${kind}`)!.state).toBe("lazy");
         expect(existsSync(marker)).toBe(false);
@@ -173,6 +173,17 @@ describe("an activation event for each contribution kind", () => {
       });
     }
   }
+
+  it("prepares the operations backend only once the model begins a tool call, not for an answer of text", async () => {
+    const keel = { contributes: { ops: CASES.ops.contributes }, activation: [CASES.ops.event] };
+    const { dir, marker } = lazyPlugin(tempDir(), "lazy-ops", keel, CASES.ops.register);
+    const script = [{ text: "only words" }, { toolCalls: [{ name: "no_such_tool", arguments: {} }] }, { text: "done" }];
+    kit = await createTestKit({ plugins: [dir], script, settings: { ops: "lazy-ops" } });
+    await kit.run("hi");
+    expect(existsSync(marker)).toBe(false);
+    await kit.run("call something");
+    expect(existsSync(marker)).toBe(true);
+  });
 
   it("loads a plugin activated by onMode: only when the session runs in that mode (real binary)", async () => {
     const root = tempDir();

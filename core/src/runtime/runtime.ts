@@ -350,15 +350,22 @@ export class KeelRuntime implements Runtime {
 
   async prompt(content: string | UserContent[]): Promise<RunResult> {
     await this.startSession();
-    // The backend starts once the model has begun to answer, so it never delays the request; tools wait for it.
+    // The backend starts once the model begins a tool call, so it never delays the request and an answer of
+    // text alone never loads it (a `-p` question saves ~5 ms); the call's arguments stream meanwhile, and tools
+    // wait for it.
+    let off: (() => void) | undefined;
     if (!this.backend.started) {
-      const off = this.bus.on("message_start", ({ message }) => {
-        if (message.role !== "assistant") return;
-        off();
+      off = this.bus.on("message_update", ({ delta }) => {
+        if (delta.type !== "toolcall_start") return;
+        off?.();
         void this.backend.prepare();
       });
     }
-    return this.agent.run(content);
+    try {
+      return await this.agent.run(content);
+    } finally {
+      off?.();
+    }
   }
 
   steer(content: string | UserContent[]): void {
