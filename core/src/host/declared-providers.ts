@@ -4,7 +4,8 @@
  * plugin loader only when such a plugin activates. Core knows the library's one-call API, not its formats.
  */
 import type { PluginAPI } from "@keel/extensions-api";
-import { loadHostLibrary } from "./loader.js";
+import { hostLibrary } from "./cjs-entry.js";
+import { HOST_LIBRARY } from "./host-specifiers.js";
 
 interface ProviderKit {
   registerCompatibleProvider(api: PluginAPI, spec: unknown): unknown;
@@ -19,7 +20,7 @@ export async function registerDeclaredProviders(
   declarations: readonly { id: string }[],
 ): Promise<void> {
   if (declarations.length === 0) return;
-  const kit = await loadHostLibrary<ProviderKit>("@keel/provider-kit");
+  const kit = hostLibrary(HOST_LIBRARY) as ProviderKit;
   declarations.forEach((declaration, i) => {
     try {
       kit.registerCompatibleProvider(api, declaration);

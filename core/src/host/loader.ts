@@ -55,11 +55,6 @@ function withHostLibrary(modules: Record<string, unknown>, require: NodeJS.Requi
   return modules;
 }
 
-/** The host's copy of a library (`@keel/provider-kit`), loaded like a plugin's import of it: once, on demand. */
-export async function loadHostLibrary<T>(name: string): Promise<T> {
-  return hostLibrary(name) as T;
-}
-
 /** Imports the entry and checks it is a plugin definition. Throws an error that says what is wrong. */
 export async function loadEntry(dir: string, entry: string): Promise<PluginDefinition<any>> {
   const file = resolve(dir, entry);

@@ -1,8 +1,8 @@
 /**
  * Parsed manifests kept between runs (`manifests/` in keel's cache folder), keyed by the plugin's folder and its
  * package.json's size and mtime, so a start with many installed plugins stats their package.json files instead
- * of reading and validating each. A manifest that
- * fails validation is never cached: its error is reported on every start until it is fixed.
+ * of reading and validating each. A manifest that fails validation is never cached: its error is reported on
+ * every start until it is fixed.
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";

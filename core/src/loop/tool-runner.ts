@@ -14,6 +14,7 @@ import {
   type ToolResult,
   type ToolResultMessage,
 } from "@keel/extensions-api";
+import { childController } from "@keel/extensions-api/sleep";
 import type { EventBus } from "../bus/event-bus.js";
 import { errorText } from "../bus/event-bus.js";
 import type { HookBus } from "../hooks/hook-bus.js";
@@ -64,29 +65,13 @@ function isReadOnly(call: PreparedCall): boolean {
   return call.ok && call.tool.tool.readOnly === true;
 }
 
-/**
- * A controller that aborts with `parent` until `release`: one listener on the parent while the child is in
- * use. `AbortSignal.any` did the same at 12–33 µs a signal (two per tool call) and a weak reference the parent
- * keeps until a collection.
- */
-function childOf(parent: AbortSignal): { controller: AbortController; release(): void } {
-  const controller = new AbortController();
-  if (parent.aborted) {
-    controller.abort(parent.reason);
-    return { controller, release: () => undefined };
-  }
-  const onAbort = () => controller.abort(parent.reason);
-  parent.addEventListener("abort", onAbort, { once: true });
-  return { controller, release: () => parent.removeEventListener("abort", onAbort) };
-}
-
 async function runOne(
   prepared: PreparedCall,
   deps: ToolRunnerDeps,
   runSignal: AbortSignal,
 ): Promise<ToolResultMessage> {
   // Guards, transforms and the tool listen on this call's signal, never on the run's.
-  const own = childOf(runSignal);
+  const own = childController(runSignal);
   try {
     return await runCall(prepared, deps, own.controller.signal);
   } finally {
@@ -158,7 +143,7 @@ async function execute(
 ): Promise<ToolResultMessage> {
   const ms = deps.deadlineMs(active);
   // Aborts with the call, or on its own at the deadline.
-  const deadline = childOf(callSignal);
+  const deadline = childController(callSignal);
   const { signal } = deadline.controller;
   // A ref'd timer: a tool that never settles must not leave Node with nothing to wait for (it would exit 0).
   const timer = Number.isFinite(ms)

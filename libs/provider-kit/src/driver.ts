@@ -3,6 +3,7 @@
  * end with exactly one `done` or `error` event. Never throws: every failure becomes the final event.
  */
 import { type ModelInfo, type StreamEvent, type StreamOptions } from "@keel/extensions-api";
+import { childController } from "@keel/extensions-api/sleep";
 import { AssistantMessageBuilder } from "@keel/extensions-api/stream";
 import { ProviderError, describeHttpError, describeNetworkError, errorDetail, shouldRetry } from "./errors.ts";
 import { formatMs, planRetry, realClock, type Clock, type RetryPolicy } from "./retry.ts";
@@ -65,10 +66,8 @@ export async function* streamHttp(
     const stats = newSseStats();
     // A server that goes quiet without closing would hold the run forever; silence is a network failure.
     let silent = false;
-    // Stops the request on silence or with the run (one listener; AbortSignal.any cost 12-33 µs a request).
-    const stop = new AbortController();
-    const onAbort = () => stop.abort(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
+    // Stops the request on silence or with the run.
+    const { controller: stop, release } = childController(signal);
     const silence = () => ((silent = true), stop.abort());
     const idle = idleWatch(attempt.retry.idleTimeoutMs, silence);
     // Bytes that carry nothing (`: ping` comments, `ping` events) keep the connection alive but not the run.
@@ -136,7 +135,7 @@ export async function* streamHttp(
     } finally {
       idle.stop();
       waiting.stop();
-      signal.removeEventListener("abort", onAbort);
+      release();
     }
 
     const reachedUser = shownContent(builder);
