@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { isAlive } from "../support/processes.ts";
 import { KEEL_BIN, keelEnv, runKeel } from "../support/keel-cli.ts";
+import { until } from "../support/until.ts";
 
 const bash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
 const ARGS = ["-p", "go", "--mode", "json", "--provider", "scripted", "--permission-mode", "full"];
@@ -22,10 +23,6 @@ function toolTexts(stdout: string): string[] {
 }
 
 const helperOf = (text: string) => Number(/helper=(\d+)/.exec(text)![1]);
-
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 describe("the long-lived shell of a keel run", () => {
   it("runs every command of the run in one helper, each clean, and ends with the run", async () => {

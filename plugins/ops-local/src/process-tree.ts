@@ -16,33 +16,67 @@ export async function terminate(
   exited: Promise<unknown>,
 ): Promise<void> {
   if (tree === undefined) return;
-  const alive = () => !leaderGone() || members(tree, leaderGone()).length > 0;
   // A process caught in the middle of exec shows an empty environment, so a scan can miss it: while a young
   // process shows none, look again (a few times: a chain like setsid → sh → sleep execs more than once).
   // Both answers must come from the same scan, or the process can finish its exec in between.
+  const signalled = new Signalled();
   for (let tries = 0; ; tries++) {
     if (!leaderGone()) break;
     const scan = scanTree(tree, true);
-    if (scan.members.length > 0) break;
+    if (scan.members.length > 0) {
+      signalled.track(scan.members); // the next scan may catch one of these mid-exec, and miss it
+      break;
+    }
     if (tries >= SETTLE_TRIES || !scan.unsettled) return;
     await delay(POLL_MS);
   }
-  signalAll(tree, leaderGone, "SIGTERM");
+  const alive = () => {
+    if (!leaderGone() || signalled.anyAlive()) return true;
+    const scan = scanTree(tree, true);
+    return scan.members.length > 0 || scan.unsettled;
+  };
+  signalled.signalAll(tree, leaderGone, "SIGTERM");
   const termDeadline = Date.now() + graceMs;
   while (alive() && Date.now() < termDeadline) await delay(POLL_MS);
   const killDeadline = Date.now() + KILL_WAIT_MS;
   // Each pass KILLs again: a process may have forked between the scan and the signal.
   while (alive() && Date.now() < killDeadline) {
-    signalAll(tree, leaderGone, "SIGKILL");
+    signalled.signalAll(tree, leaderGone, "SIGKILL");
     await delay(POLL_MS);
   }
   await Promise.race([exited.catch(() => {}), delay(KILL_WAIT_MS)]);
 }
 
-function signalAll(tree: ProcessTree, leaderGone: () => boolean, signal: NodeJS.Signals): void {
-  // The group id stays ours while the leader is unreaped; after that a stranger could reuse the number.
-  if (!leaderGone()) trySignal(-tree.leader, signal);
-  for (const member of members(tree, leaderGone())) trySignal(member, signal);
+/**
+ * The members one kill has seen, by pid and start time. A scan loses sight of a member while it is in the middle
+ * of exec (its environment reads empty, and after setsid nothing else ties it to the tree), so a member once
+ * seen counts as alive, and is signalled again, until it is gone; the start time keeps out a stranger that
+ * reused its pid.
+ */
+class Signalled {
+  private readonly started = new Map<number, number>();
+
+  track(pids: number[]): void {
+    for (const pid of pids) if (!this.started.has(pid)) this.started.set(pid, startTimeOf(pid));
+  }
+
+  signalAll(tree: ProcessTree, leaderGone: () => boolean, signal: NodeJS.Signals): void {
+    // The group id stays ours while the leader is unreaped; after that a stranger could reuse the number.
+    if (!leaderGone()) trySignal(-tree.leader, signal);
+    this.track(members(tree, leaderGone()));
+    for (const pid of this.started.keys()) if (this.isAlive(pid)) trySignal(pid, signal);
+  }
+
+  anyAlive(): boolean {
+    for (const pid of this.started.keys()) if (this.isAlive(pid)) return true;
+    return false;
+  }
+
+  private isAlive(pid: number): boolean {
+    const fields = statFields(pid);
+    if (!fields || fields[0] === "Z" || fields[0] === "X") return false;
+    return Number(fields[STARTTIME_FIELD]) === this.started.get(pid);
+  }
 }
 
 function trySignal(target: number, signal: NodeJS.Signals): void {

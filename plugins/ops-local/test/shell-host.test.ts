@@ -11,6 +11,7 @@ import { createLocalOps } from "../src/local-ops.ts";
 import { ShellHost } from "../src/shell-host.ts";
 import { isAlive, outputCollector, printedPids } from "../../../test/support/processes.ts";
 import { tempFolder } from "../../../test/support/workspace.ts";
+import { until } from "../../../test/support/until.ts";
 
 const folder = tempFolder("keel-shell-host-");
 const cwd = realpathSync(folder.path);
@@ -31,10 +32,6 @@ async function run(command: string, options: { cwd?: string; env?: Record<string
 }
 
 /** Polls until `check` holds; the test's own timeout bounds it. */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
-
 /** The state letter of /proc/<pid>/stat (T: stopped). */
 function stateOf(pid: number): string {
   const stat = readFileSync(`/proc/${pid}/stat`, "latin1");

@@ -3,7 +3,7 @@
  * left the group with setsid (even after their parent exited), and processes that ignore TERM — and nothing is
  * left behind.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import { forkCount } from "../src/process-tree.ts";
 import { members } from "../src/spawn.ts";
 import { groupMembers, isAlive, outputCollector, printedPids } from "../../../test/support/processes.ts";
 import { RUNNERS } from "./runners.ts";
+import { until } from "../../../test/support/until.ts";
 
 const cwd = mkdtempSync(join(tmpdir(), "keel-spawn-kill-"));
 const env = { ...process.env } as Record<string, string>;
@@ -54,6 +55,22 @@ describe.each(RUNNERS)("kill() of a command started through %s", (_name, spawnPr
     expect(isAlive(daemon!)).toBe(true);
     await handle.kill();
     expect(isAlive(daemon!)).toBe(false);
+  });
+
+  it("keeps killing a member it saw even when the next scans cannot tell it is one", async () => {
+    // Mid-exec a process's environment reads empty, and after setsid nothing else ties it to the tree: here
+    // TERM makes it exec into an untagged sleep, so only the pid the kill saw still says it is ours.
+    const ready = join(cwd, `ready-${Date.now()}`);
+    const script =
+      `trap 'exec env -i sleep 1000' TERM; echo \\$\\$ >${ready}.tmp; mv ${ready}.tmp ${ready}; ` +
+      "while :; do sleep 0.05; done";
+    const { handle } = start(`(setsid sh -c "${script}" >/dev/null 2>&1 </dev/null &)`);
+    await handle.exited;
+    await until(() => existsSync(ready));
+    const escaper = Number(readFileSync(ready, "utf8"));
+    expect(isAlive(escaper)).toBe(true);
+    await handle.kill(200);
+    expect(isAlive(escaper)).toBe(false);
   });
 
   it("sends KILL after the grace period to a process that traps TERM", async () => {

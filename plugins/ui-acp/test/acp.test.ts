@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
 import { keelEnv } from "../../../test/support/keel-cli.ts";
 import { asEditor, initialize, type Editor } from "./editor.ts";
+import { until } from "../../../test/support/until.ts";
 
 const kinds = (editor: Editor) => editor.updates.map((u) => u.update.sessionUpdate);
 /** The text of every chunk update of `kind`, joined. */
@@ -21,10 +22,6 @@ function chunks(editor: Editor, kind: "agent_message_chunk" | "agent_thought_chu
 }
 
 /** Resolves when `condition` holds, checking every few milliseconds (no fixed delay). */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
-}
-
 let llm: MockLlm | undefined;
 afterEach(async () => {
   await llm?.close();

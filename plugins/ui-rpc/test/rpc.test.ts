@@ -11,6 +11,7 @@ import { RPC_COMMANDS, RpcClient, RpcError, type RpcEvent } from "@keel/rpc-clie
 import { afterEach, describe, expect, it } from "vitest";
 import { KEEL_BIN, keelEnv, SCRIPTED, type KeelEnv } from "../../../test/support/keel-cli.ts";
 import { isAlive } from "../../../test/support/processes.ts";
+import { until } from "../../../test/support/until.ts";
 
 const clients: RpcClient[] = [];
 afterEach(async () => {
@@ -34,10 +35,6 @@ const types = (events: RpcEvent[]) => events.map((e) => e.type);
 const texts = (messages: Message[]) => messages.map((m) => `${m.role}: ${textOf(m)}`);
 
 /** Resolves when `condition` holds, checking on each turn of the event loop (no fixed delay). */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
-}
-
 describe("keel --mode rpc", () => {
   it("plays a whole scripted run: events stream as lines, the tool runs, the history is complete", async () => {
     const env = keelEnv({
