@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { defineConfig } from "rolldown";
+import { lazyBuiltins } from "../scripts/lazy-builtins.mjs";
 
 const external = ["jiti", ...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
@@ -48,7 +49,7 @@ export default defineConfig([
     input: "core/dist/cli/main.js",
     platform: "node",
     external,
-    plugins: [lazyZodLocales()],
+    plugins: [lazyZodLocales(), lazyBuiltins()],
     // ASCII (other characters escaped) so V8 holds the source, which it keeps for lazy compilation, in one byte
     // per character instead of two; comments other than licences are dropped. Not minified: stack traces from
     // users stay readable.
@@ -65,6 +66,7 @@ export default defineConfig([
     input: "core/dist/launch.js",
     platform: "node",
     external,
+    plugins: [lazyBuiltins()],
     output: { file: "core/dist/launch.cjs", format: "cjs", minify: false },
     logLevel: "warn",
   },

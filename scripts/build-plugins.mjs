@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
 import { isHostSpecifier } from "../core/dist/host/host-specifiers.js";
+import { lazyBuiltins } from "./lazy-builtins.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
@@ -32,8 +33,23 @@ function dependenciesOf(pkg, seen = new Set()) {
   return seen;
 }
 
+/**
+ * npm dependencies built into a plugin's entry rather than required from node_modules, with the aliases they are
+ * built with. Node's loader compiles a package's files on every start (no code cache); built in, they load from the
+ * plugin's cache. session-jsonl takes proper-lockfile's lock on its first write, on the way to a run's first
+ * request: from node_modules that cost ~8 ms (its four packages compiled, graceful-fs patching fs, node:constants,
+ * node:assert). graceful-fs is node:fs here: what it adds is a queue that retries an open after EMFILE, and the
+ * lock opens no files (mkdir, stat, utimes, rmdir).
+ */
+const BUILT_IN = {
+  "@keel/plugin-session-jsonl": { packages: ["proper-lockfile"], alias: { "graceful-fs": "node:fs" } },
+};
+
 function externalFor(pkg) {
-  const deps = [...dependenciesOf(pkg)].filter((name) => !workspaceLibs.has(name) || name === "@keel/provider-kit");
+  const builtIn = BUILT_IN[pkg.name]?.packages ?? [];
+  const deps = [...dependenciesOf(pkg)].filter(
+    (name) => (!workspaceLibs.has(name) || name === "@keel/provider-kit") && !builtIn.includes(name),
+  );
   return (id) =>
     builtins.has(id) || isHostSpecifier(id) || deps.some((name) => id === name || id.startsWith(`${name}/`));
 }
@@ -47,6 +63,8 @@ async function bundle(dir, input, pkg) {
     cwd: root,
     platform: "node",
     external: externalFor(pkg),
+    resolve: { alias: BUILT_IN[pkg.name]?.alias ?? {} },
+    plugins: [lazyBuiltins()],
     logLevel: "warn",
     write: true,
     output: {

@@ -6,7 +6,7 @@
  * (test/support/source-reads.cjs). First-party plugins run from their built entries (dist/index.cjs), whose lazily
  * imported modules are chunks beside them, so a chunk read is a module loaded.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect, it } from "vitest";
 import { keelEnv, KEEL_BIN, runKeel, SCRIPTED } from "../support/keel-cli.ts";
@@ -67,4 +67,33 @@ it("activates and reads nothing of the UIs, RPC, ACP, MCP servers, the marketpla
   );
   expect(files.filter((file) => UNUSED_CODE.some((prefix) => file.includes(prefix)))).toEqual([]);
   expect(files.filter((file) => file.startsWith("plugins/mcp/")).sort()).toEqual(MCP_WITHOUT_SERVERS);
+});
+
+/**
+ * Builtins an answer of text alone has no use for, which the bundles once loaded at the top for a function they
+ * hold (scripts/lazy-builtins.mjs): commander's `child_process` (and with it dgram), readline for the yes/no
+ * question and ui-print's pager. Nor does the session's lock read graceful-fs: proper-lockfile is built into
+ * session-jsonl's entry with node:fs in its place (scripts/build-plugins.mjs).
+ */
+const UNUSED_BUILTINS = ["child_process", "dgram", "readline", "readline/promises", "fs/promises"];
+
+it("answers text without child_process, readline or graceful-fs, and still writes (so locks) the session", async () => {
+  const env = keelEnv({ script: [{ text: "done" }] });
+  const reads = join(env.home, "reads.txt");
+  const builtins = join(env.home, "builtins.txt");
+  const result = await runKeel(["-p", "go", ...SCRIPTED], env, {
+    extraEnv: { NODE_OPTIONS: `--require ${PRELOAD}`, KEEL_TEST_READS: reads, KEEL_TEST_BUILTINS: builtins },
+    timeoutMs: 60_000,
+  });
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stdout).toContain("done");
+  const loaded = readFileSync(builtins, "utf8").split("\n");
+  // The list is real: the run loaded the session writer's fs and the bundle's vm.
+  expect(loaded).toEqual(expect.arrayContaining(["fs", "vm"]));
+  expect(loaded.filter((name) => UNUSED_BUILTINS.includes(name))).toEqual([]);
+  const files = readFileSync(reads, "utf8").split("\n");
+  expect(files.filter((file) => /node_modules\/(graceful-fs|proper-lockfile)\//.test(file))).toEqual([]);
+  // The lock was taken (and released at exit) on the session file the run wrote.
+  const sessions = readdirSync(join(env.home, "sessions"), { recursive: true }).map(String);
+  expect(sessions.some((name) => name.endsWith(".jsonl"))).toBe(true);
 });

@@ -2,7 +2,8 @@
 // mcp's start path): notes every plugin, library and dependency source file the process reads or requires (jiti
 // reads each module's source before it runs it, cached transform or not; a CommonJS dependency goes through
 // Module._load) and writes the list, one absolute path a line, to $KEEL_TEST_READS when the process exits.
-// With $KEEL_TEST_READS_UNDER, every file read under that folder is noted too.
+// With $KEEL_TEST_READS_UNDER, every file read under that folder is noted too; with $KEEL_TEST_BUILTINS, the Node
+// builtins the process loaded (public and internal, from process.moduleLoadList) are written there.
 const fs = require("node:fs");
 const Module = require("node:module");
 const read = fs.readFileSync;
@@ -28,4 +29,9 @@ Module._load = function (request, parent, ...rest) {
   }
   return load.call(this, request, parent, ...rest);
 };
-process.on("exit", () => fs.writeFileSync(process.env.KEEL_TEST_READS, [...seen].join("\n")));
+process.on("exit", () => {
+  fs.writeFileSync(process.env.KEEL_TEST_READS, [...seen].join("\n"));
+  const builtins = process.moduleLoadList.filter((name) => name.startsWith("NativeModule "));
+  if (process.env.KEEL_TEST_BUILTINS)
+    fs.writeFileSync(process.env.KEEL_TEST_BUILTINS, builtins.map((name) => name.slice(13)).join("\n"));
+});

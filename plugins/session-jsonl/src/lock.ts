@@ -7,12 +7,9 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { createRequire } from "node:module";
-import type * as ProperLockfile from "proper-lockfile";
-
-// Required on the first lock, not at startup: proper-lockfile pulls in graceful-fs, which patches fs on load.
-let lockfileModule: typeof ProperLockfile | undefined;
-const lockfile = () => (lockfileModule ??= createRequire(import.meta.url)("proper-lockfile") as typeof ProperLockfile);
+// Built into the plugin's entry with graceful-fs as node:fs (scripts/build-plugins.mjs): loading it costs no more
+// than the plugin's own code, and nothing patches fs.
+import * as lockfile from "proper-lockfile";
 
 export interface LockSettings {
   /** A lock not refreshed for this long is considered abandoned. proper-lockfile's minimum is 2,000. */
@@ -75,7 +72,7 @@ export function acquireLock(file: string, settings: LockSettings, onLost: (reaso
   };
   let unlock: () => void;
   try {
-    unlock = lockfile().lockSync(file, options);
+    unlock = lockfile.lockSync(file, options);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
     const owner = readOwner(file);
@@ -83,7 +80,7 @@ export function acquireLock(file: string, settings: LockSettings, onLost: (reaso
     // The holder died on this machine: mark its lock expired and let proper-lockfile take it over.
     try {
       utimesSync(`${file}.lock`, 0, 0);
-      unlock = lockfile().lockSync(file, options);
+      unlock = lockfile.lockSync(file, options);
     } catch (retryError) {
       if ((retryError as NodeJS.ErrnoException).code === "ELOCKED") throw new SessionLockedError(file, readOwner(file));
       throw retryError;
