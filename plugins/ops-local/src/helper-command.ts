@@ -2,7 +2,9 @@
  * One command run by the long-lived shell helper (shell-host.ts), as the same `ProcessHandle` a spawn gives:
  * the pid once the helper says the shell started, output as its frames arrive, `exited` on the shell's exit
  * after the same drain a spawn does, and `kill` through the same process-tree code, from keel itself (signals
- * do not go through the helper, so a stuck or dead helper cannot keep a command alive).
+ * do not go through the helper, so a stuck or dead helper cannot keep a command alive). A kill after the exit
+ * reads /proc only when the helper, a child subreaper, did not say that nothing of the command is left
+ * (shell-helper-script.ts): the check after every command is then free.
  */
 import { constants } from "node:os";
 import type { ProcessHandle } from "@keel/extensions-api";
@@ -40,6 +42,7 @@ export class HelperCommand implements ProcessHandle {
   readonly exited: Promise<Exit>;
   private tree: ProcessTree | undefined;
   private leaderGone = false;
+  private leftNothing = false;
   private outputEnded = false;
   private exitStatus: Exit | undefined;
   private drainTimer: NodeJS.Timeout | undefined;
@@ -66,6 +69,11 @@ export class HelperCommand implements ProcessHandle {
     return this.tree?.leader;
   }
 
+  /** True once the helper said, at the shell's exit, that no process of the command was left. */
+  get nothingLeft(): boolean {
+    return this.leftNothing;
+  }
+
   /** The shell started as `pid` (`since`: its start time in clock ticks, 0 when unknown). */
   onStarted(pid: number, since: number): void {
     this.tree = { leader: pid, tag: this.options.tag, since: since || startTimeOf(pid), forks: this.options.forks };
@@ -82,11 +90,12 @@ export class HelperCommand implements ProcessHandle {
     if (this.exitStatus) this.finish();
   }
 
-  /** The shell exited with the raw wait status `status`. */
-  onExit(status: number): void {
+  /** The shell exited with the raw wait status `status`; `left`: some process of it may still run. */
+  onExit(status: number, left: boolean): void {
     this.options.settled();
     if (this.failed) return;
     this.leaderGone = true;
+    this.leftNothing = !left;
     this.exitStatus = exitOf(status);
     if (this.outputEnded) return this.finish();
     this.drainDeadline = Date.now() + DRAIN_MAX_MS;
@@ -115,6 +124,8 @@ export class HelperCommand implements ProcessHandle {
   }
 
   kill(graceMs = DEFAULT_GRACE_MS): Promise<void> {
+    // Nothing was left at the exit, and what is gone cannot start anything: there is nothing to look for.
+    if (this.leftNothing) return this.exited.then(noop, noop);
     return this.stop(graceMs, this.exited);
   }
 
@@ -157,6 +168,8 @@ export class HelperCommand implements ProcessHandle {
     this.resolveExit(this.exitStatus);
   }
 }
+
+function noop(): void {}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

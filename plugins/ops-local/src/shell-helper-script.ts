@@ -8,7 +8,7 @@
  * length (both 32-bit big-endian), then the payload:
  *   H  the helper is ready (id 0)            S  started: "<pid> <start time in ticks>"
  *   F  the shell could not start: why        D  output
- *   E  end of output (the pipe closed)       X  the shell exited: its raw wait status
+ *   E  end of output (the pipe closed)       X  the shell exited: "<raw wait status> <left>"
  *
  * The shell is forked straight from the helper: it starts a session of its own (so it leads its process group,
  * as a detached spawn does), changes into its folder and execs with stdin on /dev/null and stdout and stderr
@@ -19,6 +19,14 @@
  * frames arrive S, D..., E, X; frames made in one pass go out in one write. When stdin closes (keel ended or
  * closed the backend), every running shell's process group is killed, and the helper exits once it has
  * reported their exits.
+ *
+ * The helper makes itself a child subreaper (Linux's prctl PR_SET_CHILD_SUBREAPER, through `syscall`, on x86_64
+ * and aarch64), so a process a command leaves behind, however it detached (`&`, `setsid`, a double fork), is
+ * reparented to the helper once its parent dies, never to init. Once the shell is reaped, every process of its
+ * tree still alive is therefore a descendant of some child of the helper that is not a running shell: with no
+ * such child, nothing of the command is left. `<left>` in X is 0 only then, and only when the subreaper is known
+ * to be set; 1 means "maybe" (something is left, another command's orphan is, or the helper cannot tell), and
+ * keel then looks through /proc as it does after a spawn. The helper reaps the orphans it inherits as they end.
  */
 export const SHELL_HELPER_SCRIPT = String.raw`
 use strict; use warnings; use POSIX (); use Fcntl qw(F_GETFL F_SETFL O_NONBLOCK);
@@ -26,6 +34,8 @@ $0 = 'keel-shell-helper';
 $SIG{PIPE} = 'IGNORE';
 $SIG{CHLD} = sub {};
 my $WRAPPER = shift @ARGV;
+my %PRCTL = (x86_64 => 157, aarch64 => 167);
+my $REAPER = subreaper();
 binmode STDIN; binmode STDOUT;
 my (%cmds, %by_pid, %held, $holding);
 my ($in, $pending, $closing) = ('', '', 0);
@@ -103,16 +113,39 @@ sub status {
   frame('F', $id, $c->{why}) if length $c->{why};
 }
 
+# True once this process is a child subreaper, read back so that a wrong syscall number cannot pass for it.
+sub subreaper {
+  my $nr = $^O eq 'linux' ? $PRCTL{(POSIX::uname())[4]} : undef;
+  return 0 unless defined $nr && syscall($nr, 36, 1) == 0;
+  my $on = pack('i', 0);
+  return syscall($nr, 37, $on) == 0 && unpack('i', $on) == 1;
+}
+
 sub reap {
-  while ((my $pid = waitpid(-1, POSIX::WNOHANG())) > 0) {
+  my ($pid, @exited);
+  while (($pid = waitpid(-1, POSIX::WNOHANG())) > 0) {
     my $id = delete $by_pid{$pid};
-    next unless defined $id;
-    my $status = $?;
+    push @exited, [$id, $?] if defined $id; # else an orphan a command left, now gone
+  }
+  return unless @exited;
+  my $left = leftovers($pid < 0 && $!{ECHILD});
+  for (@exited) {
+    my ($id, $status) = @$_;
     status($id) while $cmds{$id}{status};
     drain($id);
     $cmds{$id}{done} = 1;
-    frame('X', $id, $status);
+    frame('X', $id, "$status $left");
   }
+}
+
+# 1 unless no process of the shells just reaped can be alive: every orphan is the helper's child (see above).
+sub leftovers {
+  my ($childless) = @_;
+  return 1 unless $REAPER;
+  return 0 if $childless;
+  open(my $fh, '<', "/proc/$$/task/$$/children") or return 1;
+  my $children = <$fh>;
+  return (grep { !exists $by_pid{$_} } split ' ', $children // '') ? 1 : 0;
 }
 
 sub request {

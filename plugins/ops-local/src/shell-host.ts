@@ -186,9 +186,11 @@ class Helper {
       case "E":
         this.settle(id, entry, "ended");
         return handle.onOutputEnd();
-      case "X":
+      case "X": {
         this.settle(id, entry, "exited");
-        return handle.onExit(Number(text()));
+        const [status, left] = text().split(" ");
+        return handle.onExit(Number(status), left !== "0");
+      }
       case "F": // its X follows
         return handle.onFailed(`Could not start the shell: ${text()}.`);
       default:

@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createLocalOps } from "../src/local-ops.ts";
+import type { HelperCommand } from "../src/helper-command.ts";
 import { ShellHost } from "../src/shell-host.ts";
 import { isAlive, outputCollector, printedPids } from "../../../test/support/processes.ts";
 import { tempFolder } from "../../../test/support/workspace.ts";
@@ -38,6 +39,12 @@ function stateOf(pid: number): string {
   return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
 }
 
+/** The parent pid of /proc/<pid>/stat. */
+function parentOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+}
+
 /** The helper's pid, as a command sees it (its shell's parent). */
 const HELPER_PID = "echo helper=$PPID";
 const helperOf = (text: string) => Number(/helper=(\d+)/.exec(text)![1]);
@@ -60,6 +67,21 @@ describe("the long-lived shell of the local backend", () => {
     const pids = printedPids(r.text);
     expect(pids).toHaveLength(2);
     expect(pids.filter(isAlive)).toEqual([]);
+  });
+
+  it("says at the shell's exit whether anything of it is left: an orphan is the helper's, however it detached", async () => {
+    const clean = await run("echo x; sleep 0 & wait");
+    expect((clean.handle as HelperCommand).nothingLeft).toBe(true);
+    const out = outputCollector();
+    // setsid, and a parent that exits at once: without the subreaper the sleeper would be init's.
+    const command = `${HELPER_PID}; (setsid sleep 1000 >/dev/null 2>&1 & echo pid=$!)`;
+    const handle = ops.spawn(command, { onData: out.onData }) as HelperCommand;
+    await handle.exited;
+    expect(handle.nothingLeft).toBe(false);
+    const [sleeper] = printedPids(out.text());
+    expect(parentOf(sleeper!)).toBe(helperOf(out.text()));
+    await handle.kill();
+    expect(isAlive(sleeper!)).toBe(false);
   });
 
   it("fails a command that kills the helper, saying so, and runs the next one in a new helper", async () => {
