@@ -69,7 +69,7 @@ describe("the long-lived shell of the local backend", () => {
     expect(pids.filter(isAlive)).toEqual([]);
   });
 
-  it("says at the shell's exit whether anything of it is left: an orphan is the helper's, however it detached", async () => {
+  it("says at the shell's exit whether anything is left; an orphan is the helper's however it detached", async () => {
     const clean = await run("echo x; sleep 0 & wait");
     expect((clean.handle as HelperCommand).nothingLeft).toBe(true);
     const out = outputCollector();
