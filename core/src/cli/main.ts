@@ -2,6 +2,7 @@
  * The `keel` command: boot flags → settings and plugins → commander with the flags and subcommands plugins
  * added → a mode (UI) runs the session. Exit code 0 when the run succeeded.
  */
+import "./zod-jitless.js"; // first: before any module builds a schema
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
