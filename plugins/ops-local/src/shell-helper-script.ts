@@ -12,11 +12,13 @@
  *
  * The shell is forked straight from the helper: it starts a session of its own (so it leads its process group,
  * as a detached spawn does), changes into its folder and execs with stdin on /dev/null and stdout and stderr
- * on one pipe; a failure before the exec is told on a status pipe that closes on exec. The helper sends S
- * with the shell's first other frame, or 2 ms after the fork when there is none yet (one write instead of two
- * for a quick command), reaps on SIGCHLD (the handler only interrupts `select`; a timeout while shells run covers
- * a signal that lands just before `select` starts waiting), and drains a shell's output before its X, so
- * frames arrive S, D..., E, X; frames made in one pass go out in one write. When stdin closes (keel ended or
+ * on one pipe; a failure before the exec is told on a status pipe that closes on exec. The helper holds S and
+ * the frames after it until the shell's X, 5 ms with nothing happening, its seventh wake-up or 64 KB, so a
+ * quick command costs keel one wake-up instead of three or four (S, D, E, X). It reaps on SIGCHLD (the handler
+ * only interrupts `select`; a signal that lands just before `select` starts waiting is covered by polling each
+ * millisecond while a shell's output has closed and its exit is not seen yet, and by a 50 ms timeout while
+ * shells run), and drains a shell's output before its X, so frames arrive S, D..., E, X; frames made in one
+ * pass go out in one write. When stdin closes (keel ended or
  * closed the backend), every running shell's process group is killed, and the helper exits once it has
  * reported their exits.
  *
@@ -37,17 +39,21 @@ my $WRAPPER = shift @ARGV;
 my %PRCTL = (x86_64 => 157, aarch64 => 167);
 my $REAPER = subreaper();
 binmode STDIN; binmode STDOUT;
-my (%cmds, %by_pid, %held, $holding);
+my (%cmds, %by_pid, %held, $holding, $polls);
 my ($in, $pending, $closing) = ('', '', 0);
 
 sub frame {
   my ($type, $id, $data) = @_;
   $data = '' unless defined $data;
   my $bytes = pack('a1 N N', $type, $id, length $data) . $data;
-  if ($type eq 'S') { $held{$id} = $bytes; return }
+  if ($type eq 'S' || ($type ne 'X' && exists $held{$id} && length $held{$id} < 65536)) {
+    $held{$id} .= $bytes;
+    return;
+  }
   my $start = delete $held{$id};
   $pending .= $start if defined $start;
   $pending .= $bytes;
+  $holding = 0 unless %held;
 }
 
 sub unstarted { my ($id, $why) = @_; frame('F', $id, $why); frame('E', $id); frame('X', $id, 127 << 8) }
@@ -170,8 +176,17 @@ while (1) {
     vec($rin, fileno $c->{status}, 1) = 1 if $c->{status};
     vec($rin, fileno $c->{out}, 1) = 1 if $c->{out};
   }
-  my $ready = select(my $rout = $rin, undef, undef, %held ? 0.002 : %by_pid ? 0.05 : undef);
-  if (%held && ($ready == 0 || ++$holding > 2)) { $pending .= $_ for values %held; %held = (); $holding = 0 }
+  # A shell's output closes as it exits, a moment before it can be reaped; a SIGCHLD that lands between the
+  # reap and this select only ends the wait at its timeout, so the helper polls briefly in that moment.
+  my $exiting = grep { !$_->{out} && !$_->{done} } values %cmds;
+  $polls = 0 unless $exiting;
+  my $wait = $exiting && $polls++ < 20 ? 0.001 : %held ? 0.005 : %by_pid ? 0.05 : undef;
+  my $ready = select(my $rout = $rin, undef, undef, $wait);
+  if (%held && (($ready == 0 && !$exiting) || ++$holding > 6)) {
+    $pending .= $_ for values %held;
+    %held = ();
+    $holding = 0;
+  }
   next if $ready <= 0;
   for my $id (keys %cmds) {
     my $c = $cmds{$id};

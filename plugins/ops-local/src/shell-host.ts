@@ -10,11 +10,10 @@
  * the backend spawns each command itself again.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import type { Socket } from "node:net";
 import type { ProcessHandle } from "@keel/extensions-api";
 import { HelperCommand } from "./helper-command.ts";
-import { forkCount, PROCESS_TAG_VARIABLE } from "./process-tree.ts";
+import { newTag, PROCESS_TAG_VARIABLE } from "./process-tree.ts";
 import { SHELL_HELPER_SCRIPT } from "./shell-helper-script.ts";
 import { findProgram, findShell, WRAPPER } from "./spawn.ts";
 
@@ -65,7 +64,7 @@ export class ShellHost {
   /** Runs `command` in the helper; the caller checked `available`. */
   run(command: string, options: HelperRunOptions): ProcessHandle {
     const fields = [findShell(options.env.PATH), options.cwd, command];
-    const tag = randomBytes(12).toString("hex");
+    const tag = newTag();
     for (const [name, value] of Object.entries({ ...options.env, [PROCESS_TAG_VARIABLE]: tag })) {
       fields.push(`${name}=${value}`);
     }
@@ -79,7 +78,6 @@ export class ShellHost {
     const handle = new HelperCommand({
       command,
       tag,
-      forks: forkCount(), // before the request, so that every process of its tree is counted after it
       signal: options.signal,
       onData: options.onData,
       settled: once(options.settled ?? (() => {})),

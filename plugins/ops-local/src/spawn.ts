@@ -15,12 +15,11 @@
  * found; that is the one escape left, short of cgroups. Without `/proc` (macOS), kill falls back to the group.
  */
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import type { Socket } from "node:net";
 import { delimiter, join } from "node:path";
 import type { ProcessHandle } from "@keel/extensions-api";
-import { forkCount, PROCESS_TAG_VARIABLE, startTimeOf, terminate, type ProcessTree } from "./process-tree.ts";
+import { forkCount, newTag, PROCESS_TAG_VARIABLE, startTimeOf, terminate, type ProcessTree } from "./process-tree.ts";
 
 export { members, PROCESS_TAG_VARIABLE } from "./process-tree.ts";
 
@@ -117,7 +116,7 @@ export function stdinClosedError(command: string): Error {
 export function spawnProcess(command: string, options: SpawnProcessOptions): ProcessHandle {
   if (!existsSync(options.cwd) || !statSync(options.cwd).isDirectory()) throw missingCwdError(command, options.cwd);
   const shell = findShell(options.env.PATH);
-  const tag = randomBytes(12).toString("hex");
+  const tag = newTag();
   const stdinOpen = options.keepStdinOpen === true || options.stdin !== undefined;
   const forks = forkCount(); // before the shell starts, so that every process of its tree is counted after it
   const child = spawn(shell, ["-c", WRAPPER, shell.split("/").pop() ?? "sh", command], {
