@@ -1,15 +1,15 @@
 /**
  * Loading a CommonJS file with a V8 code cache. Node 20 has no module compile cache, and keel's large files —
  * the bundled CLI, jiti, plugins' `.cjs` entries — would otherwise be compiled on every start. The cache lives
- * under `~/.cache/keel/v8`, one file per source path and set of Node flags, keyed by Node version and a hash of the
- * source: V8 itself only checks the source's length, so an edited file of the same size (or a rewrite within the
- * file system's timestamp granularity) must never meet the cache of its old text; and V8 rejects a cache made
- * under other flags, so `keel` (whose shebang sets one) and `node bin/keel.cjs` keep a cache each instead of
- * rewriting one on every switch. A cache V8 rejects is rewritten, one that
- * cannot be written is not used. `KEEL_NO_CODE_CACHE=1` turns it off.
+ * under `~/.cache/keel/v8`, one file per source path and set of Node flags, keyed by Node version and what names
+ * the source's text (`textKey`): V8 itself only checks the source's length, so an edited file of the same size (or
+ * a rewrite within the file system's timestamp granularity) must never meet the cache of its old text; and V8
+ * rejects a cache made under other flags, so `keel` (whose shebang sets one) and `node bin/keel.cjs` keep a cache
+ * each instead of rewriting one on every switch. A cache V8 rejects is rewritten, one that cannot be written is
+ * not used. `KEEL_NO_CODE_CACHE=1` turns it off.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire, Module } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
@@ -17,6 +17,8 @@ import { keelCacheDir } from "./cache-dir.js";
 
 export interface CachedModule {
   exports: unknown;
+  /** Whether V8 ran it from a cache it accepted. */
+  fromCache: boolean;
   /**
    * Writes the cache if it was missing or rejected; call once the code has run, so lazily compiled functions are in it
    * too.
@@ -29,18 +31,56 @@ export interface CodeCacheOptions {
   source?: string;
   /** The `require` the file's code is given; Node's own for that file by default. */
   require?: NodeJS.Require;
+  /** The clock `textKey` compares the file's last change with (`Date.now` by default). */
+  now?: () => number;
 }
 
-const hash = (text: string) => createHash("sha1").update(text).digest("hex").slice(0, 16);
+/**
+ * How long after its last change a file's status alone names its text. Timestamps move in steps of the file
+ * system's granularity (a few ms on ext4, 1 s on ext3 and HFS+, 2 s on FAT), so two writes of one size within a
+ * step look alike; a file changed more recently than this is named by a hash of its text.
+ */
+const SETTLED_MS = 3000;
+
+/**
+ * What names `source`, the text of `file`, without reading it through a hash when that is safe: the file's
+ * device, inode, size, mtime and ctime. The kernel sets ctime on every change, to the current time, and nothing
+ * sets it back (`utimes` sets atime and mtime only), so a later text has a later ctime unless it was written
+ * within a timestamp step of the one before: a file changed in the last `SETTLED_MS` (or whose status does not
+ * match the text read) is named by a SHA-1 of its text. Hashing the CLI's 0.7 MB and the plugins' entries on
+ * every start took ~1.5 ms, and loading node:crypto for it ~5 ms more (~20 ms as the first module to need Node's
+ * streams).
+ */
+function textKey(file: string, source: string, now: number): string {
+  try {
+    const stat = statSync(file, { bigint: true });
+    if (now - Number(stat.ctimeMs) > SETTLED_MS && Number(stat.size) === Buffer.byteLength(source))
+      return `s${[stat.dev, stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs].map((n) => n.toString(36)).join(".")}`;
+  } catch {
+    // Not a file keel can stat: the text names itself.
+  }
+  return `h${createHash("sha1").update(source).digest("hex").slice(0, 16)}`;
+}
+
+/** A short name for a path and flags (FNV-1a, two 32-bit lanes): a collision only costs a recompile. */
+function nameHash(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x01000193);
+  }
+  return `${(a >>> 0).toString(16).padStart(8, "0")}${(b >>> 0).toString(16).padStart(8, "0")}`;
+}
 
 /** Requires `file` (CommonJS) through the code cache, and registers it so later `require`s get the same module. */
 export function requireWithCodeCache(file: string, options: CodeCacheOptions = {}): CachedModule {
   const source = options.source ?? readFileSync(file, "utf8");
   const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join("\0");
-  const stem = `${basename(file).replace(/\W/g, "_")}-${hash(`${file}\0${flags}`)}`;
-  const cache = process.env.KEEL_NO_CODE_CACHE
-    ? undefined
-    : join(keelCacheDir(), "v8", `${stem}-${process.version}-${process.arch}-${hash(source)}.bin`);
+  const stem = `${basename(file).replace(/\W/g, "_")}-${nameHash(`${file}\0${flags}`)}`;
+  const key = process.env.KEEL_NO_CODE_CACHE ? undefined : textKey(file, source, (options.now ?? Date.now)());
+  const cache = key && join(keelCacheDir(), "v8", `${stem}-${process.version}-${process.arch}-${key}.bin`);
   let cachedData: Buffer | undefined;
   try {
     if (cache) cachedData = readFileSync(cache);
@@ -66,6 +106,7 @@ export function requireWithCodeCache(file: string, options: CodeCacheOptions = {
   module.loaded = true;
   return {
     exports: module.exports,
+    fromCache: hadCache && !script.cachedDataRejected,
     saveCache() {
       if (cache && (!hadCache || script.cachedDataRejected)) writeCache(cache, stem, script.createCachedData());
     },

@@ -45,11 +45,12 @@ export async function readSessionContext(inputs: ContextInputs): Promise<Session
     `Platform: ${process.platform}.`,
     ...(branch ? [`Git branch: ${branch}.`] : []),
   ].join(" ");
+  const sources = sourcesOf(chain, keelHome, plugins);
   return {
     facts,
     instructions: readInstructions([keelHome, ...chain], caps, problems),
-    skills: await discoverSkills(sourcesOf("skills", chain, keelHome, plugins), problems),
-    templates: await discoverTemplates(sourcesOf("prompts", chain, keelHome, plugins), problems),
+    skills: await discoverSkills(sources.skills, problems),
+    templates: await discoverTemplates(sources.prompts, problems),
     problems,
   };
 }
