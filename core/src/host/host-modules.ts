@@ -11,6 +11,7 @@ import * as extensionsApi from "@keel/extensions-api";
 import * as catalog from "@keel/extensions-api/catalog";
 import * as compaction from "@keel/extensions-api/compaction";
 import * as paths from "@keel/extensions-api/paths";
+import * as randomId from "@keel/extensions-api/random-id";
 import * as render from "@keel/extensions-api/render";
 import * as scripted from "@keel/extensions-api/scripted";
 import * as sleep from "@keel/extensions-api/sleep";
@@ -26,6 +27,7 @@ export const hostModules: Readonly<Record<HostModule, unknown>> = {
   "@keel/extensions-api/catalog": catalog,
   "@keel/extensions-api/compaction": compaction,
   "@keel/extensions-api/paths": paths,
+  "@keel/extensions-api/random-id": randomId,
   "@keel/extensions-api/render": render,
   "@keel/extensions-api/scripted": scripted,
   "@keel/extensions-api/sleep": sleep,

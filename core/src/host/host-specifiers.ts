@@ -11,6 +11,7 @@ export const HOST_MODULES = [
   "@keel/extensions-api/catalog",
   "@keel/extensions-api/compaction",
   "@keel/extensions-api/paths",
+  "@keel/extensions-api/random-id",
   "@keel/extensions-api/render",
   "@keel/extensions-api/scripted",
   "@keel/extensions-api/sleep",

@@ -3,7 +3,7 @@
  * stops calling tools — with steering and follow-up queues, abort, a valid history, and guards against a
  * model that keeps failing. Everything it talks to (provider, tools, hooks) comes in through `AgentDeps`.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "@keel/extensions-api/random-id";
 import { setMaxListeners } from "node:events";
 import {
   emptyUsage,

@@ -3,7 +3,7 @@
  * the plugin entries of its active branch, and `history_replaced` after a resume, a branch or a compaction.
  */
 import { mkdirSync } from "node:fs";
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "@keel/extensions-api/random-id";
 import { join } from "node:path";
 import type { HistoryReplaceReason, Message, ReplaceOptions, SessionStore } from "@keel/extensions-api";
 import type { EventBus } from "../bus/event-bus.js";

@@ -2,7 +2,7 @@
  * What the plugin does with a session across its life: start or resume it at `session_start`, record events,
  * and carry out the tree commands (jump, fork, label, name, export). Holds the one live recorder.
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "@keel/extensions-api/random-id";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { EventPayloads, Message, PluginEntry, Runtime } from "@keel/extensions-api";

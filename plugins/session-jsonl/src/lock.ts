@@ -4,9 +4,9 @@
  * holder's process, so a lock left by a process that died on this machine is taken over at once instead of
  * after the expiry.
  */
-import { randomBytes } from "node:crypto";
 import { readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { randomHex } from "@keel/extensions-api/random-id";
 // Built into the plugin's entry with graceful-fs as node:fs (scripts/build-plugins.mjs): loading it costs no more
 // than the plugin's own code, and nothing patches fs.
 import * as lockfile from "proper-lockfile";
@@ -90,7 +90,7 @@ export function acquireLock(file: string, settings: LockSettings, onLost: (reaso
     pid: process.pid,
     host: hostname(),
     since: new Date().toISOString(),
-    token: randomBytes(8).toString("hex"),
+    token: randomHex(8),
   };
   const tmp = `${ownerPath(file)}.${me.token}`;
   writeFileSync(tmp, JSON.stringify(me));

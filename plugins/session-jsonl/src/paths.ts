@@ -2,20 +2,25 @@
  * Where sessions live: `$KEEL_HOME/sessions/<encoded cwd>/<created>_<id>.jsonl`, with `<...>.meta.json` (the
  * index entry) beside each file.
  */
-import { createHash } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import { basename, isAbsolute, join, resolve, sep } from "node:path";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 
 export const sessionsRoot = (keelHome: string) => join(keelHome, "sessions");
 
-/** A readable, collision-free folder name for a working directory: its tail plus a hash of the whole path. */
+/**
+ * A readable, collision-free folder name for a working directory: its tail plus a SHA-256 of the whole path.
+ * The hash is @noble/hashes' (built into the plugin's entry): every session start names its folder, and
+ * node:crypto's first load costs a start ~5 ms.
+ */
 export function encodeCwd(cwd: string): string {
   const readable =
     cwd
       .replace(/^[/\\]+/, "")
       .replace(/[^A-Za-z0-9._-]+/g, "-")
       .slice(-60) || "root";
-  return `${readable}-${createHash("sha256").update(cwd).digest("hex").slice(0, 8)}`;
+  return `${readable}-${bytesToHex(sha256(utf8ToBytes(cwd))).slice(0, 8)}`;
 }
 
 export const sessionDir = (keelHome: string, cwd: string) => join(sessionsRoot(keelHome), encodeCwd(cwd));

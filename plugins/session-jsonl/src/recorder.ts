@@ -5,7 +5,7 @@
  * message (the prompt, as soon as the run starts, so what the user typed survives a crash before the first
  * reply); a session that never prompts leaves no file, and entries made before that wait in memory.
  */
-import { randomUUID } from "node:crypto";
+import { randomHex, randomUUID } from "@keel/extensions-api/random-id";
 import { join } from "node:path";
 import type { EventPayloads, Message, PluginEntry } from "@keel/extensions-api";
 import { buildContext, type BranchContext } from "./context.ts";
@@ -35,14 +35,8 @@ export interface Resumed {
   warnings: string[];
 }
 
-/**
- * 12 random hex digits: the first 12 of a v4 UUID, all random (the version digit is the 13th). randomUUID
- * draws from a pool Node refills in batches; `randomBytes(6)` made a buffer and called OpenSSL per entry.
- */
-const randomId = () => {
-  const uuid = randomUUID();
-  return uuid.slice(0, 8) + uuid.slice(9, 13);
-};
+/** 12 random hex digits, from the host's pool of random bytes (`randomBytes(6)` called OpenSSL per entry). */
+const randomId = () => randomHex(6);
 const META_INTERVAL_MS = 1_000;
 
 export class SessionRecorder {
