@@ -22,6 +22,7 @@ export interface Entry<T> {
 export class Registry<T> {
   private readonly items: { declared: string; item: T; owner: Owner; seq: number }[] = [];
   private resolved: Map<string, Entry<T>> | undefined;
+  private listing: readonly Entry<T>[] | undefined;
   private readonly warned = new Set<string>();
   private seq = 0;
 
@@ -37,11 +38,11 @@ export class Registry<T> {
   add(declared: string, item: T, owner: Owner): () => void {
     const record = { declared, item, owner, seq: this.seq++ };
     this.items.push(record);
-    this.resolved = undefined;
+    this.resolved = this.listing = undefined;
     return () => {
       const i = this.items.indexOf(record);
       if (i >= 0) this.items.splice(i, 1);
-      this.resolved = undefined;
+      this.resolved = this.listing = undefined;
     };
   }
 
@@ -51,6 +52,11 @@ export class Registry<T> {
 
   list(): Entry<T>[] {
     return [...this.resolve().values()];
+  }
+
+  /** What `list()` gives, as the same array until the next add or remove: a reader can tell it is unchanged. */
+  entries(): readonly Entry<T>[] {
+    return (this.listing ??= this.list());
   }
 
   /** The names one plugin registered, as it gave them. */

@@ -19,6 +19,7 @@ import {
   type SubagentResult,
   type SessionStore,
   type ThinkingLevel,
+  type Tool,
   type ToolCall,
   type ToolContext,
   type ToolResult,
@@ -36,6 +37,7 @@ import { PluginHost } from "../host/plugin-host.js";
 import type { InlineCandidate } from "../host/plugin-record.js";
 import { Agent } from "../loop/agent.js";
 import type { ActiveTool } from "../loop/tool-calls.js";
+import type { Entry } from "../registry/registry.js";
 import type { CoreSettings } from "../settings/core-settings.js";
 import { managedSettingsFile } from "../settings/managed.js";
 import { unknownSettingsKeys } from "../settings/unknown-keys.js";
@@ -103,6 +105,9 @@ export class KeelRuntime implements Runtime {
   private opsChosen: string | undefined;
   private readonly session: SessionMoves;
   private sessionStarted = false;
+  private toolsInEffect:
+    | { registered: readonly Entry<Tool>[]; enabled: readonly string[] | undefined; tools: Map<string, ActiveTool> }
+    | undefined;
 
   private constructor(options: RuntimeOptions, layers: SettingLayers) {
     this.cwd = options.cwd;
@@ -511,8 +516,15 @@ export class KeelRuntime implements Runtime {
     return [this.core.systemPrompt, ...this.promptAdditions].filter((part) => part.length > 0).join("\n\n");
   }
 
+  /** Asked for every request and every call; rebuilt only once a tool came or went or `tools.enabled` changed. */
   private activeTools(): Map<string, ActiveTool> {
-    return activeTools(this.contributions, this.core.tools.enabled);
+    const registered = this.contributions.tools.entries();
+    const enabled = this.core.tools.enabled;
+    const memo = this.toolsInEffect;
+    if (memo?.registered === registered && memo.enabled === enabled) return memo.tools;
+    const tools = activeTools(registered, enabled);
+    this.toolsInEffect = { registered, enabled, tools };
+    return tools;
   }
 
   private toolContext(

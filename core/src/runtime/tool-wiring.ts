@@ -1,17 +1,16 @@
 /** What the loop's tool calls see: the tools in effect and the context each call runs with. */
-import type { Operations, ToolCall, ToolContext, ToolResult } from "@keel/extensions-api";
-import type { Contributions } from "../host/contributions.js";
+import type { Operations, Tool, ToolCall, ToolContext, ToolResult } from "@keel/extensions-api";
+import type { Entry } from "../registry/registry.js";
 import type { ActiveTool } from "../loop/tool-calls.js";
 
 /** The registered tools, less those `enabled` (the `tools.enabled` setting, when set) leaves out. */
 export function activeTools(
-  contributions: Contributions,
+  registered: readonly Entry<Tool>[],
   enabled: readonly string[] | undefined,
 ): Map<string, ActiveTool> {
   const kept = enabled && new Set(enabled);
   return new Map(
-    contributions.tools
-      .list()
+    registered
       .filter((e) => !kept || kept.has(e.name))
       .map((e) => [e.name, { name: e.name, tool: e.item, owner: { name: e.owner.name, version: e.owner.version } }]),
   );

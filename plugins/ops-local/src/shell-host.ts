@@ -146,8 +146,8 @@ class Helper {
   send(id: number, handle: HelperCommand, fields: string[]): void {
     this.commands.set(id, { handle, exited: false, ended: false });
     this.setRef(true);
-    const payload = Buffer.from(fields.map((field) => `${field}\0`).join(""));
-    this.child.stdin!.write(Buffer.concat([Buffer.from(`R ${id} ${payload.length}\n`), payload]));
+    const body = `${fields.join("\0")}\0`;
+    this.child.stdin!.write(`R ${id} ${Buffer.byteLength(body)}\n${body}`);
   }
 
   stop(): void {

@@ -61,6 +61,12 @@ describe("the long-lived shell of the local backend", () => {
     expect(helperOf(second.text)).toBe(helperOf(first.text)); // the same helper ran both
   });
 
+  it("passes a command and an environment in any UTF-8 through intact (the request counts bytes)", async () => {
+    const r = await run('printf "%s|%s" "日本語 😀" "$KEEL_WORD"; echo; echo after', { env: { KEEL_WORD: "ünïcödé" } });
+    expect(r.text).toBe("日本語 😀|ünïcödé\nafter\n");
+    expect((await run("echo next")).text).toBe("next\n"); // the helper read the request whole, and no more
+  });
+
   it("kills what a command left running with & or nohup once it is killed after its exit", async () => {
     const r = await run("sleep 1000 & echo pid=$!; nohup sleep 1000 >/dev/null 2>&1 & echo pid=$!");
     expect(r.exit).toEqual({ code: 0, signal: null });
