@@ -2,21 +2,9 @@
  * Finding and killing every process one spawn started, through /proc: the tagged processes, the process group
  * while its leader lives, and descendants of either by parent pid. See spawn.ts for why a tag.
  */
-import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 
 export const PROCESS_TAG_VARIABLE = "KEEL_PROCESS_TAG";
-
-const tagPrefix = randomBytes(9).toString("hex");
-let tagsMade = 0;
-
-/**
- * A tag no other spawn of any keel carries: random per process and counted per spawn (`randomBytes` for
- * each cost ~0.1 ms a tool turn here).
- */
-export function newTag(): string {
-  return `${tagPrefix}${(tagsMade++).toString(36)}`;
-}
 const POLL_MS = 15;
 const KILL_WAIT_MS = 3000;
 const SETTLE_TRIES = 6;

@@ -12,8 +12,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Socket } from "node:net";
 import type { ProcessHandle } from "@keel/extensions-api";
+import { randomHex } from "@keel/extensions-api/random-id";
 import { HelperCommand } from "./helper-command.ts";
-import { newTag, PROCESS_TAG_VARIABLE } from "./process-tree.ts";
+import { PROCESS_TAG_VARIABLE } from "./process-tree.ts";
 import { SHELL_HELPER_SCRIPT } from "./shell-helper-script.ts";
 import { findProgram, findShell, WRAPPER } from "./spawn.ts";
 
@@ -64,7 +65,7 @@ export class ShellHost {
   /** Runs `command` in the helper; the caller checked `available`. */
   run(command: string, options: HelperRunOptions): ProcessHandle {
     const fields = [findShell(options.env.PATH), options.cwd, command];
-    const tag = newTag();
+    const tag = randomHex(12);
     for (const [name, value] of Object.entries({ ...options.env, [PROCESS_TAG_VARIABLE]: tag })) {
       fields.push(`${name}=${value}`);
     }

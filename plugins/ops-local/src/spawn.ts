@@ -19,7 +19,8 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import type { Socket } from "node:net";
 import { delimiter, join } from "node:path";
 import type { ProcessHandle } from "@keel/extensions-api";
-import { forkCount, newTag, PROCESS_TAG_VARIABLE, startTimeOf, terminate, type ProcessTree } from "./process-tree.ts";
+import { randomHex } from "@keel/extensions-api/random-id";
+import { forkCount, PROCESS_TAG_VARIABLE, startTimeOf, terminate, type ProcessTree } from "./process-tree.ts";
 
 export { members, PROCESS_TAG_VARIABLE } from "./process-tree.ts";
 
@@ -116,7 +117,7 @@ export function stdinClosedError(command: string): Error {
 export function spawnProcess(command: string, options: SpawnProcessOptions): ProcessHandle {
   if (!existsSync(options.cwd) || !statSync(options.cwd).isDirectory()) throw missingCwdError(command, options.cwd);
   const shell = findShell(options.env.PATH);
-  const tag = newTag();
+  const tag = randomHex(12);
   const stdinOpen = options.keepStdinOpen === true || options.stdin !== undefined;
   const forks = forkCount(); // before the shell starts, so that every process of its tree is counted after it
   const child = spawn(shell, ["-c", WRAPPER, shell.split("/").pop() ?? "sh", command], {
