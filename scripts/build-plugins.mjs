@@ -67,6 +67,12 @@ async function bundle(dir, input, pkg) {
     resolve: { alias: BUILT_IN[pkg.name]?.alias ?? {} },
     plugins: [lazyBuiltins()],
     logLevel: "warn",
+    // An import that resolves nowhere would be left as a `require` that fails when the plugin loads (a package
+    // meant to be built in but not installed): fail the build instead.
+    onLog(level, log, report) {
+      if (log.code === "UNRESOLVED_IMPORT") throw new Error(`${pkg.name}: ${log.message}`);
+      report(level, log);
+    },
     write: true,
     output: {
       dir: out,

@@ -8,7 +8,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { keelEnv, runKeel, SCRIPTED, type KeelEnv } from "../support/keel-cli.ts";
+import { KEEL_BIN, keelEnv, runKeel, SCRIPTED, type KeelEnv } from "../support/keel-cli.ts";
 import { tempDir } from "../support/plugin-fixtures.ts";
 
 const manifests = fileURLToPath(new URL("../../distributions", import.meta.url));
@@ -99,6 +99,8 @@ describe("keel dist build readonly-reviewer", () => {
     expect(help.stdout).toContain("Reviews the code in a workspace without changing it");
     expect(help.stdout).toContain("(see `reviewer models`)");
     expect((await runKeel(["--version"], env, { bin })).stdout).toBe("1.0.0\n");
+    const shebang = (file: string) => readFileSync(file, "utf8").split("\n", 1)[0];
+    expect(shebang(bin)).toBe(shebang(KEEL_BIN)); // the same Node flags as keel's own command
     const unknown = await runKeel(["-p", "hi", "--provider", "nope"], env, {
       bin,
       extraEnv: { HOME: userHome, ...cache },

@@ -2,7 +2,8 @@
  * What a start reads, through the real binary. The start path stays CommonJS and `--version` stays one
  * synchronous write, seen with a preload noting which of Node's internals were loaded
  * (test/support/loaded-builtins.cjs): an ES module bin or launcher would start Node's ES module loader (~6 ms),
- * `process.stdout` the stream machinery (~6 ms). Run as a command, its shebang gives Node a 1 MB semi-space.
+ * `process.stdout` the stream machinery (~6 ms). Run as a command, its shebang gives Node a 1 MB semi-space and
+ * a larger interrupt budget.
  * And of the manifest cache a start reads only the file of the plugin folders it looks at
  * (test/support/source-reads.cjs), whatever other folders the cache knows.
  */
@@ -37,8 +38,8 @@ it("answers --version without the ES module loader or a stream", async () => {
   expect(modules.filter((name) => /modules\/esm\/loader|^NativeModule (stream|net)$/.test(name))).toEqual([]);
 });
 
-it("runs as a command with a small young generation, which only its shebang can set", async () => {
-  expect((await versionLoads("command")).execArgv).toEqual(["--max-semi-space-size=1"]);
+it("runs as a command with a small young generation and a later tier-up, which only its shebang can set", async () => {
+  expect((await versionLoads("command")).execArgv).toEqual(["--max-semi-space-size=1", "--interrupt-budget=1000000"]);
   expect((await versionLoads("node")).execArgv).toEqual([]);
 });
 

@@ -181,11 +181,11 @@ function writePackage(out: string, manifest: DistributionManifest, pluginDirs: s
 }
 
 /**
- * The same launcher as keel's own bin/keel.cjs (CommonJS, `--version` by one synchronous write, a 1 MB
- * young generation: see there why).
+ * The same launcher as keel's own bin/keel.cjs (CommonJS, `--version` by one synchronous write, the same Node
+ * flags in its shebang: see there why; test/e2e/distributions.test.ts checks the two first lines are equal).
  */
 function launcher(command: string, launch: string): string {
-  return `#!/usr/bin/env -S node --max-semi-space-size=1
+  return `#!/usr/bin/env -S node --max-semi-space-size=1 --interrupt-budget=1000000
 // The \`${command}\` command: the distribution in ../package.json, run by keel's kernel.
 // Written by \`keel dist build\`.
 "use strict";
