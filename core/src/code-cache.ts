@@ -8,7 +8,6 @@
  * each instead of rewriting one on every switch. A cache V8 rejects is rewritten, one that cannot be written is
  * not used. `KEEL_NO_CODE_CACHE=1` turns it off.
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire, Module } from "node:module";
 import { basename, dirname, join } from "node:path";
@@ -47,9 +46,10 @@ const SETTLED_MS = 3000;
  * device, inode, size, mtime and ctime. The kernel sets ctime on every change, to the current time, and nothing
  * sets it back (`utimes` sets atime and mtime only), so a later text has a later ctime unless it was written
  * within a timestamp step of the one before: a file changed in the last `SETTLED_MS` (or whose status does not
- * match the text read) is named by a SHA-1 of its text. Hashing the CLI's 0.7 MB and the plugins' entries on
- * every start took ~1.5 ms, and loading node:crypto for it ~5 ms more (~20 ms as the first module to need Node's
- * streams).
+ * match the text read) is named by a hash of its text (`shortHash`: not node:crypto, whose first load costs a
+ * start ~5 ms, which a run right after a build would pay; an accidental collision of two same-size texts is all
+ * it must rule out). Hashing the CLI's 0.7 MB and the plugins' entries on every start took ~1.5 ms, and loading
+ * node:crypto for it ~5 ms more (~20 ms as the first module to need Node's streams).
  */
 function textKey(file: string, source: string, now: number): string {
   try {
@@ -59,17 +59,21 @@ function textKey(file: string, source: string, now: number): string {
   } catch {
     // Not a file keel can stat: the text names itself.
   }
-  return `h${createHash("sha1").update(source).digest("hex").slice(0, 16)}`;
+  return `h${shortHash(source)}`;
 }
 
-/** A short name for a path and flags (FNV-1a, two 32-bit lanes): a collision only costs a recompile. */
-function nameHash(text: string): string {
+/**
+ * 64 bits of `text` (two 32-bit FNV-1a lanes, the second with MurmurHash's multiplier so the two do not move
+ * together): names a path and flags, where a collision only costs a
+ * recompile, and a recently changed text, where only an accidental collision of two same-size texts is possible.
+ */
+function shortHash(text: string): string {
   let a = 0x811c9dc5;
   let b = 0x050c5d1f;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     a = Math.imul(a ^ code, 0x01000193);
-    b = Math.imul(b ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x5bd1e995);
   }
   return `${(a >>> 0).toString(16).padStart(8, "0")}${(b >>> 0).toString(16).padStart(8, "0")}`;
 }
@@ -78,7 +82,7 @@ function nameHash(text: string): string {
 export function requireWithCodeCache(file: string, options: CodeCacheOptions = {}): CachedModule {
   const source = options.source ?? readFileSync(file, "utf8");
   const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join("\0");
-  const stem = `${basename(file).replace(/\W/g, "_")}-${nameHash(`${file}\0${flags}`)}`;
+  const stem = `${basename(file).replace(/\W/g, "_")}-${shortHash(`${file}\0${flags}`)}`;
   const key = process.env.KEEL_NO_CODE_CACHE ? undefined : textKey(file, source, (options.now ?? Date.now)());
   const cache = key && join(keelCacheDir(), "v8", `${stem}-${process.version}-${process.arch}-${key}.bin`);
   let cachedData: Buffer | undefined;
