@@ -8,6 +8,9 @@ import { join, relative, resolve } from "node:path";
 import { hashPluginFolders, projectPluginFolders } from "./project-plugins.js";
 
 /** Every project-scoped configuration file, relative to the project folder. A new one is added here only. */
+/** SHA-256 of no input: the digest of a folder with nothing to hash. */
+const NOTHING_HASHED = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
 export const PROJECT_CONFIG_FILES = [".keel/settings.json", ".mcp.json"] as const;
 
 /**
@@ -63,17 +66,9 @@ export function readProjectConfig(dir: string): ProjectConfig {
     }
   }
   const folders = projectPluginFolders(real);
-  // A folder with no configuration (the usual case) hashes nothing: its digest is made only if asked for, so such
-  // a start does not load node:crypto (~5 ms) for it.
-  if (contents.length === 0 && folders.length === 0)
-    return {
-      dir: real,
-      files: [],
-      plugins: [],
-      get hash() {
-        return createHash("sha256").digest("hex");
-      },
-    };
+  // A folder with no configuration (the usual case) hashes nothing, so its digest is SHA-256's of no input, and
+  // such a start does not load node:crypto (~5 ms) to compute it.
+  if (contents.length === 0 && folders.length === 0) return { dir: real, files: [], plugins: [], hash: NOTHING_HASHED };
   const hash = createHash("sha256");
   const files: string[] = [];
   for (const [file, content] of contents) {
