@@ -1,10 +1,13 @@
 /**
  * The long-lived shell through the real binary: a `-p` run's commands share one helper, each still in its
- * own folder and environment, and the helper does not outlive the run (nor does one a killed keel left).
+ * own folder and environment, and the helper does not outlive the run (nor does one a killed keel left, nor
+ * the spare shell it keeps for the next command).
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { startMockLlm } from "@keel/provider-kit/mock-llm";
 import { describe, expect, it } from "vitest";
+import { SPARE_WRAPPER } from "../../plugins/ops-local/src/shell-helper-script.ts";
 import { isAlive } from "../support/processes.ts";
 import { KEEL_BIN, keelEnv, runKeel } from "../support/keel-cli.ts";
 import { until } from "../support/until.ts";
@@ -23,6 +26,33 @@ function toolTexts(stdout: string): string[] {
 }
 
 const helperOf = (text: string) => Number(/helper=(\d+)/.exec(text)![1]);
+
+/** The helper's children that are spare shells still waiting for their command (they hold fd 3 until then). */
+function sparesOf(helper: number): number[] {
+  const children = readFileSync(`/proc/${helper}/task/${helper}/children`, "latin1").split(" ").filter(Boolean);
+  return children.map(Number).filter((pid) => {
+    try {
+      const waiting = existsSync(`/proc/${pid}/fd/3`);
+      return waiting && readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[2] === SPARE_WRAPPER;
+    } catch {
+      return false; // gone
+    }
+  });
+}
+
+/** Reads `file` once it holds a whole line. */
+async function lineIn(file: string): Promise<string> {
+  let text = "";
+  await until(() => {
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      // not yet
+    }
+    return text.endsWith("\n");
+  });
+  return text;
+}
 
 describe("the long-lived shell of a keel run", () => {
   it("runs every command of the run in one helper, each clean, and ends with the run", async () => {
@@ -48,17 +78,36 @@ describe("the long-lived shell of a keel run", () => {
       env: { ...process.env, KEEL_HOME: env.home },
       stdio: "ignore",
     });
-    let started = "";
-    await until(() => {
-      try {
-        started = readFileSync(`${env.cwd}/started.txt`, "utf8");
-      } catch {
-        // not yet
-      }
-      return started.endsWith("\n");
-    });
+    const started = await lineIn(`${env.cwd}/started.txt`);
     keel.kill("SIGKILL");
     const shell = Number(/pid=(\d+)/.exec(started)![1]);
     await until(() => !isAlive(helperOf(started)) && !isAlive(shell));
+  });
+
+  it("does not leave the spare shell behind when keel is killed while the model answers", async () => {
+    const llm = await startMockLlm();
+    try {
+      llm.push(
+        { reply: { toolCalls: [{ name: "bash", arguments: { command: "echo helper=$PPID > helper.txt" } }] } },
+        { reply: { text: "never sent" }, fault: { kind: "hang", afterEvents: 0 } },
+      );
+      const env = keelEnv();
+      const keel = spawn(
+        process.execPath,
+        [KEEL_BIN, "-p", "go", "--provider", "openai", "--model", "gpt-4.1-mini", "--permission-mode", "full"],
+        {
+          cwd: env.cwd,
+          env: { ...process.env, KEEL_HOME: env.home, OPENAI_BASE_URL: `${llm.url}/v1`, OPENAI_API_KEY: "sk-e2e" },
+          stdio: "ignore",
+        },
+      );
+      const helper = helperOf(await lineIn(`${env.cwd}/helper.txt`));
+      await until(() => llm.requests.length === 2 && sparesOf(helper).length === 1);
+      const [spare] = sparesOf(helper);
+      keel.kill("SIGKILL");
+      await until(() => !isAlive(helper) && !isAlive(spare!));
+    } finally {
+      await llm.close();
+    }
   });
 });

@@ -4,8 +4,9 @@
  * few megabytes, and sees a child's raw wait status, so `exit 137` and a death by SIGKILL stay apart.
  *
  * Protocol. Requests on stdin: a line `R <id> <bytes>` and then <bytes> of NUL-terminated fields: shell, folder,
- * command, then `NAME=value` per variable. Answers on stdout, frames of one type byte, the id and the payload's
- * length (both 32-bit big-endian), then the payload:
+ * command, the command's tag as `KEEL_PROCESS_TAG=<tag>`, the tag of the spare to make for the next command the
+ * same way (empty: make none), then `NAME=value` per variable. Answers on stdout, frames of one type byte, the
+ * id and the payload's length (both 32-bit big-endian), then the payload:
  *   H  the helper is ready (id 0)            S  started: "<pid> <start time in ticks>"
  *   F  the shell could not start: why        D  output
  *   E  end of output (the pipe closed)       X  the shell exited: "<raw wait status> <left>"
@@ -29,22 +30,51 @@
  * such child, nothing of the command is left. `<left>` in X is 0 only then, and only when the subreaper is known
  * to be set; 1 means "maybe" (something is left, another command's orphan is, or the helper cannot tell), and
  * keel then looks through /proc as it does after a spawn. The helper reaps the orphans it inherits as they end.
+ *
+ * A spare shell. Once a command's X is out (keel is then busy with the result and the model), the helper forks
+ * the next command's shell ahead of it: like any command's, but running SPARE_WRAPPER, which waits for the
+ * command on fd 3, with the last request's shell and environment, the tag that request named for the spare, and
+ * that request's folder, entered through the helper's own descriptor of it (keel's closes once the command
+ * ends). A request whose shell, whole environment (its tag included: keel uses the one it named for the spare)
+ * and folder match is written to the spare, whose S frame goes out at once: the fork and exec, ~2 ms of a
+ * 2.5 ms `echo` here, are off the turn's path. The folder matches when the one keel checked (its
+ * /proc/<keel>/fd/N) has the device and inode of the descriptor the spare enters, which the helper holds open so
+ * that no other folder can be given that inode meanwhile: the very directory, however it was renamed or
+ * replaced on its path; and when its path is the one it had when the spare started (bash takes $PWD from it).
+ * Anything else, a command of 4 KB or more (bash reads fd 3 a byte at a time) or a spare that died (the write
+ * fails), and the spare is killed and the command forked as always. The spare leads its own session with a tag
+ * no command has, so it is in no command's tree and `<left>` does not count it; it exits when fd 3 closes
+ * unwritten, so it ends with the helper.
  */
+/**
+ * What a spare shell runs (bash only): WRAPPER (spawn.ts) behind a wait for the command, NUL-terminated on fd 3.
+ * The command then runs exactly as WRAPPER runs it: the text as `$1` of an `eval` whose `shift` leaves `$#` 0,
+ * so `$0`, `$LINENO`, `$_` and the shell's own error messages are the same; `REPLY` (`read` without a name
+ * keeps the text untouched) is unset and `SECONDS` restarted. A spare whose fd 3 closes unwritten exits.
+ */
+export const SPARE_WRAPPER =
+  'exec 2>&1; read -r -d "" -u 3 || exit; exec 3<&-; set -- "$REPLY"; unset REPLY; SECONDS=0; eval "shift; $1"';
+
 export const SHELL_HELPER_SCRIPT = String.raw`
-use strict; use warnings; use POSIX (); use Fcntl qw(F_GETFL F_SETFL O_NONBLOCK);
+use strict; use warnings; use POSIX (); use Fcntl qw(F_GETFL F_SETFL O_NONBLOCK O_RDONLY O_DIRECTORY);
 $0 = 'keel-shell-helper';
 $SIG{PIPE} = 'IGNORE';
 $SIG{CHLD} = sub {};
-my $WRAPPER = shift @ARGV;
+my ($WRAPPER, $SPARE_WRAPPER) = @ARGV;
 my %PRCTL = (x86_64 => 157, aarch64 => 167);
 my $REAPER = subreaper();
+# A command and its NUL in one write no larger than PIPE_BUF, which a pipe takes whole without blocking.
+my $SPARE_MAX = 4095;
 binmode STDIN; binmode STDOUT;
 my (%cmds, %by_pid, %held, $holding, $polls);
 my ($in, $pending, $closing) = ('', '', 0);
+# The spare shell; what the next spare is made from (the last request); spares killed and not reaped yet.
+my ($spare, $next, %dying, $respare);
 
 sub frame {
   my ($type, $id, $data) = @_;
   $data = '' unless defined $data;
+  $respare = 1 if $type eq 'X';
   my $bytes = pack('a1 N N', $type, $id, length $data) . $data;
   if ($type eq 'S' || ($type ne 'X' && exists $held{$id} && length $held{$id} < 65536)) {
     $held{$id} .= $bytes;
@@ -72,30 +102,94 @@ sub flush {
 
 sub nonblocking { my $fh = shift; fcntl($fh, F_SETFL, fcntl($fh, F_GETFL, 0) | O_NONBLOCK) }
 
-sub start {
-  my ($id, $shell, $cwd, $command, @env) = @_;
+# Forks a shell running '$script' with '@args' in a session of its own, in '$dir' (a path or an open folder),
+# stdin on /dev/null, stdout and stderr on a new pipe, a failure before the exec told on a status pipe; '$cmd',
+# for a spare: the pipe its command will come through, as fd 3. Returns the shell, or why it could not fork.
+sub fork_shell {
+  my ($shell, $dir, $env, $script, $cmd, @args) = @_;
   my ($or, $ow, $sr, $sw);
-  unless (pipe($or, $ow) && pipe($sr, $sw)) { unstarted($id, "pipe: $!"); return }
+  return "pipe: $!" unless pipe($or, $ow) && pipe($sr, $sw);
   my $pid = fork();
-  unless (defined $pid) { unstarted($id, "fork: $!"); return }
+  return "fork: $!" unless defined $pid;
   if ($pid == 0) {
     $SIG{$_} = 'DEFAULT' for qw(PIPE CHLD);
     POSIX::setsid();
-    unless (chdir $cwd) { syswrite $sw, "cannot enter the working folder: $!"; POSIX::_exit(127) }
+    unless (chdir $dir) { syswrite $sw, "cannot enter the working folder: $!"; POSIX::_exit(127) }
     open(my $null, '<', '/dev/null');
     POSIX::dup2(fileno $null, 0); POSIX::dup2(fileno $ow, 1); POSIX::dup2(fileno $ow, 2);
-    %ENV = map { split /=/, $_, 2 } @env;
+    if ($cmd) {
+      # Descriptors above 2 are close-on-exec; a dup is not. Fd 3 may be the status pipe: keep that elsewhere.
+      my $fd = POSIX::dup(fileno $cmd);
+      if (fileno $sw == 3) { open(my $copy, '>&', $sw); $sw = $copy }
+      POSIX::dup2($fd, 3) unless $fd == 3;
+    }
+    %ENV = map { split /=/, $_, 2 } @$env;
     (my $name = $shell) =~ s{.*/}{};
-    { no warnings 'exec'; exec { $shell } $name, '-c', $WRAPPER, $name, $command; }
+    { no warnings 'exec'; exec { $shell } $name, '-c', $script, $name, @args; }
     syswrite $sw, "cannot run $shell: $!"; POSIX::_exit(127);
   }
   close $ow; close $sw;
   nonblocking($or); nonblocking($sr);
   my $since = 0;
   if (open(my $st, '<', "/proc/$pid/stat")) { my $s = <$st>; $since = (split / /, substr($s, rindex($s, ')') + 2))[19] }
-  frame('S', $id, "$pid $since");
-  $cmds{$id} = { out => $or, status => $sr, pid => $pid, why => '' };
-  $by_pid{$pid} = $id;
+  return { out => $or, status => $sr, pid => $pid, since => $since, why => '' };
+}
+
+sub begin {
+  my ($id, $c) = @_;
+  frame('S', $id, "$c->{pid} $c->{since}");
+  $cmds{$id} = $c;
+  $by_pid{$c->{pid}} = $id;
+}
+
+# Runs a request: in the spare when it fits, else in a shell forked for it; then remembers it for the next spare.
+sub start {
+  my ($id, $shell, $folder, $command, $tag, $spare_tag, @env) = @_;
+  my $key = join "\0", $shell, @env;
+  my $dir;
+  my $opened = sysopen($dir, $folder, O_RDONLY | O_DIRECTORY);
+  unless ($opened && take_spare($id, $command, $tag, $key, $dir, $folder)) {
+    drop_spare();
+    my $c = fork_shell($shell, $folder, [@env, $tag], $WRAPPER, undef, $command);
+    ref $c ? begin($id, $c) : unstarted($id, $c);
+  }
+  $next = $opened && length $spare_tag ? { shell => $shell, env => [@env, $spare_tag], key => $key, tag => $spare_tag,
+    dir => $dir } : undef;
+}
+
+sub take_spare {
+  my ($id, $command, $tag, $key, $dir, $folder) = @_;
+  my $s = $spare or return 0;
+  return 0 unless $s->{tag} eq $tag && $s->{key} eq $key && length $command <= $SPARE_MAX;
+  my $path = readlink($folder) // $folder; # keel's /proc/<keel>/fd/N, or a real path (tests)
+  my @here = stat $dir;
+  return 0 unless defined $path && $path eq $s->{path} && @here && $here[0] == $s->{dev} && $here[1] == $s->{ino};
+  my $n = syswrite $s->{cmd}, "$command\0"; # EPIPE once it died
+  return 0 unless defined $n && $n == 1 + length $command;
+  undef $spare; # closes the command's pipe behind it
+  begin($id, $s->{c});
+  return 1;
+}
+
+sub make_spare {
+  my $n = $next or return;
+  my $path = readlink '/proc/self/fd/' . fileno $n->{dir};
+  my ($dev, $ino) = stat $n->{dir};
+  my ($cr, $cw);
+  return unless defined $path && defined $ino && pipe($cr, $cw);
+  my $c = fork_shell($n->{shell}, $n->{dir}, $n->{env}, $SPARE_WRAPPER, $cr);
+  return unless ref $c;
+  nonblocking($cw);
+  # The descriptor it enters stays open with it, so no other folder can take that device and inode meanwhile.
+  $spare = { c => $c, cmd => $cw, tag => $n->{tag}, key => $n->{key}, path => $path, dir => $n->{dir}, dev => $dev,
+    ino => $ino };
+}
+
+sub drop_spare {
+  return unless $spare;
+  kill 'KILL', $spare->{c}{pid};
+  $dying{$spare->{c}{pid}} = 1;
+  undef $spare;
 }
 
 sub drain {
@@ -130,6 +224,8 @@ sub subreaper {
 sub reap {
   my ($pid, @exited);
   while (($pid = waitpid(-1, POSIX::WNOHANG())) > 0) {
+    delete $dying{$pid};
+    undef $spare if $spare && $spare->{c}{pid} == $pid; # it died unused
     my $id = delete $by_pid{$pid};
     push @exited, [$id, $?] if defined $id; # else an orphan a command left, now gone
   }
@@ -151,7 +247,8 @@ sub leftovers {
   return 0 if $childless;
   open(my $fh, '<', "/proc/$$/task/$$/children") or return 1;
   my $children = <$fh>;
-  return (grep { !exists $by_pid{$_} } split ' ', $children // '') ? 1 : 0;
+  my $idle = $spare ? $spare->{c}{pid} : 0;
+  return (grep { !exists $by_pid{$_} && !exists $dying{$_} && $_ != $idle } split ' ', $children // '') ? 1 : 0;
 }
 
 sub request {
@@ -169,6 +266,8 @@ while (1) {
   reap();
   for my $id (keys %cmds) { delete $cmds{$id} if $cmds{$id}{done} && !$cmds{$id}{out} }
   flush();
+  make_spare() if $respare && !$spare && !$closing;
+  $respare = 0;
   POSIX::_exit(0) if $closing && !%by_pid;
   my $rin = '';
   vec($rin, 0, 1) = 1 unless $closing;
@@ -199,7 +298,7 @@ while (1) {
   }
   if (!$closing && vec($rout, 0, 1)) {
     my $n = sysread(STDIN, my $buf, 65536);
-    if (defined $n && $n == 0) { $closing = 1; kill 'KILL', -$_ for keys %by_pid }
+    if (defined $n && $n == 0) { $closing = 1; kill 'KILL', -$_ for keys %by_pid; drop_spare() }
     $in .= $buf if $n;
     request();
   }

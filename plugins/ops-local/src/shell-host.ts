@@ -15,7 +15,7 @@ import type { ProcessHandle } from "@keel/extensions-api";
 import { randomHex } from "@keel/extensions-api/random-id";
 import { HelperCommand } from "./helper-command.ts";
 import { PROCESS_TAG_VARIABLE } from "./process-tree.ts";
-import { SHELL_HELPER_SCRIPT } from "./shell-helper-script.ts";
+import { SHELL_HELPER_SCRIPT, SPARE_WRAPPER } from "./shell-helper-script.ts";
 import { findProgram, findShell, WRAPPER } from "./spawn.ts";
 
 export interface HelperRunOptions {
@@ -33,6 +33,18 @@ const HEADER_BYTES = 9;
 const MAX_FRAME_BYTES = 1 << 20;
 const STDERR_KEPT = 2000;
 const STARTS_BEFORE_GIVING_UP = 2;
+/** Spares need /proc, to compare a spare's folder with the one keel checked. */
+const SPARES_POSSIBLE = process.platform === "linux";
+/**
+ * Variables that bash reads before the command (a file to source, options to set) or that the spare's wrapper
+ * sets: with one of them the shell's start is not the same ahead of the command, so no spare is made.
+ */
+const NOT_IN_A_SPARE = ["BASH_ENV", "SHELLOPTS", "BASHOPTS", "REPLY", "SECONDS"];
+
+/** Whether a spare shell for the next command may be made from this one's shell and environment. */
+function spareFits(shell: string, env: Record<string, string>): boolean {
+  return shell.endsWith("/bash") && !NOT_IN_A_SPARE.some((name) => name in env);
+}
 
 /** perl from PATH or its usual place, undefined when there is none. */
 export function findPerl(pathVariable = process.env.PATH ?? ""): string | undefined {
@@ -49,11 +61,13 @@ export class ShellHost {
 
   /**
    * `perl`: the interpreter to run the helper with (`findPerl()`); undefined: none, commands must spawn.
-   * `onGiveUp` hears why, once, when a helper that kept failing to start is given up.
+   * `onGiveUp` hears why, once, when a helper that kept failing to start is given up. `spares`: keep the next
+   * command's shell started ahead of it (shell-helper-script.ts); false forks each command's when it comes.
    */
   constructor(
     private readonly perl: string | undefined,
     private readonly onGiveUp: (why: string) => void = () => {},
+    private readonly spares = SPARES_POSSIBLE,
   ) {
     if (!perl) this.unavailable = "perl was not found on PATH or at /usr/bin/perl";
   }
@@ -64,10 +78,10 @@ export class ShellHost {
 
   /** Runs `command` in the helper; the caller checked `available`. */
   run(command: string, options: HelperRunOptions): ProcessHandle {
-    const fields = [findShell(options.env.PATH), options.cwd, command];
-    const tag = randomHex(12);
-    for (const [name, value] of Object.entries({ ...options.env, [PROCESS_TAG_VARIABLE]: tag })) {
-      fields.push(`${name}=${value}`);
+    const shell = findShell(options.env.PATH);
+    const fields = [shell, options.cwd, command, "", ""];
+    for (const [name, value] of Object.entries(options.env)) {
+      if (name !== PROCESS_TAG_VARIABLE) fields.push(`${name}=${value}`);
     }
     if (fields.some((field) => field.includes("\0")))
       throw new Error(
@@ -75,6 +89,11 @@ export class ShellHost {
           `byte, which no program can receive. Remove it.`,
       );
     const helper = (this.helper ??= this.startHelper());
+    // The tag the helper's spare was made with, if it made one: a request must name it to run in the spare.
+    const tag = helper.spareTag ?? randomHex(12);
+    helper.spareTag = this.spares && spareFits(shell, options.env) ? randomHex(12) : undefined;
+    fields[3] = `${PROCESS_TAG_VARIABLE}=${tag}`;
+    fields[4] = helper.spareTag === undefined ? "" : `${PROCESS_TAG_VARIABLE}=${helper.spareTag}`;
     const id = this.nextId++;
     const handle = new HelperCommand({
       command,
@@ -120,12 +139,14 @@ class Helper {
   private readonly commands = new Map<number, Entry>();
   private buffer: Buffer = Buffer.alloc(0);
   private ready = false;
+  /** The tag of the spare shell the last request asked for, which the next request uses. */
+  spareTag: string | undefined;
   private stderr = "";
   private broken: string | undefined;
   private dead = false;
 
   constructor(perl: string, onDeath: (wasReady: boolean, why: string) => void) {
-    this.child = spawn(perl, ["-e", SHELL_HELPER_SCRIPT, WRAPPER], {
+    this.child = spawn(perl, ["-e", SHELL_HELPER_SCRIPT, WRAPPER, SPARE_WRAPPER], {
       stdio: ["pipe", "pipe", "pipe"],
       detached: true, // its own session: a Ctrl-C at the terminal is keel's to handle, not the helper's
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
