@@ -38,12 +38,16 @@ function dependenciesOf(pkg, seen = new Set()) {
  * built with. Node's loader compiles a package's files on every start (no code cache); built in, they load from the
  * plugin's cache. session-jsonl takes proper-lockfile's lock on its first write, on the way to a run's first
  * request: from node_modules that cost ~8 ms (its four packages compiled, graceful-fs patching fs, node:constants,
- * node:assert). graceful-fs is node:fs here: what it adds is a queue that retries an open after EMFILE, and the
- * lock opens no files (mkdir, stat, utimes, rmdir). @noble/hashes (its SHA-256 names a session's folder) is an ES
- * module package, which Node would load through its ES module loader.
+ * node:assert). graceful-fs is node:fs's few functions the lock calls here (lock-fs.cjs): what graceful-fs adds is a
+ * queue that retries an open after EMFILE, and the lock opens no files (mkdir, stat, utimes, rmdir). @noble/hashes
+ * (its SHA-256 names a session's folder) is an ES module package, which Node would load through its ES module
+ * loader.
  */
 const BUILT_IN = {
-  "@keel/plugin-session-jsonl": { packages: ["proper-lockfile", "@noble/hashes"], alias: { "graceful-fs": "node:fs" } },
+  "@keel/plugin-session-jsonl": {
+    packages: ["proper-lockfile", "@noble/hashes"],
+    alias: { "graceful-fs": fileURLToPath(new URL("lock-fs.cjs", import.meta.url)) },
+  },
 };
 
 function externalFor(pkg) {

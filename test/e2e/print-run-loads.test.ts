@@ -75,17 +75,33 @@ it("activates and reads nothing of the UIs, RPC, ACP, MCP servers, the marketpla
  * question and ui-print's pager. Nor does the session's lock read graceful-fs: proper-lockfile is built into
  * session-jsonl's entry with node:fs in its place (scripts/build-plugins.mjs). Nor node:crypto: the code cache
  * names settled files by their status, ids come from the host's pool of /dev/urandom bytes, a session folder's
- * SHA-256 from @noble/hashes, and a folder without project configuration hashes nothing.
+ * SHA-256 from @noble/hashes, and a folder without project configuration hashes nothing. Nor perf_hooks: durations
+ * are read from `process.uptime()`, not the `performance` global. Nor, with a stdin that is a file (/dev/null, as
+ * a spawn with `stdio: "ignore"` gives it), Node's file streams and fs/promises (with readline's interface, which
+ * they load): nothing builds `process.stdin` (the terminal check asks the descriptors, ui-print's input reads it on
+ * the first line asked for), and the lock's copy of its fs (`{ ...fs }`) holds only the functions it calls.
  */
-const UNUSED_BUILTINS = ["child_process", "dgram", "readline", "readline/promises", "fs/promises", "crypto"];
+const UNUSED_BUILTINS = [
+  "child_process",
+  "dgram",
+  "readline",
+  "readline/promises",
+  "fs/promises",
+  "crypto",
+  "perf_hooks",
+  "internal/fs/streams",
+  "internal/fs/promises",
+  "internal/readline/interface",
+];
 
-it("answers text without child_process, readline, crypto or graceful-fs, and still writes the session", async () => {
+it("answers text without child_process, readline, crypto, perf_hooks, file streams or graceful-fs", async () => {
   const env = keelEnv({ script: [{ text: "done" }] });
   const reads = join(env.home, "reads.txt");
   const builtins = join(env.home, "builtins.txt");
   const result = await runKeel(["-p", "go", ...SCRIPTED], env, {
     extraEnv: { NODE_OPTIONS: `--require ${PRELOAD}`, KEEL_TEST_READS: reads, KEEL_TEST_BUILTINS: builtins },
     timeoutMs: 60_000,
+    stdin: "ignore",
   });
   expect(result.code, result.stderr).toBe(0);
   expect(result.stdout).toContain("done");

@@ -40,7 +40,8 @@ export const SCRIPTED = ["--provider", "scripted", "--settings", '{"provider-scr
 
 /**
  * `prefix`: a command the binary runs under, e.g. `setpriv --reuid …` to run it as another user. `bin`: another
- * command's script instead of keel's (a built distribution's `bin/<command>.cjs`).
+ * command's script instead of keel's (a built distribution's `bin/<command>.cjs`). `stdin: "ignore"`: stdin is
+ * /dev/null (a file, as benchmarks and many CI runners give), instead of a pipe that gets `input`.
  */
 export function runKeel(
   args: string[],
@@ -51,6 +52,7 @@ export function runKeel(
     timeoutMs?: number;
     prefix?: string[];
     bin?: string;
+    stdin?: "pipe" | "ignore";
   } = {},
 ): Promise<KeelRun> {
   return new Promise((resolve, reject) => {
@@ -58,18 +60,18 @@ export function runKeel(
     const child = spawn(program!, argv, {
       cwd: env.cwd,
       env: { ...process.env, KEEL_HOME: env.home, ...options.extraEnv },
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: [options.stdin ?? "pipe", "pipe", "pipe"],
     });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+    child.stdout!.on("data", (d) => (stdout += d));
+    child.stderr!.on("data", (d) => (stderr += d));
     const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
-    child.stdin.end(options.input ?? "");
+    child.stdin?.end(options.input ?? "");
   });
 }

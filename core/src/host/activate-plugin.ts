@@ -12,7 +12,7 @@ import {
 import { errorText } from "../bus/event-bus.js";
 import { runWithDeadline } from "../hooks/timeout.js";
 import { sectionKeyWarnings } from "../settings/unknown-keys.js";
-import { trace } from "../trace.js";
+import { processMs, trace } from "../trace.js";
 import { registerDeclaredProviders } from "./declared-providers.js";
 import { loadEntry } from "./loader.js";
 import { declaredNames } from "./manifest.js";
@@ -52,7 +52,7 @@ export async function activatePlugin(r: PluginRecord, ctx: ActivationContext): P
         `its dependency ${dep} could not be activated${target?.reason ? ` (${target.reason})` : ""}`,
       );
   }
-  const started = performance.now();
+  const started = processMs();
   let definition: PluginDefinition<any>;
   try {
     const entry = r.manifest!.entry;
@@ -105,7 +105,7 @@ export async function activatePlugin(r: PluginRecord, ctx: ActivationContext): P
   if (!r.inline) warnUnregistered(r, deps);
   trace(`activated ${r.name}`);
   ctx.activated(r);
-  deps.bus.emit("plugin_activated", { plugin: { name: r.name, version: r.version }, ms: performance.now() - started });
+  deps.bus.emit("plugin_activated", { plugin: { name: r.name, version: r.version }, ms: processMs() - started });
   return true;
 }
 

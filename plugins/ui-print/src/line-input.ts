@@ -15,7 +15,12 @@ export class LineInput {
   private readonly chat: Waiter[] = [];
   private ended = false;
 
-  constructor(private readonly stream: NodeJS.ReadableStream = process.stdin) {}
+  /**
+   * `stream` is the terminal's input, `process.stdin` unless given, looked up only when a line is first asked for:
+   * building `process.stdin` on a stdin that is a file loads Node's file streams and readline, which a `-p` run never
+   * reads.
+   */
+  constructor(private readonly stream?: NodeJS.ReadableStream) {}
 
   /** The next line, as the answer to a question; undefined at the end of input. */
   answer(): Promise<string | undefined> {
@@ -41,7 +46,7 @@ export class LineInput {
 
   private start(): void {
     if (this.reader) return;
-    this.reader = createInterface({ input: this.stream, terminal: false });
+    this.reader = createInterface({ input: this.stream ?? process.stdin, terminal: false });
     this.reader.on("line", (line) => {
       const waiter = this.questions.shift() ?? this.chat.shift();
       if (waiter) waiter(line);
