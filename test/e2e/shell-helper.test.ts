@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { startMockLlm } from "@keel/provider-kit/mock-llm";
 import { describe, expect, it } from "vitest";
-import { SPARE_WRAPPER } from "../../plugins/ops-local/src/shell-helper-script.ts";
+import { SPARE_WRAPPER } from "../../plugins/ops-local/src/shell-helper-spare.ts";
 import { isAlive } from "../support/processes.ts";
 import { KEEL_BIN, keelEnv, runKeel } from "../support/keel-cli.ts";
 import { until } from "../support/until.ts";

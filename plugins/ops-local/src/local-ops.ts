@@ -42,6 +42,13 @@ function statOf(info: Stats): FileStat {
   return { kind: kindOf(info), size: info.size, mtimeMs: info.mtimeMs };
 }
 
+/** Whether `a` and `b` hold the same variables (both undefined counts). */
+function sameVariables(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  const names = Object.keys(a);
+  return names.length === Object.keys(b).length && names.every((name) => a[name] === b[name]);
+}
+
 function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
@@ -54,6 +61,8 @@ export class LocalOps implements Operations {
   readonly confinement: Confinement;
   private readonly baseEnv: Record<string, string>;
   private readonly shell: ShellHost | undefined;
+  /** The last command's environment, reused while commands ask for the same variables (most ask for none). */
+  private lastEnv: { asked: Record<string, string> | undefined; env: Record<string, string> } | undefined;
 
   constructor(options: LocalOpsOptions) {
     const roots = new Roots(options.cwd, options.allowedRoots);
@@ -122,6 +131,14 @@ export class LocalOps implements Operations {
     await inCheckedDir(this.confinement, path, dirname(entry), "write", (dir) => removeIn(dir, basename(entry), path));
   }
 
+  /** The base environment with `asked` over it: the same (frozen) object while the same variables are asked for. */
+  private envFor(asked: Record<string, string> | undefined): Record<string, string> {
+    if (this.lastEnv && sameVariables(this.lastEnv.asked, asked)) return this.lastEnv.env;
+    const env = Object.freeze({ ...this.baseEnv, ...asked });
+    this.lastEnv = { asked: asked && { ...asked }, env };
+    return env;
+  }
+
   spawn(command: string, options: SpawnOptions = {}): ProcessHandle {
     const real = this.confinement.resolve(options.cwd ?? ".", "read");
     let dir: CheckedDir;
@@ -132,7 +149,7 @@ export class LocalOps implements Operations {
       if (code === "ENOENT" || code === "ENOTDIR") throw missingCwdError(command, real);
       throw error;
     }
-    const env = { ...this.baseEnv, ...options.env };
+    const env = this.envFor(options.env);
     const fed = options.stdin !== undefined || options.keepStdinOpen === true;
     if (this.shell?.available && !fed) {
       // The helper's shell changes into the folder through this descriptor, so it stays open until then.

@@ -15,7 +15,8 @@ import type { ProcessHandle } from "@keel/extensions-api";
 import { randomHex } from "@keel/extensions-api/random-id";
 import { HelperCommand } from "./helper-command.ts";
 import { PROCESS_TAG_VARIABLE } from "./process-tree.ts";
-import { SHELL_HELPER_SCRIPT, SPARE_WRAPPER } from "./shell-helper-script.ts";
+import { SHELL_HELPER_SCRIPT } from "./shell-helper-script.ts";
+import { SPARE_WRAPPER } from "./shell-helper-spare.ts";
 import { findProgram, findShell, WRAPPER } from "./spawn.ts";
 
 export interface HelperRunOptions {
@@ -56,6 +57,7 @@ export class ShellHost {
   private failedStarts = 0;
   private nextId = 1;
   private closed = false;
+  private variables: { env: Record<string, string>; text: string } | undefined;
   /** Why the helper is not used, once it is not. */
   unavailable: string | undefined;
 
@@ -79,11 +81,8 @@ export class ShellHost {
   /** Runs `command` in the helper; the caller checked `available`. */
   run(command: string, options: HelperRunOptions): ProcessHandle {
     const shell = findShell(options.env.PATH);
-    const fields = [shell, options.cwd, command, "", ""];
-    for (const [name, value] of Object.entries(options.env)) {
-      if (name !== PROCESS_TAG_VARIABLE) fields.push(`${name}=${value}`);
-    }
-    if (fields.some((field) => field.includes("\0")))
+    const variables = this.variablesOf(options.env);
+    if (variables === undefined || command.includes("\0") || options.cwd.includes("\0"))
       throw new Error(
         `Cannot run ${JSON.stringify(command)}: the command, its folder or its environment contains a NUL ` +
           `byte, which no program can receive. Remove it.`,
@@ -92,8 +91,8 @@ export class ShellHost {
     // The tag the helper's spare was made with, if it made one: a request must name it to run in the spare.
     const tag = helper.spareTag ?? randomHex(12);
     helper.spareTag = this.spares && spareFits(shell, options.env) ? randomHex(12) : undefined;
-    fields[3] = `${PROCESS_TAG_VARIABLE}=${tag}`;
-    fields[4] = helper.spareTag === undefined ? "" : `${PROCESS_TAG_VARIABLE}=${helper.spareTag}`;
+    const spareTag = helper.spareTag === undefined ? "" : `${PROCESS_TAG_VARIABLE}=${helper.spareTag}`;
+    const body = `${shell}\0${options.cwd}\0${command}\0${PROCESS_TAG_VARIABLE}=${tag}\0${spareTag}\0${variables}`;
     const id = this.nextId++;
     const handle = new HelperCommand({
       command,
@@ -103,8 +102,23 @@ export class ShellHost {
       settled: once(options.settled ?? (() => {})),
       stuck: () => helper.fail("it did not report the start or the end of a killed command"),
     });
-    helper.send(id, handle, fields);
+    helper.send(id, handle, body);
     return handle;
+  }
+
+  /**
+   * `env` as the request's fields (`NAME=value\0` each, the tag left out), undefined when one holds a NUL; kept
+   * for the last environment object, which the backend hands over again while nothing in it changed.
+   */
+  private variablesOf(env: Record<string, string>): string | undefined {
+    if (this.variables?.env === env) return this.variables.text;
+    let text = "";
+    for (const [name, value] of Object.entries(env)) {
+      if (name.includes("\0") || value.includes("\0")) return undefined;
+      if (name !== PROCESS_TAG_VARIABLE) text += `${name}=${value}\0`;
+    }
+    this.variables = { env, text };
+    return text;
   }
 
   /** Ends the helper; it kills the process group of every command still running. */
@@ -165,10 +179,10 @@ class Helper {
     );
   }
 
-  send(id: number, handle: HelperCommand, fields: string[]): void {
+  /** Sends request `id`: `body` is its fields, each NUL-terminated (shell-helper-script.ts). */
+  send(id: number, handle: HelperCommand, body: string): void {
     this.commands.set(id, { handle, exited: false, ended: false });
     this.setRef(true);
-    const body = `${fields.join("\0")}\0`;
     this.child.stdin!.write(`R ${id} ${Buffer.byteLength(body)}\n${body}`);
   }
 

@@ -10,7 +10,7 @@ import type { ProcessHandle } from "@keel/extensions-api";
 import { afterAll, describe, expect, it } from "vitest";
 import type { HelperCommand } from "../src/helper-command.ts";
 import { createLocalOps } from "../src/local-ops.ts";
-import { SPARE_WRAPPER } from "../src/shell-helper-script.ts";
+import { SPARE_WRAPPER } from "../src/shell-helper-spare.ts";
 import { findPerl, ShellHost } from "../src/shell-host.ts";
 import { isAlive, outputCollector } from "../../../test/support/processes.ts";
 import { tempFolder } from "../../../test/support/workspace.ts";
