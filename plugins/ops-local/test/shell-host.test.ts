@@ -67,6 +67,14 @@ describe("the long-lived shell of the local backend", () => {
     expect((await run("echo next")).text).toBe("next\n"); // the helper read the request whole, and no more
   });
 
+  it("refuses a command or a variable holding a NUL byte, every time, and runs the next command", async () => {
+    for (let i = 0; i < 2; i++) {
+      expect(() => ops.spawn("echo a\0b")).toThrow(/the command, its folder or its environment contains a NUL byte/);
+      expect(() => ops.spawn("true", { env: { KEEL_NUL: "a\0b" } })).toThrow(/contains a NUL byte/);
+    }
+    expect((await run("echo fine")).text).toBe("fine\n");
+  });
+
   it("kills what a command left running with & or nohup once it is killed after its exit", async () => {
     const r = await run("sleep 1000 & echo pid=$!; nohup sleep 1000 >/dev/null 2>&1 & echo pid=$!");
     expect(r.exit).toEqual({ code: 0, signal: null });
