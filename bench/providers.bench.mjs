@@ -113,6 +113,58 @@ for (const f of FORMATS) {
 }
 printTable("SSE parse + decode throughput (from memory, no sockets)", rows);
 
+// A reply's decode as a run pays it: in a fresh process under keel's shebang flags (keel's functions mostly stay
+// interpreted) and zod without its compiled parsers (as the CLI sets it), 20 tool-call replies of the peers' mock
+// shape decoded through provider-kit's build, with the fast check and with zod alone (`withSchemaAlone`).
+const COLD_RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const coldDir = mkdtempSync(join(tmpdir(), "keel-bench-decode-"));
+const coldChild = join(coldDir, "decode.cjs");
+const coldRows = [["format", "fast check (µs a reply)", "zod alone (µs a reply)", "ratio"]];
+writeFileSync(
+  coldChild,
+  `const [kitPath, eventsFile, mode, format] = process.argv.slice(2);
+require(require.resolve("zod", { paths: [kitPath] })).config({ jitless: true });
+const kit = require(kitPath);
+const { AssistantMessageBuilder } = require(require.resolve("@keel/extensions-api/stream", { paths: [kitPath] }));
+const replies = JSON.parse(require("node:fs").readFileSync(eventsFile, "utf8"));
+const create = { openai: kit.createChatDecoder, "openai-responses": kit.createResponsesDecoder,
+  anthropic: kit.createAnthropicDecoder }[format];
+const model = { id: "m", provider: format, contextWindow: 100000, maxOutput: 1000 };
+const start = process.hrtime.bigint();
+for (const events of replies) {
+  const decoder = create(new AssistantMessageBuilder(format, "m"), { model, systemPrompt: "", messages: [], tools: [] }, "X");
+  for (const event of events) mode === "zod" ? kit.withSchemaAlone(() => decoder.push(event)) : decoder.push(event);
+}
+process.stdout.write(String(Number(process.hrtime.bigint() - start) / 1000 / replies.length));`,
+);
+const kitDist = join(root, "libs/provider-kit/dist/index.cjs");
+for (const f of FORMATS) {
+  const replies = Array.from({ length: 20 }, (_, n) =>
+    render(f.format, { toolCalls: [{ name: "bash", arguments: { command: `echo turn-${n}` } }] }, f.model, n)
+      .events.join("")
+      .split("\n\n")
+      .filter((block) => block.includes("data: "))
+      .map((block) => {
+        const event = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)[1];
+        return event ? { event, data } : { data };
+      }),
+  );
+  const eventsFile = join(coldDir, `${f.format}.json`);
+  writeFileSync(eventsFile, JSON.stringify(replies));
+  const times = { fast: [], zod: [] };
+  for (let i = 0; i < COLD_RUNS; i++)
+    for (const mode of i % 2 ? ["zod", "fast"] : ["fast", "zod"]) {
+      const args = ["--max-semi-space-size=1", "--interrupt-budget=1000000", coldChild, kitDist, eventsFile, mode];
+      const run = spawnSync(process.execPath, [...args, f.format], { encoding: "utf8" });
+      if (run.status !== 0) throw new Error(run.stderr);
+      times[mode].push(Number(run.stdout));
+    }
+  const [fast, zod] = [median(times.fast), median(times.zod)];
+  coldRows.push([f.format, fast.toFixed(0), zod.toFixed(0), ratio(fast, zod)]);
+}
+printTable(`Decode of a tool-call reply in a fresh process, keel's flags (median of ${COLD_RUNS})`, coldRows);
+
 // Latency: last body chunk handed to the provider → message_end event, through the real host over HTTP.
 const realFetch = globalThis.fetch;
 let lastChunkAt = 0;

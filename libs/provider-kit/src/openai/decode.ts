@@ -179,8 +179,12 @@ export function createChatDecoder(b: AssistantMessageBuilder, request: ProviderR
       }
       const chunk = parseEvent(Chunk, event.data, event.event ?? "chat.completion.chunk", label);
       if (chunk.error) {
+        const { error } = chunk;
+        // The fields the schema names, in its order: a fast-checked chunk still holds the keys zod would strip.
         const message =
-          typeof chunk.error === "string" ? chunk.error : (chunk.error.message ?? JSON.stringify(chunk.error));
+          typeof error === "string"
+            ? error
+            : (error.message ?? JSON.stringify({ message: error.message, type: error.type, code: error.code }));
         const overflow = overflowDetail(message);
         if (overflow) throw overflowError(`${label}: ${overflow}`);
         throw new ProviderError(`${label} reported an error in the stream: ${message}`, {
