@@ -129,10 +129,11 @@ const { AssistantMessageBuilder } = require(require.resolve("@keel/extensions-ap
 const replies = JSON.parse(require("node:fs").readFileSync(eventsFile, "utf8"));
 const create = { openai: kit.createChatDecoder, "openai-responses": kit.createResponsesDecoder,
   anthropic: kit.createAnthropicDecoder }[format];
-const model = { id: "m", provider: format, contextWindow: 100000, maxOutput: 1000 };
+const request = { model: { id: "m", provider: format, contextWindow: 100000, maxOutput: 1000 }, systemPrompt: "",
+  messages: [], tools: [] };
 const start = process.hrtime.bigint();
 for (const events of replies) {
-  const decoder = create(new AssistantMessageBuilder(format, "m"), { model, systemPrompt: "", messages: [], tools: [] }, "X");
+  const decoder = create(new AssistantMessageBuilder(format, "m"), request, "X");
   for (const event of events) mode === "zod" ? kit.withSchemaAlone(() => decoder.push(event)) : decoder.push(event);
 }
 process.stdout.write(String(Number(process.hrtime.bigint() - start) / 1000 / replies.length));`,
