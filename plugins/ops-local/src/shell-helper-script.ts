@@ -212,7 +212,7 @@ while (1) {
   flush();
   make_spare() if $respare && !$spare && !$closing;
   $respare = 0;
-  POSIX::_exit(0) if $closing && !%by_pid;
+  POSIX::_exit(0) if $closing && !%by_pid && !%dying; # reaped, so no zombie is left to init
   my $rin = '';
   vec($rin, 0, 1) = 1 unless $closing;
   for my $c (values %cmds) {
@@ -223,7 +223,7 @@ while (1) {
   # reap and this select only ends the wait at its timeout, so the helper polls briefly in that moment.
   my $exiting = grep { !$_->{out} && !$_->{done} } values %cmds;
   $polls = 0 unless $exiting;
-  my $wait = $exiting && $polls++ < 20 ? 0.001 : %held ? 0.005 : %by_pid ? 0.05 : undef;
+  my $wait = $exiting && $polls++ < 20 ? 0.001 : %held ? 0.005 : %by_pid || %dying ? 0.05 : undef;
   my $ready = select(my $rout = $rin, undef, undef, $wait);
   if (%held && (($ready == 0 && !$exiting) || ++$holding > 6)) {
     $pending .= $_ for values %held;
