@@ -4,10 +4,10 @@
  * the spare shell it keeps for the next command).
  */
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { startMockLlm } from "@keel/provider-kit/mock-llm";
 import { describe, expect, it } from "vitest";
-import { SPARE_WRAPPER } from "../../plugins/ops-local/src/shell-helper-spare.ts";
+import { helperOf, sparesOf } from "../../plugins/ops-local/test/helper-probes.ts";
 import { isAlive } from "../support/processes.ts";
 import { KEEL_BIN, keelEnv, runKeel } from "../support/keel-cli.ts";
 import { until } from "../support/until.ts";
@@ -23,21 +23,6 @@ function toolTexts(stdout: string): string[] {
     .map((line) => JSON.parse(line))
     .filter((event) => event.type === "tool_execution_end")
     .map((event) => String(event.result.content[0]?.text ?? ""));
-}
-
-const helperOf = (text: string) => Number(/helper=(\d+)/.exec(text)![1]);
-
-/** The helper's children that are spare shells still waiting for their command (they hold fd 3 until then). */
-function sparesOf(helper: number): number[] {
-  const children = readFileSync(`/proc/${helper}/task/${helper}/children`, "latin1").split(" ").filter(Boolean);
-  return children.map(Number).filter((pid) => {
-    try {
-      const waiting = existsSync(`/proc/${pid}/fd/3`);
-      return waiting && readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[2] === SPARE_WRAPPER;
-    } catch {
-      return false; // gone
-    }
-  });
 }
 
 /** Reads `file` once it holds a whole line. */

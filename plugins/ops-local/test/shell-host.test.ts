@@ -4,24 +4,17 @@
  * failure and the next command a new helper, a garbled channel is not trusted, and closing the backend takes
  * the helper and what it still runs down with it.
  */
-import { chmodSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createLocalOps } from "../src/local-ops.ts";
 import type { HelperCommand } from "../src/helper-command.ts";
 import { ShellHost } from "../src/shell-host.ts";
 import { isAlive, outputCollector, printedPids } from "../../../test/support/processes.ts";
-import { tempFolder } from "../../../test/support/workspace.ts";
 import { until } from "../../../test/support/until.ts";
+import { HELPER_PID, helperBackend, helperOf } from "./helper-probes.ts";
 
-const folder = tempFolder("keel-shell-host-");
-const cwd = realpathSync(folder.path);
-mkdirSync(join(cwd, "sub"));
-const ops = createLocalOps({ cwd });
-afterAll(() => {
-  ops.close();
-  rmSync(cwd, { recursive: true, force: true });
-});
+const { cwd, ops } = helperBackend("keel-shell-host-");
 
 /** Runs `command` on the backend; resolves to its exit (or the error it failed with) and its output. */
 async function run(command: string, options: { cwd?: string; env?: Record<string, string> } = {}) {
@@ -32,7 +25,6 @@ async function run(command: string, options: { cwd?: string; env?: Record<string
   return { exit, text: out.text(), handle };
 }
 
-/** Polls until `check` holds; the test's own timeout bounds it. */
 /** The state letter of /proc/<pid>/stat (T: stopped). */
 function stateOf(pid: number): string {
   const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
@@ -44,10 +36,6 @@ function parentOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
   return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
 }
-
-/** The helper's pid, as a command sees it (its shell's parent). */
-const HELPER_PID = "echo helper=$PPID";
-const helperOf = (text: string) => Number(/helper=(\d+)/.exec(text)![1]);
 
 describe("the long-lived shell of the local backend", () => {
   it("runs each command in its own folder and environment: `cd` and `export` do not reach the next", async () => {

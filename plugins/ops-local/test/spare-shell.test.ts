@@ -4,26 +4,18 @@
  * spare is killed and the command forked as always. A command can tell which it got from its own command line:
  * a forked shell's carries the command's text, a spare's only the wrapper that waited for it.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ProcessHandle } from "@keel/extensions-api";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { HelperCommand } from "../src/helper-command.ts";
 import { createLocalOps } from "../src/local-ops.ts";
-import { SPARE_WRAPPER } from "../src/shell-helper-spare.ts";
+import { HELPER_PID, helperBackend, helperOf, sparesOf, spareOf } from "./helper-probes.ts";
 import { findPerl, ShellHost } from "../src/shell-host.ts";
 import { isAlive, outputCollector } from "../../../test/support/processes.ts";
-import { tempFolder } from "../../../test/support/workspace.ts";
 import { until } from "../../../test/support/until.ts";
 
-const folder = tempFolder("keel-spare-shell-");
-const cwd = realpathSync(folder.path);
-mkdirSync(join(cwd, "sub"));
-const ops = createLocalOps({ cwd });
-afterAll(() => {
-  ops.close();
-  rmSync(cwd, { recursive: true, force: true });
-});
+const { cwd, ops } = helperBackend("keel-spare-shell-");
 
 type Start = (command: string, onData: (chunk: Uint8Array) => void) => ProcessHandle;
 
@@ -39,32 +31,6 @@ async function runWith(start: Start, command: string) {
 /** Runs `command` on the backend, in `options.cwd` (a workspace path) with `options.env` added. */
 function run(command: string, options: { cwd?: string; env?: Record<string, string> } = {}) {
   return runWith((text, onData) => ops.spawn(text, { ...options, onData }), command);
-}
-
-const HELPER_PID = "echo helper=$PPID";
-const helperOf = (text: string) => Number(/helper=(\d+)/.exec(text)![1]);
-
-/**
- * The helper's children that are spare shells waiting for a command: their command line is the spare's
- * wrapper, and they still hold fd 3, which the wrapper closes once the command came.
- */
-function sparesOf(helper: number): number[] {
-  const children = readFileSync(`/proc/${helper}/task/${helper}/children`, "latin1").split(" ").filter(Boolean);
-  return children.map(Number).filter((pid) => {
-    try {
-      return (
-        readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[2] === SPARE_WRAPPER && existsSync(`/proc/${pid}/fd/3`)
-      );
-    } catch {
-      return false; // gone
-    }
-  });
-}
-
-/** The helper's spare, once it has made one. */
-async function spareOf(helper: number): Promise<number> {
-  await until(() => sparesOf(helper).length === 1);
-  return sparesOf(helper)[0]!;
 }
 
 /** Runs a first command with `options`, then waits for the spare the helper forks after it. */
