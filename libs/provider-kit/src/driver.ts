@@ -95,19 +95,18 @@ export async function* streamHttp(
         const decoder = attempt.createDecoder(builder);
         let last: StreamEvent[] | undefined;
         for await (const event of readSse(response.body, stats, idle.touch)) {
-          const events = guarded(
-            `reading a ${JSON.stringify(event.event ?? "data")} event from ${attempt.label}`,
-            () => {
-              try {
-                return decoder.push(event);
-              } catch (error) {
-                // A cut-off last event that does not read is a stream that ended early, not bad data.
-                if (event.unterminated)
-                  throw new ProviderError(endedEarly(attempt.label, decoder.finalEvent, stats), { kind: "stream" });
-                throw error;
-              }
-            },
-          );
+          let events: StreamEvent[];
+          try {
+            events = decoder.push(event);
+          } catch (error) {
+            // A cut-off last event that does not read is a stream that ended early, not bad data.
+            if (event.unterminated)
+              throw new ProviderError(endedEarly(attempt.label, decoder.finalEvent, stats), { kind: "stream" });
+            throw asProviderError(
+              error,
+              `reading a ${JSON.stringify(event.event ?? "data")} event from ${attempt.label}`,
+            );
+          }
           if (builder.isFinished) {
             last = events;
             break;
@@ -163,18 +162,19 @@ function guarded<T>(what: string, fn: () => T): T {
     const result = fn();
     if (result instanceof Promise) {
       return result.catch((error: unknown) => {
-        throw error instanceof ProviderError
-          ? error
-          : new ProviderError(`Failed while ${what}: ${(error as Error)?.message ?? String(error)}`, {
-              kind: "stream",
-            });
+        throw asProviderError(error, what);
       }) as T;
     }
     return result;
   } catch (error) {
-    if (error instanceof ProviderError) throw error;
-    throw new ProviderError(`Failed while ${what}: ${(error as Error)?.message ?? String(error)}`, { kind: "stream" });
+    throw asProviderError(error, what);
   }
+}
+
+/** `error` as a ProviderError: itself, or a non-retryable one that says what failed. */
+function asProviderError(error: unknown, what: string): ProviderError {
+  if (error instanceof ProviderError) return error;
+  return new ProviderError(`Failed while ${what}: ${(error as Error)?.message ?? String(error)}`, { kind: "stream" });
 }
 
 async function httpFailure(response: HttpResponse, attempt: HttpAttempt): Promise<ProviderError> {
@@ -260,16 +260,20 @@ function silentFailure(attempt: HttpAttempt, stats: SseStats, quiet: "bytes" | "
   );
 }
 
-/** Calls `onIdle` when `touch` has not been called for `ms`. */
+/**
+ * Calls `onIdle` when `touch` has not been called for `ms`. One timer re-armed by each touch (`refresh`), not a
+ * new one per network chunk; once stopped, a touch does not start it again.
+ */
 function idleWatch(ms: number, onIdle: () => void): { touch: () => void; stop: () => void } {
-  let timer: NodeJS.Timeout | undefined;
-  const touch = () => {
-    clearTimeout(timer);
-    timer = setTimeout(onIdle, ms);
-    timer.unref();
+  const timer = setTimeout(onIdle, ms).unref();
+  let stopped = false;
+  return {
+    touch: () => void (stopped || timer.refresh()),
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
   };
-  touch();
-  return { touch, stop: () => clearTimeout(timer) };
 }
 
 function endedEarly(label: string, finalEvent: string, stats: SseStats): string {

@@ -10,6 +10,7 @@
  */
 import { Agent, request as httpRequest, type IncomingMessage } from "node:http";
 import type { Readable } from "node:stream";
+import { urlToHttpOptions } from "node:url";
 
 /** Response headers by name, case-insensitive; null when absent (as `Headers.get`). */
 export interface HeaderLookup {
@@ -50,17 +51,29 @@ function secureClient() {
   return tls;
 }
 
+/** Where a URL points, as node:http's options: parsed once per URL, since a session posts to one URL every turn. */
+const targets = new Map<string, ReturnType<typeof urlToHttpOptions>>();
+function targetOf(url: string): ReturnType<typeof urlToHttpOptions> {
+  let target = targets.get(url);
+  if (!target) {
+    if (targets.size >= 64) targets.clear();
+    target = urlToHttpOptions(new URL(url));
+    targets.set(url, target);
+  }
+  return target;
+}
+
 /** Sends one request; rejects with the socket's error (a system `code`) or an `AbortError` on abort. */
 export const httpFetch: HttpFetch = (url, init) =>
   new Promise((resolve, reject) => {
-    const target = new URL(url);
+    const target = targetOf(url);
     const secure = target.protocol === "https:";
     if (!secure && target.protocol !== "http:")
       return reject(new TypeError(`Cannot send a request to ${url}: only http: and https: URLs are supported.`));
     const send = secure ? secureClient().request : httpRequest;
     const request = send(
-      target,
       {
+        ...target,
         method: init.method,
         headers: { "accept-encoding": "gzip, deflate, br", ...init.headers },
         agent: secure ? secureClient().agent : plainAgent,

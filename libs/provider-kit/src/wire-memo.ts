@@ -6,7 +6,7 @@
  * Reused items are frozen, so nothing can change what a later request sends; a `provider_request` handler
  * gets a copy of the payload (the driver's `onPayload`), never these items.
  */
-import type { Message } from "@keel/extensions-api";
+import type { Message, ToolSpec } from "@keel/extensions-api";
 
 /** Items made from one message, for requests to models alike in what the mapping reads (`key`). */
 export class WireMemo<T> {
@@ -19,6 +19,27 @@ export class WireMemo<T> {
     if (hit?.key === key) return hit.value;
     const value = reusable(make());
     this.made.set(message, { key, value });
+    return value;
+  }
+}
+
+/**
+ * A format's declaration of each tool, made once: the loop sends the same tools with every request, and a tool's
+ * `parameters` object stays the same while the tool does (the kernel keeps each tool's JSON schema), so the item
+ * made for it is reused, and serialised once, while its name, description and `variant` (what else the format
+ * puts in, e.g. a cache mark on the last tool) are the same. The item gets its own copy of the schema, which it
+ * freezes, never the caller's.
+ */
+export class ToolMemo<T> {
+  private readonly made = new WeakMap<object, { name: string; description: string; variant: string; value: T }[]>();
+
+  of(tool: ToolSpec, variant: string, make: (parameters: Record<string, unknown>) => T): T {
+    let kept = this.made.get(tool.parameters);
+    const hit = kept?.find((k) => k.name === tool.name && k.description === tool.description && k.variant === variant);
+    if (hit) return hit.value;
+    const value = reusable(make(structuredClone(tool.parameters)));
+    if (!kept) this.made.set(tool.parameters, (kept = []));
+    kept.push({ name: tool.name, description: tool.description, variant, value });
     return value;
   }
 }

@@ -2,8 +2,8 @@
  * Reused wire items (wire-memo.ts): a frozen history maps and serialises to exactly what a fresh one does, for
  * every model it is sent to, and nothing a `provider_request` handler does to one request reaches the next.
  */
-import { emptyUsage, type Message, type ModelInfo } from "@keel/extensions-api";
-import { chatPayload, responsesPayload } from "@keel/provider-kit";
+import { emptyUsage, type Message, type ModelInfo, type ToolSpec } from "@keel/extensions-api";
+import { anthropicPayload, chatPayload, responsesPayload } from "@keel/provider-kit";
 import { collect, request } from "@keel/provider-kit/conformance";
 import { startMockLlm } from "@keel/provider-kit/mock-llm";
 import { describe, expect, it } from "vitest";
@@ -65,6 +65,38 @@ describe("reused wire items", () => {
         expect(requestBody(reused)).toBe(expected);
         expect(JSON.stringify(reused)).toBe(expected);
       }
+    });
+  }
+
+  for (const [name, payload] of [
+    ["Chat Completions", chatPayload],
+    ["Responses", responsesPayload],
+    ["Anthropic", anthropicPayload],
+  ] as const) {
+    it(`${name}: tools declared once are reused while they stay the same, and the body says what they are now`, () => {
+      // As the loop sends them: new spec objects each request, around the schema object it keeps per tool.
+      const schemas = [
+        { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+        { type: "object", properties: { path: { type: "string", default: "." } } },
+      ];
+      const specs = (description = "Runs a command."): ToolSpec[] => [
+        { name: "bash", description, parameters: schemas[0]! },
+        { name: "ls", description: "Lists a folder.", parameters: schemas[1]! },
+      ];
+      const fresh = (tools: ToolSpec[]) =>
+        JSON.stringify(payload(request(seeing, history(), { tools: structuredClone(tools) })));
+      const first = payload(request(seeing, history(), { tools: specs() })) as { tools: unknown[] };
+      const second = payload(request(seeing, history(), { tools: specs() })) as { tools: unknown[] };
+      expect(requestBody(first)).toBe(fresh(specs()));
+      expect(requestBody(second)).toBe(fresh(specs()));
+      expect(second.tools[0]).toBe(first.tools[0]);
+      expect(Object.isFrozen(schemas[0])).toBe(false);
+      const changed = payload(request(seeing, history(), { tools: specs("Runs a shell command.") }));
+      expect(requestBody(changed)).toBe(fresh(specs("Runs a shell command.")));
+      // The last tool's entry differs when it is not the last (Anthropic's cache mark), and back again.
+      const reordered = [...specs()].reverse();
+      expect(requestBody(payload(request(seeing, history(), { tools: reordered })))).toBe(fresh(reordered));
+      expect(requestBody(payload(request(seeing, history(), { tools: specs() })))).toBe(fresh(specs()));
     });
   }
 

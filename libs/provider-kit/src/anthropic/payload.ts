@@ -11,6 +11,7 @@ import {
   type TextContent,
 } from "@keel/extensions-api";
 import { argumentsObject } from "../json.ts";
+import { ToolMemo } from "../wire-memo.ts";
 
 type Block = Record<string, unknown> & { type: string };
 interface WireMessage {
@@ -19,6 +20,7 @@ interface WireMessage {
 }
 
 const EPHEMERAL = { type: "ephemeral" } as const;
+const tools = new ToolMemo<unknown>();
 
 /** Thinking budgets per requested level; Anthropic's minimum is 1024. */
 const BUDGET = { minimal: 1024, low: 4096, medium: 10_000, high: 32_000 } as const;
@@ -90,12 +92,15 @@ export function anthropicPayload(request: ProviderRequest): Record<string, unkno
   if (request.systemPrompt)
     body.system = [{ type: "text", text: request.systemPrompt, ...(cache ? { cache_control: EPHEMERAL } : {}) }];
   if (request.tools.length > 0) {
-    body.tools = request.tools.map((t, i) => ({
-      name: t.name,
-      description: t.description,
-      input_schema: t.parameters,
-      ...(cache && i === request.tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
-    }));
+    body.tools = request.tools.map((t, i) => {
+      const marked = cache && i === request.tools.length - 1;
+      return tools.of(t, marked ? "cached" : "", (input_schema) => ({
+        name: t.name,
+        description: t.description,
+        input_schema,
+        ...(marked ? { cache_control: { ...EPHEMERAL } } : {}),
+      }));
+    });
   }
   if (request.reasoning && model.reasoning && model.compat?.adaptiveThinking === true) {
     // Models with adaptive thinking decide the budget themselves; the level becomes the effort.

@@ -6,7 +6,7 @@
  */
 import type { ImageContent, Message, ModelInfo, ProviderRequest, TextContent } from "@keel/extensions-api";
 import { imageLeftOut, TOOL_IMAGES_HEADER, toolResultParts } from "../tool-result-parts.ts";
-import { WireMemo } from "../wire-memo.ts";
+import { ToolMemo, WireMemo } from "../wire-memo.ts";
 
 type Item = Record<string, unknown>;
 
@@ -25,6 +25,7 @@ function inputContent(content: (TextContent | ImageContent)[], model: ModelInfo)
 type Mapped = { items: Item[]; images: readonly ImageContent[] };
 const NO_IMAGES: readonly ImageContent[] = [];
 const memo = new WireMemo<Mapped>();
+const tools = new ToolMemo<unknown>();
 
 function mapped(m: Message, model: ModelInfo): Mapped {
   if (m.role === "user") {
@@ -85,13 +86,15 @@ export function responsesPayload(request: ProviderRequest): Record<string, unkno
   };
   if (request.systemPrompt) body.instructions = request.systemPrompt;
   if (request.tools.length > 0)
-    body.tools = request.tools.map((t) => ({
-      type: "function",
-      name: t.name,
-      description: t.description,
-      parameters: t.parameters,
-      strict: false,
-    }));
+    body.tools = request.tools.map((t) =>
+      tools.of(t, "", (parameters) => ({
+        type: "function",
+        name: t.name,
+        description: t.description,
+        parameters,
+        strict: false,
+      })),
+    );
   if (request.maxTokens !== undefined) body.max_output_tokens = request.maxTokens;
   if (request.temperature !== undefined && !model.reasoning) body.temperature = request.temperature;
   if (model.reasoning) {

@@ -1,7 +1,7 @@
 /** keel's request → a Chat Completions request body. */
 import type { ImageContent, Message, ModelInfo, ProviderRequest, TextContent } from "@keel/extensions-api";
 import { imageLeftOut, TOOL_IMAGES_HEADER, toolResultParts } from "../tool-result-parts.ts";
-import { WireMemo } from "../wire-memo.ts";
+import { ToolMemo, WireMemo } from "../wire-memo.ts";
 import { chatCompat } from "./compat.ts";
 
 type Part = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
@@ -30,6 +30,7 @@ function parts(content: (TextContent | ImageContent)[], model: ModelInfo): Part[
 type Mapped = { item?: ChatMessage; images: readonly ImageContent[] };
 const NO_IMAGES: readonly ImageContent[] = [];
 const memo = new WireMemo<Mapped>();
+const tools = new ToolMemo<unknown>();
 
 function mapped(m: Message, model: ModelInfo): Mapped {
   if (m.role === "user")
@@ -94,10 +95,12 @@ export function chatPayload(request: ProviderRequest): Record<string, unknown> {
   };
   if (compat.includeUsage) body.stream_options = { include_usage: true };
   if (request.tools.length > 0)
-    body.tools = request.tools.map((t) => ({
-      type: "function",
-      function: { name: t.name, description: t.description, parameters: t.parameters },
-    }));
+    body.tools = request.tools.map((t) =>
+      tools.of(t, "", (parameters) => ({
+        type: "function",
+        function: { name: t.name, description: t.description, parameters },
+      })),
+    );
   if (request.maxTokens !== undefined) body[compat.maxTokensField] = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.reasoning && model.reasoning && compat.reasoningEffort) body.reasoning_effort = request.reasoning;
