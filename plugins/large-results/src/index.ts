@@ -17,6 +17,7 @@ export default definePlugin({
     const store = new ResultStore(() => join(api.runtime.dataDir, "results"));
     const tool = readResultTool(store, settings.thresholdBytes - 1024);
     api.registerTool(tool);
+    api.events.on("history_replaced", () => store.historyReplaced());
     // After the default stage, so transforms that redact or reshape a result see it whole before it is stored.
     api.hooks.tap("tool_result", { stage: STAGE_ENRICH }, (message) => {
       if (message.toolName === tool.name) return message; // its output is already sized; storing it would loop

@@ -13,6 +13,8 @@ const HANDLE = /^res_[0-9a-f]{8}$/;
 export class ResultStore {
   /** The folder last seen holding a result. */
   private known: string | undefined;
+  /** Whether the folder may hold results this process did not save (see `historyReplaced`). */
+  private earlier = false;
 
   /** `folder` is asked each time: the session (and so its data folder) is known only once it has started. */
   constructor(private readonly folder: () => string) {}
@@ -31,10 +33,22 @@ export class ResultStore {
   }
 
   /**
+   * The session's history was replaced (a resume, a jump, a fork): its folder may hold results saved by an
+   * earlier process. Until then the session is the new one this process started, whose id is new, so its folder
+   * holds only what `save` put there.
+   */
+  historyReplaced(): void {
+    this.earlier = true;
+  }
+
+  /**
    * Whether the session's folder holds any result: once it does, the model needs `read_result`. Asked before
-   * each request, so a yes is remembered per folder and a no costs one `existsSync`.
+   * each request, so a yes is remembered per folder and a no costs one `existsSync`; before anything was saved
+   * or the history replaced, a no costs nothing: `folder()` reads `runtime.dataDir`, which makes the session's
+   * data folder (a `mkdir` on every start, and an empty folder left behind by every run that stores nothing).
    */
   holdsAny(): boolean {
+    if (!this.earlier && this.known === undefined) return false;
     const dir = this.folder();
     if (this.known === dir) return true;
     if (!existsSync(dir) || readdirSync(dir).length === 0) return false;
