@@ -45,13 +45,19 @@ export function containPlugins(command = "keel"): Containment {
   let target: ContainmentTarget | undefined;
   let stdoutOwner: PluginRef | undefined;
   const methods = console as unknown as Record<string, (...args: unknown[]) => void>;
-  const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr }) as unknown as typeof methods;
+  // Made on the first call that goes to stderr: a Console, with the process.stderr stream under it, costs a start
+  // ~1 ms (and node:console), and most runs log nothing.
+  let stderrConsole: typeof methods | undefined;
+  const toStderr = () =>
+    (stderrConsole ??= new Console({ stdout: process.stderr, stderr: process.stderr }) as unknown as typeof methods);
   const toStdout = { ...methods };
   // Only the mode's own calls pay for the stack walk; before a mode runs, nobody owns stdout.
   const mayUseStdout = () =>
     stdoutOwner !== undefined && ownerOfStack(new Error().stack, target)?.name === stdoutOwner.name;
-  for (const [name, fn] of Object.entries(toStderr)) {
-    if (typeof fn === "function") methods[name] = (...args) => (mayUseStdout() ? toStdout : toStderr)[name]!(...args);
+  // The methods a Console has (the global console has a few more of its own, such as `profile`).
+  for (const [name, fn] of Object.entries(methods)) {
+    if (typeof fn === "function" && typeof (Console.prototype as unknown as typeof methods)[name] === "function")
+      methods[name] = (...args) => (mayUseStdout() ? toStdout : toStderr())[name]!(...args);
   }
 
   const realExit = process.exit;
