@@ -3,6 +3,8 @@
 // sets it against: a bare spawnSync(`bash -c "echo x"`) from Node, measured before every run. KEEL_REF=<a
 // keel.cjs> runs that build too, interleaved with this tree's (the order alternating by round), for a
 // before/after ratio in one run (build both first); TOOL_TURNS_RUNS (default 7) counted rounds after one warm-up round.
+// Under the table: the range of the per-round ratios and the machine's idle share during the rounds, since other
+// processes on a 2-core machine move a run's figures more than most changes do.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +14,7 @@ import { median, printTable, ratio } from "./lib.mjs";
 import { keel } from "./peers/agents/keel.mjs";
 import { agentEnv } from "./peers/isolation.mjs";
 import { floorRun, toolTurnsRun } from "./peers/measure.mjs";
+import { watchMachine } from "./peers/machine.mjs";
 import { startPeerMock } from "./peers/mock.mjs";
 
 const ms2 = (v) => `${v.toFixed(2)} ms`;
@@ -36,7 +39,9 @@ const subjects = builds.map(([name, bin], i) => {
   return { name, subject, turns: [], floors: [] };
 });
 
+let machine;
 for (let round = 0; round <= RUNS; round++) {
+  if (round === 1) machine = watchMachine();
   for (const s of round % 2 ? [...subjects].reverse() : subjects) {
     const floor = await floorRun(floorEnv, floorHome);
     const run = await toolTurnsRun(s.subject);
@@ -45,6 +50,7 @@ for (let round = 0; round <= RUNS; round++) {
     s.turns.push(run.ms);
   }
 }
+const { idleShare, othersShare } = machine.stop();
 await mock.close();
 rmSync(base, { recursive: true, force: true });
 
@@ -56,3 +62,10 @@ printTable(`per tool turn, ${RUNS} rounds (spawnSync bash -c "echo x": ${ms2(flo
     return [s.name, ms2(turn), `+${ms2(turn - floor)}`, ratio(turn, median(subjects[0].turns))];
   }),
 ]);
+const pct = (share) => `${Math.round(share * 100)} %`;
+const ratios = subjects
+  .slice(1)
+  .map((s) => s.turns.map((turn, i) => turn / subjects[0].turns[i]).sort((a, b) => a - b));
+for (const [i, r] of ratios.entries())
+  console.log(`${subjects[i + 1].name} ÷ this tree, per round: ${r[0].toFixed(2)}× to ${r.at(-1).toFixed(2)}×`);
+console.log(`machine: idle ${pct(idleShare)}, busy with other processes than this bench ${pct(othersShare)}`);
