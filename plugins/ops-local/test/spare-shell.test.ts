@@ -129,7 +129,7 @@ describe("the spare shell of the long-lived helper", () => {
   it("forks when its spare was killed, and makes a new spare after", async () => {
     const { helper, spare } = await withSpare();
     process.kill(spare, "SIGKILL");
-    await until(() => sparesOf(helper).length === 0); // reaped
+    await until(() => sparesOf(helper).length === 0); // dead: reaped, or a zombie, whose pipe says EPIPE
     const r = await run(WHICH);
     expect(r.exit).toEqual({ code: 0, signal: null });
     expect(r.text).toBe(`pid=${r.handle.pid}\nforked\n`);
