@@ -166,24 +166,29 @@ for (const f of FORMATS) {
 }
 printTable(`Decode of a tool-call reply in a fresh process, keel's flags (median of ${COLD_RUNS})`, coldRows);
 
-// Latency: last body chunk handed to the provider → message_end event, through the real host over HTTP.
+// Latency: last body chunk handed to the provider → message_end event, through the real host over HTTP. The
+// providers send through node:http, not the global fetch: the timed fetch reaches them as the tests' fetch does.
+/** @type {typeof import("../libs/provider-kit/src/http-provider.ts")} */
+const { installTestDeps } = await jiti.import(join(root, "libs/provider-kit/src/http-provider.ts"));
 const realFetch = globalThis.fetch;
 let lastChunkAt = 0;
-globalThis.fetch = async (input, init) => {
-  const response = await realFetch(input, init);
-  if (!response.body) return response;
-  const reader = response.body.getReader();
-  const body = new ReadableStream({
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) return controller.close();
-      lastChunkAt = performance.now();
-      controller.enqueue(value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-  return new Response(body, { status: response.status, headers: response.headers });
-};
+installTestDeps({
+  fetch: async (input, init) => {
+    const response = await realFetch(input, init);
+    if (!response.body) return response;
+    const reader = response.body.getReader();
+    const body = new ReadableStream({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        lastChunkAt = performance.now();
+        controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  },
+});
 const { createTestKit } = await import("@keel/testing");
 const SAMPLES = Number(process.env.BENCH_RUNS ?? 30);
 const latency = [["format", "last byte → message_end (median)", "p90", "samples"]];
@@ -213,7 +218,7 @@ for (const f of FORMATS) {
   latency.push([f.format, ms(median(values)), ms(values[Math.floor(values.length * 0.9)]), String(values.length)]);
 }
 await llm.close();
-globalThis.fetch = realFetch;
+installTestDeps(undefined);
 printTable("Added latency, last byte received → message_end (real HTTP on 127.0.0.1, real host)", latency);
 
 // Load time: the host's own loader (jiti with its cache) importing each entry, in a fresh process per sample.
