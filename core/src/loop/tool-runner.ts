@@ -65,21 +65,12 @@ function isReadOnly(call: PreparedCall): boolean {
   return call.ok && call.tool.tool.readOnly === true;
 }
 
-async function runOne(
-  prepared: PreparedCall,
-  deps: ToolRunnerDeps,
-  runSignal: AbortSignal,
-): Promise<ToolResultMessage> {
-  // Guards, transforms and the tool listen on this call's signal, never on the run's.
-  const own = childController(runSignal);
-  try {
-    return await runCall(prepared, deps, own.controller.signal);
-  } finally {
-    own.release();
-  }
-}
-
-async function runCall(prepared: PreparedCall, deps: ToolRunnerDeps, signal: AbortSignal): Promise<ToolResultMessage> {
+/**
+ * One call on the run's signal. Nothing listens on it for long: guards and transforms get a signal of their own
+ * when they read one (hooks/timeout.ts), and the tool gets `execute`'s, which also carries its deadline; each
+ * removes its listener when done, so parallel calls leave none behind on the run's signal.
+ */
+async function runOne(prepared: PreparedCall, deps: ToolRunnerDeps, signal: AbortSignal): Promise<ToolResultMessage> {
   const { call } = prepared;
   const start = (input: unknown) =>
     deps.bus.emit("tool_execution_start", { toolCallId: call.id, toolName: call.name, input });

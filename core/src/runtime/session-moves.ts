@@ -17,7 +17,8 @@ export class SessionMoves {
   readonly entries: PluginEntries;
   private sessionId: string = randomUUID();
   /** The data folder already created (the session id can change on resume). */
-  private madeDataDir: string | undefined;
+  /** The data folder made for the session id it is named after (asked by tools on every call). */
+  private madeDataDir: { id: string; dir: string } | undefined;
 
   /** `agent` is the session's loop, built once the settings settle. */
   constructor(
@@ -35,11 +36,10 @@ export class SessionMoves {
 
   /** `<home>/data/<session id>`, created on first use. */
   get dataDir(): string {
+    if (this.madeDataDir?.id === this.sessionId) return this.madeDataDir.dir;
     const dir = join(this.keelHome, "data", this.sessionId);
-    if (dir !== this.madeDataDir) {
-      mkdirSync(dir, { recursive: true });
-      this.madeDataDir = dir;
-    }
+    mkdirSync(dir, { recursive: true });
+    this.madeDataDir = { id: this.sessionId, dir };
     return dir;
   }
 
