@@ -48,15 +48,27 @@ function matcherFlags(query: GrepQuery): string[] {
   ];
 }
 
+/**
+ * Whether ripgrep's error output is only files it could not read (`rg: <path>: <why> (os error N)`), which the
+ * search skips as the fallback does. Such a file may have vanished while the folder was swapped for a link to
+ * outside the workspace (ripgrep listed the outside folder, then the swap went back), so its name is not said.
+ */
+export function onlyUnreadableFiles(message: string): boolean {
+  const lines = message.split("\n").filter((line) => line.trim() !== "");
+  return lines.length > 0 && lines.every((line) => /^rg: .*\(os error \d+\)$/.test(line.trim()));
+}
+
+/** Why ripgrep failed, or undefined when it only skipped files it could not read. */
 async function explainFailure(
   ripgrep: Ripgrep,
   ops: Operations,
   folder: string,
   args: string[],
   signal: AbortSignal,
-): Promise<Error> {
+): Promise<Error | undefined> {
   const run = await ripgrep.run(ops, folder, args, signal, { stderr: "only" });
   const message = run?.output.toString("utf8").trim() ?? "";
+  if (onlyUnreadableFiles(message)) return undefined;
   if (/regex parse error/.test(message)) {
     const detail =
       message
@@ -157,6 +169,9 @@ export async function grepWithRipgrep(
   });
   if (!run) return undefined;
   collector.finish();
-  if (run.code === 2 && collector.files.length === 0) throw await explainFailure(ripgrep, ops, start, args, signal);
+  if (run.code === 2 && collector.files.length === 0) {
+    const failure = await explainFailure(ripgrep, ops, start, args, signal);
+    if (failure) throw failure;
+  }
   return confirmHits(ops, query.folder, collector.files);
 }
