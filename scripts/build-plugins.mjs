@@ -41,12 +41,16 @@ function dependenciesOf(pkg, seen = new Set()) {
  * node:assert). graceful-fs is node:fs's few functions the lock calls here (lock-fs.cjs): what graceful-fs adds is a
  * queue that retries an open after EMFILE, and the lock opens no files (mkdir, stat, utimes, rmdir). @noble/hashes
  * (its SHA-256 names a session's folder) is an ES module package, which Node would load through its ES module
- * loader.
+ * loader. `assert` is signal-exit's (proper-lockfile's) one `assert.equal`, which runs as the lock loads: node:assert
+ * loads its error, call tracker and colour modules for it (lock-assert.cjs).
  */
 const BUILT_IN = {
   "@keel/plugin-session-jsonl": {
     packages: ["proper-lockfile", "@noble/hashes"],
-    alias: { "graceful-fs": fileURLToPath(new URL("lock-fs.cjs", import.meta.url)) },
+    alias: {
+      "graceful-fs": fileURLToPath(new URL("lock-fs.cjs", import.meta.url)),
+      assert: fileURLToPath(new URL("lock-assert.cjs", import.meta.url)),
+    },
   },
 };
 
@@ -55,8 +59,11 @@ function externalFor(pkg) {
   const deps = [...dependenciesOf(pkg)].filter(
     (name) => (!workspaceLibs.has(name) || name === "@keel/provider-kit") && !builtIn.includes(name),
   );
+  const aliased = Object.keys(BUILT_IN[pkg.name]?.alias ?? {});
   return (id) =>
-    builtins.has(id) || isHostSpecifier(id) || deps.some((name) => id === name || id.startsWith(`${name}/`));
+    (builtins.has(id) && !aliased.includes(id)) ||
+    isHostSpecifier(id) ||
+    deps.some((name) => id === name || id.startsWith(`${name}/`));
 }
 
 /** Builds `input` (one or more entries) into `dir`/dist as CommonJS. */
