@@ -70,16 +70,17 @@ it("activates and reads nothing of the UIs, RPC, ACP, MCP servers, the marketpla
 });
 
 /**
- * Builtins an answer of text alone has no use for, which the bundles once loaded at the top for a function they
- * hold (scripts/lazy-builtins.mjs): commander's `child_process` (and with it dgram), readline for the yes/no
- * question and ui-print's pager. Nor does the session's lock read graceful-fs or load node:assert: proper-lockfile
- * is built into session-jsonl's entry with node:fs and one `equal` in their places (scripts/build-plugins.mjs). Nor node:crypto: the code cache
- * names settled files by their status, ids come from the host's pool of /dev/urandom bytes, a session folder's
- * SHA-256 from @noble/hashes, and a folder without project configuration hashes nothing. Nor perf_hooks: durations
- * are read from `process.uptime()`, not the `performance` global. Nor, with a stdin that is a file (/dev/null, as
- * a spawn with `stdio: "ignore"` gives it), Node's file streams and fs/promises (with readline's interface, which
- * they load): nothing builds `process.stdin` (the terminal check asks the descriptors, ui-print's input reads it on
- * the first line asked for), and the lock's copy of its fs (`{ ...fs }`) holds only the functions it calls.
+ * Builtins an answer of text alone has no use for, which the bundles once loaded at the top for a function they hold
+ * (scripts/lazy-builtins.mjs): commander's `child_process` (and with it dgram), readline for the yes/no question and
+ * ui-print's pager. Nor does the session's lock read graceful-fs or load node:assert: proper-lockfile is built into
+ * session-jsonl's entry with node:fs and one `equal` in their places (scripts/build-plugins.mjs). Nor node:crypto: the
+ * code cache names settled files by their status, ids come from the host's pool of /dev/urandom bytes, a session
+ * folder's SHA-256 from @noble/hashes, and a folder without project configuration hashes nothing. Nor perf_hooks:
+ * durations are read from `process.uptime()`, not the `performance` global. Nor, with a stdin that is a file
+ * (/dev/null, as a spawn with `stdio: "ignore"` gives it), Node's file streams and fs/promises (with readline's
+ * interface, which they load): nothing builds `process.stdin` (the terminal check asks the descriptors, ui-print's
+ * input reads it on the first line asked for), and the lock's copy of its fs (`{ ...fs }`) holds only the functions it
+ * calls.
  */
 const UNUSED_BUILTINS = [
   "assert",
