@@ -24,6 +24,23 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
     process.stdout.write(text); // a non-blocking pipe that is full (EAGAIN): let the stream wait for it
   }
 } else {
-  const { exitAfterFlush, launch } = require("@keel/core/launch");
+  const { exitAfterFlush, launch } = require(launchFile());
   launch(args, { distributionFile: packageJson }).then(exitAfterFlush);
+}
+
+// `@keel/core/launch` as the file its package.json's `exports` names for `require`, in the first node_modules
+// folder Node's search finds the package in: Node resolves `exports` with its ES module resolver, four of its own
+// modules compiled on every start for this one name. Any other shape goes to Node's resolver.
+function launchFile() {
+  for (const folder of module.paths) {
+    const core = join(folder, "@keel", "core");
+    let target;
+    try {
+      target = JSON.parse(readFileSync(join(core, "package.json"), "utf8")).exports?.["./launch"]?.require;
+    } catch {
+      continue;
+    }
+    return typeof target === "string" && target.startsWith("./") ? join(core, target) : "@keel/core/launch";
+  }
+  return "@keel/core/launch";
 }

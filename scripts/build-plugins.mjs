@@ -42,9 +42,12 @@ function dependenciesOf(pkg, seen = new Set()) {
  * queue that retries an open after EMFILE, and the lock opens no files (mkdir, stat, utimes, rmdir). @noble/hashes
  * (its SHA-256 names a session's folder) is an ES module package, which Node would load through its ES module
  * loader. `assert` is signal-exit's (proper-lockfile's) one `assert.equal`, which runs as the lock loads: node:assert
- * loads its error, call tracker and colour modules for it (lock-assert.cjs).
+ * loads its error, call tracker and colour modules for it (lock-assert.cjs). provider-kit's eventsource-parser (its
+ * SSE reader) is built in too: from node_modules it was a package a run resolved through package `exports`, which
+ * loads Node's ES module resolver (bin/keel.cjs and the host find their own packages' files without it).
  */
 const BUILT_IN = {
+  "@keel/provider-kit": { packages: ["eventsource-parser"] },
   "@keel/plugin-session-jsonl": {
     packages: ["proper-lockfile", "@noble/hashes"],
     alias: {

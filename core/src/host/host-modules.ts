@@ -6,7 +6,10 @@
  * first use — a run without an HTTP provider never pays for it — and given these same modules, so a TypeScript
  * plugin (through jiti) and a `.cjs` plugin share one copy (`ProviderError` is one class).
  */
-import { createRequire } from "node:module";
+import { readFileSync, realpathSync } from "node:fs";
+import Module, { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import * as extensionsApi from "@keel/extensions-api";
 import * as catalog from "@keel/extensions-api/catalog";
 import * as compaction from "@keel/extensions-api/compaction";
@@ -21,6 +24,8 @@ import * as userSettings from "@keel/extensions-api/user-settings";
 import * as zod from "zod";
 import * as installed from "./installed/index.js";
 import { HOST_LIBRARY, type HostModule } from "./host-specifiers.js";
+
+const moduleInternals = Module as unknown as { _nodeModulePaths(dir: string): string[] };
 
 export const hostModules: Readonly<Record<HostModule, unknown>> = {
   "@keel/extensions-api": extensionsApi,
@@ -41,8 +46,30 @@ export const hostModules: Readonly<Record<HostModule, unknown>> = {
 
 /** The file the host's copy of `specifier` (`@keel/provider-kit` or one of its subpaths) is compiled to. */
 export function hostLibraryFile(specifier: string): string {
-  const file = createRequire(import.meta.url).resolve(specifier);
+  const file = requireTarget(specifier) ?? createRequire(import.meta.url).resolve(specifier);
   if (!file.endsWith(".cjs"))
     throw new Error(`${HOST_LIBRARY} is not built (${specifier} resolves to ${file}): run \`npm run build\``);
   return file;
+}
+
+/**
+ * The `require` target the library's package.json names for `specifier`, found where Node's search of
+ * node_modules folders finds the package, as the real path `require.resolve` gives; undefined for any other shape,
+ * which Node's resolver then answers. Node resolves package `exports` with its ES module resolver, loaded and
+ * compiled on first use (four of Node's modules), for what is, on a run's way, this one package.
+ */
+function requireTarget(specifier: string): string | undefined {
+  const subpath = `.${specifier.slice(HOST_LIBRARY.length)}`;
+  for (const folder of moduleInternals._nodeModulePaths(dirname(fileURLToPath(import.meta.url)))) {
+    const dir = join(folder, HOST_LIBRARY);
+    let manifest: { exports?: Record<string, { require?: unknown } | undefined> };
+    try {
+      manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    } catch {
+      continue;
+    }
+    const target = manifest.exports?.[subpath]?.require;
+    return typeof target === "string" && target.startsWith("./") ? realpathSync(join(dir, target)) : undefined;
+  }
+  return undefined;
 }

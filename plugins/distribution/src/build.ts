@@ -5,7 +5,7 @@
  * plugins and the runtime where they are installed, for `dist run`.
  */
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import {
   DistributionManifestSchema,
   distributionSettings,
@@ -111,7 +111,9 @@ async function assemble(
     pluginDirs = manifest.plugins.map((p) => dirOf(p.name, copied));
     for (const pkg of [{ dir: core, name: "@keel/core" }, ...runtime])
       copyFolder(pkg.dir, join(out, "node_modules", pkg.name));
-    launch = "@keel/core/launch";
+    // The file itself, beside the launcher: by its package name, Node would load its ES module resolver to read
+    // @keel/core's `exports` on every start (as bin/keel.cjs avoids too).
+    launch = join("..", "node_modules", "@keel", "core", "dist", "launch.cjs");
   }
   mkdirSync(join(out, "bin"), { recursive: true });
   // The agent's marketplace reads its trusted catalogs from here (`catalogs/<name>.json`), as `market add` keeps them.
@@ -185,6 +187,7 @@ function writePackage(out: string, manifest: DistributionManifest, pluginDirs: s
  * flags in its shebang: see there why; test/e2e/distributions.test.ts checks the two first lines are equal).
  */
 function launcher(command: string, launch: string): string {
+  const file = isAbsolute(launch) ? JSON.stringify(launch) : `join(__dirname, ${JSON.stringify(launch)})`;
   return `#!/usr/bin/env -S node --max-semi-space-size=1 --interrupt-budget=1000000
 // The \`${command}\` command: the distribution in ../package.json, run by keel's kernel.
 // Written by \`keel dist build\`.
@@ -202,7 +205,7 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
     process.stdout.write(text);
   }
 } else {
-  const { exitAfterFlush, launch } = require(${JSON.stringify(launch)});
+  const { exitAfterFlush, launch } = require(${file});
   launch(args, { distributionFile: packageJson }).then(exitAfterFlush);
 }
 `;
