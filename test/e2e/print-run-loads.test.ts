@@ -80,8 +80,8 @@ it("activates and reads nothing of the UIs, RPC, ACP, MCP servers, the marketpla
  * (/dev/null, as a spawn with `stdio: "ignore"` gives it), Node's file streams and fs/promises (with readline's
  * interface, which they load): nothing builds `process.stdin` (the terminal check asks the descriptors, ui-print's
  * input reads it on the first line asked for), and the lock's copy of its fs (`{ ...fs }`) holds only the functions it
- * calls. Nor Node's ES module resolver: bin/keel.cjs finds @keel/core's launcher by its package.json, not through
- * Node's resolution of package `exports`.
+ * calls (and its release removes a file without rmSync's recursive remover). Nor Node's ES module resolver:
+ * bin/keel.cjs finds @keel/core's launcher by its package.json, not through Node's resolution of package `exports`.
  */
 const UNUSED_BUILTINS = [
   "assert",
@@ -96,6 +96,7 @@ const UNUSED_BUILTINS = [
   "internal/fs/promises",
   "internal/readline/interface",
   "internal/modules/esm/resolve",
+  "internal/fs/rimraf",
 ];
 
 it("answers text without child_process, readline, crypto, perf_hooks, file streams or graceful-fs", async () => {
