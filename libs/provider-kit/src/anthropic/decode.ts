@@ -8,48 +8,54 @@ import { type AssistantMessageBuilder } from "@keel/extensions-api/stream";
 import { type StreamDecoder } from "../driver.ts";
 import { ProviderError, overflowError } from "../errors.ts";
 import { parseEvent } from "../json.ts";
+import { lazy } from "../lazy.ts";
 import { type SseEvent } from "../sse.ts";
 import { overflowDetail } from "./overflow.ts";
 
-const Usage = z.object({
-  input_tokens: z.number().nullish(),
-  output_tokens: z.number().nullish(),
-  cache_creation_input_tokens: z.number().nullish(),
-  cache_read_input_tokens: z.number().nullish(),
-  /** Cache writes by lifetime; 1-hour entries cost more than 5-minute ones. */
-  cache_creation: z.object({ ephemeral_1h_input_tokens: z.number().nullish() }).nullish(),
-  output_tokens_details: z.object({ thinking_tokens: z.number().nullish() }).nullish(),
-});
+/** The events' schemas, built with the first decoder: a run over another format never builds them. */
+const schemas = lazy(() => {
+  const Usage = z.object({
+    input_tokens: z.number().nullish(),
+    output_tokens: z.number().nullish(),
+    cache_creation_input_tokens: z.number().nullish(),
+    cache_read_input_tokens: z.number().nullish(),
+    /** Cache writes by lifetime; 1-hour entries cost more than 5-minute ones. */
+    cache_creation: z.object({ ephemeral_1h_input_tokens: z.number().nullish() }).nullish(),
+    output_tokens_details: z.object({ thinking_tokens: z.number().nullish() }).nullish(),
+  });
 
-const Event = z.object({
-  type: z.string(),
-  index: z.number().int().optional(),
-  message: z.object({ usage: Usage.nullish() }).optional(),
-  content_block: z
-    .object({
-      type: z.string(),
-      text: z.string().optional(),
-      id: z.string().optional(),
-      name: z.string().optional(),
-      input: z.unknown().optional(),
-      signature: z.string().optional(),
-      data: z.string().optional(),
-    })
-    .optional(),
-  delta: z
-    .object({
-      type: z.string().optional(),
-      text: z.string().optional(),
-      thinking: z.string().optional(),
-      signature: z.string().optional(),
-      partial_json: z.string().optional(),
-      stop_reason: z.string().nullish(),
-      stop_details: z.object({ explanation: z.string().nullish() }).nullish(),
-    })
-    .optional(),
-  usage: Usage.nullish(),
-  error: z.object({ type: z.string().optional(), message: z.string().optional() }).optional(),
+  const Event = z.object({
+    type: z.string(),
+    index: z.number().int().optional(),
+    message: z.object({ usage: Usage.nullish() }).optional(),
+    content_block: z
+      .object({
+        type: z.string(),
+        text: z.string().optional(),
+        id: z.string().optional(),
+        name: z.string().optional(),
+        input: z.unknown().optional(),
+        signature: z.string().optional(),
+        data: z.string().optional(),
+      })
+      .optional(),
+    delta: z
+      .object({
+        type: z.string().optional(),
+        text: z.string().optional(),
+        thinking: z.string().optional(),
+        signature: z.string().optional(),
+        partial_json: z.string().optional(),
+        stop_reason: z.string().nullish(),
+        stop_details: z.object({ explanation: z.string().nullish() }).nullish(),
+      })
+      .optional(),
+    usage: Usage.nullish(),
+    error: z.object({ type: z.string().optional(), message: z.string().optional() }).optional(),
+  });
+  return { Usage, Event };
 });
+type Schemas = ReturnType<typeof schemas>;
 
 type Open = { block: number; kind: "text" | "thinking" | "call"; input?: unknown; hasArgs?: boolean };
 
@@ -58,6 +64,7 @@ export function createAnthropicDecoder(
   request: ProviderRequest,
   label: string,
 ): StreamDecoder {
+  const { Event } = schemas();
   const blocks = new Map<number, Open>();
   /** Blocks keel does not show (server tool use, web search results); their deltas are skipped. */
   const ignored = new Set<number>();
@@ -66,7 +73,7 @@ export function createAnthropicDecoder(
   let explanation: string | undefined;
   let out: StreamEvent[] = [];
 
-  const usage = (u: z.output<typeof Usage> | null | undefined) => {
+  const usage = (u: z.output<Schemas["Usage"]> | null | undefined) => {
     if (!u) return;
     const set: Parameters<typeof b.setUsage>[0] = {};
     if (u.input_tokens != null) set.input = u.input_tokens;
@@ -93,7 +100,7 @@ export function createAnthropicDecoder(
     blocks.delete(wire);
   };
 
-  function start(index: number, cb: NonNullable<z.output<typeof Event>["content_block"]>) {
+  function start(index: number, cb: NonNullable<z.output<Schemas["Event"]>["content_block"]>) {
     if (cb.type === "text") {
       const started = b.beginText();
       out.push(started);
@@ -112,7 +119,7 @@ export function createAnthropicDecoder(
       blocks.set(index, { block: started.index, kind: "call", input });
     } else ignored.add(index);
   }
-  function delta(index: number | undefined, d: NonNullable<z.output<typeof Event>["delta"]>) {
+  function delta(index: number | undefined, d: NonNullable<z.output<Schemas["Event"]>["delta"]>) {
     if (index !== undefined && ignored.has(index)) return;
     if (index === undefined || !blocks.has(index)) {
       if (

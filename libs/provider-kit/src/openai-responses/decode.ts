@@ -9,42 +9,48 @@ import { type AssistantMessageBuilder } from "@keel/extensions-api/stream";
 import { type StreamDecoder } from "../driver.ts";
 import { ProviderError, overflowError } from "../errors.ts";
 import { parseEvent } from "../json.ts";
+import { lazy } from "../lazy.ts";
 import { type SseEvent } from "../sse.ts";
 
-const Item = z.object({
-  type: z.string(),
-  call_id: z.string().optional(),
-  name: z.string().optional(),
-  arguments: z.string().optional(),
-  encrypted_content: z.string().nullish(),
+/** The events' schemas, built with the first decoder: a run over another format never builds them. */
+const schemas = lazy(() => {
+  const Item = z.object({
+    type: z.string(),
+    call_id: z.string().optional(),
+    name: z.string().optional(),
+    arguments: z.string().optional(),
+    encrypted_content: z.string().nullish(),
+  });
+  const ErrorBody = z.object({ code: z.string().nullish(), message: z.string().nullish() });
+  const Response = z.object({
+    status: z.string().optional(),
+    usage: z
+      .object({
+        input_tokens: z.number().nullish(),
+        output_tokens: z.number().nullish(),
+        input_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+        output_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
+      })
+      .nullish(),
+    error: ErrorBody.nullish(),
+    incomplete_details: z.object({ reason: z.string().nullish() }).nullish(),
+  });
+  const Event = z.object({
+    type: z.string(),
+    output_index: z.number().int().optional(),
+    summary_index: z.number().int().optional(),
+    item: Item.optional(),
+    delta: z.string().optional(),
+    arguments: z.string().optional(),
+    response: Response.optional(),
+    code: z.string().nullish(),
+    message: z.string().nullish(),
+    /** OpenAI nests the `error` event's code and message here; older servers put them at the top. */
+    error: ErrorBody.nullish(),
+  });
+  return { ErrorBody, Response, Event };
 });
-const ErrorBody = z.object({ code: z.string().nullish(), message: z.string().nullish() });
-const Response = z.object({
-  status: z.string().optional(),
-  usage: z
-    .object({
-      input_tokens: z.number().nullish(),
-      output_tokens: z.number().nullish(),
-      input_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
-      output_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
-    })
-    .nullish(),
-  error: ErrorBody.nullish(),
-  incomplete_details: z.object({ reason: z.string().nullish() }).nullish(),
-});
-const Event = z.object({
-  type: z.string(),
-  output_index: z.number().int().optional(),
-  summary_index: z.number().int().optional(),
-  item: Item.optional(),
-  delta: z.string().optional(),
-  arguments: z.string().optional(),
-  response: Response.optional(),
-  code: z.string().nullish(),
-  message: z.string().nullish(),
-  /** OpenAI nests the `error` event's code and message here; older servers put them at the top. */
-  error: ErrorBody.nullish(),
-});
+type Schemas = ReturnType<typeof schemas>;
 
 type Open = { block: number; kind: "text" | "thinking" | "call"; hasArgs?: boolean };
 
@@ -55,6 +61,7 @@ export function createResponsesDecoder(
   request: ProviderRequest,
   label: string,
 ): StreamDecoder {
+  const { Event } = schemas();
   const items = new Map<number, Open>();
   let out: StreamEvent[] = [];
 
@@ -74,7 +81,7 @@ export function createResponsesDecoder(
     out.push(b.endBlock(open.block));
     items.delete(index);
   };
-  const failure = (error: z.output<typeof ErrorBody> | null | undefined, fallback: string): ProviderError => {
+  const failure = (error: z.output<Schemas["ErrorBody"]> | null | undefined, fallback: string): ProviderError => {
     const message = error?.message ?? fallback;
     const code = error?.code ?? "error";
     if (OVERFLOW.test(code) || OVERFLOW.test(message)) return overflowError(`${label}: ${message}`);
@@ -83,7 +90,7 @@ export function createResponsesDecoder(
       retryable: code === "server_error" || code === "rate_limit_exceeded",
     });
   };
-  const usage = (response: z.output<typeof Response> | undefined) => {
+  const usage = (response: z.output<Schemas["Response"]> | undefined) => {
     const u = response?.usage;
     if (!u) return;
     const cached = u.input_tokens_details?.cached_tokens ?? 0;

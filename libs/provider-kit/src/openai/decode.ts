@@ -10,65 +10,72 @@ import { type AssistantMessageBuilder } from "@keel/extensions-api/stream";
 import { type StreamDecoder } from "../driver.ts";
 import { ProviderError, overflowError } from "../errors.ts";
 import { parseEvent } from "../json.ts";
+import { lazy } from "../lazy.ts";
 import { type SseEvent } from "../sse.ts";
 import { thinkTagSplitter } from "../think-tags.ts";
 import { chatCompat } from "./compat.ts";
 import { overflowDetail } from "./overflow.ts";
 
-const ToolCallDelta = z.object({
-  index: z.number().int().optional(),
-  id: z.string().nullish(),
-  function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
-});
+/** The chunk's schemas, built with the first decoder: a run over another format never builds them. */
+const schemas = lazy(() => {
+  const ToolCallDelta = z.object({
+    index: z.number().int().optional(),
+    id: z.string().nullish(),
+    function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+  });
 
-/** Mistral's typed content parts; a thinking part nests its own text parts. */
-const ContentPart = z.object({
-  type: z.string(),
-  text: z.string().nullish(),
-  thinking: z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().nullish() }))]).nullish(),
-});
+  /** Mistral's typed content parts; a thinking part nests its own text parts. */
+  const ContentPart = z.object({
+    type: z.string(),
+    text: z.string().nullish(),
+    thinking: z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().nullish() }))]).nullish(),
+  });
 
-const ChatUsage = z.object({
-  prompt_tokens: z.number().nullish(),
-  completion_tokens: z.number().nullish(),
-  total_tokens: z.number().nullish(),
-  prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
-  completion_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
-});
+  const ChatUsage = z.object({
+    prompt_tokens: z.number().nullish(),
+    completion_tokens: z.number().nullish(),
+    total_tokens: z.number().nullish(),
+    prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+    completion_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
+  });
 
-const Chunk = z.object({
-  choices: z
-    .array(
-      z.object({
-        delta: z
-          .object({
-            content: z.union([z.string(), z.array(ContentPart)]).nullish(),
-            refusal: z.string().nullish(),
-            reasoning_content: z.string().nullish(),
-            reasoning: z.string().nullish(),
-            tool_calls: z.array(ToolCallDelta).nullish(),
-          })
-          .nullish(),
-        finish_reason: z.string().nullish(),
-      }),
-    )
-    .nullish(),
-  usage: ChatUsage.nullish(),
-  /** Groq sends usage only here. */
-  x_groq: z.object({ usage: ChatUsage.nullish() }).nullish(),
-  error: z
-    .union([
-      z.string(),
-      z.object({
-        message: z.string().nullish(),
-        type: z.string().nullish(),
-        code: z.union([z.string(), z.number()]).nullish(),
-      }),
-    ])
-    .nullish(),
+  const Chunk = z.object({
+    choices: z
+      .array(
+        z.object({
+          delta: z
+            .object({
+              content: z.union([z.string(), z.array(ContentPart)]).nullish(),
+              refusal: z.string().nullish(),
+              reasoning_content: z.string().nullish(),
+              reasoning: z.string().nullish(),
+              tool_calls: z.array(ToolCallDelta).nullish(),
+            })
+            .nullish(),
+          finish_reason: z.string().nullish(),
+        }),
+      )
+      .nullish(),
+    usage: ChatUsage.nullish(),
+    /** Groq sends usage only here. */
+    x_groq: z.object({ usage: ChatUsage.nullish() }).nullish(),
+    error: z
+      .union([
+        z.string(),
+        z.object({
+          message: z.string().nullish(),
+          type: z.string().nullish(),
+          code: z.union([z.string(), z.number()]).nullish(),
+        }),
+      ])
+      .nullish(),
+  });
+  return { ToolCallDelta, ContentPart, ChatUsage, Chunk };
 });
+type Schemas = ReturnType<typeof schemas>;
 
 export function createChatDecoder(b: AssistantMessageBuilder, request: ProviderRequest, label: string): StreamDecoder {
+  const { Chunk } = schemas();
   let open: { index: number; kind: "text" | "thinking" | "call" } | undefined;
   /** Wire tool-call index → block index and id. */
   const calls = new Map<number, { block: number; id: string }>();
@@ -91,7 +98,7 @@ export function createChatDecoder(b: AssistantMessageBuilder, request: ProviderR
     return started.index;
   };
 
-  function toolCall(delta: z.output<typeof ToolCallDelta>) {
+  function toolCall(delta: z.output<Schemas["ToolCallDelta"]>) {
     const id = delta.id ?? undefined;
     let wire =
       delta.index ??
@@ -123,7 +130,7 @@ export function createChatDecoder(b: AssistantMessageBuilder, request: ProviderR
       );
     }
   }
-  function content(value: string | z.output<typeof ContentPart>[]) {
+  function content(value: string | z.output<Schemas["ContentPart"]>[]) {
     if (typeof value === "string") return value && text(value);
     for (const part of value) {
       if (part.type === "text" && part.text) text(part.text);
@@ -134,7 +141,7 @@ export function createChatDecoder(b: AssistantMessageBuilder, request: ProviderR
       }
     }
   }
-  function usage(u: z.output<typeof ChatUsage>) {
+  function usage(u: z.output<Schemas["ChatUsage"]>) {
     const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
     const prompt = u.prompt_tokens ?? 0;
     const reasoning = u.completion_tokens_details?.reasoning_tokens ?? undefined;
