@@ -46,6 +46,9 @@ my $REAPER = subreaper();
 binmode STDIN; binmode STDOUT;
 my (%cmds, %by_pid, %held, $holding, $polls);
 my ($in, $pending, $closing) = ('', '', 0);
+# What every shell's stdin becomes; the variables besides the tag that %ENV holds now (environment()).
+open(my $NULL, '<', '/dev/null') or die "cannot open /dev/null: $!";
+my $env_base = "\0";
 # The spare shell; what the next spare is made from (the last request); spares killed and not reaped yet.
 my ($spare, $next, %dying, $respare);
 
@@ -80,6 +83,17 @@ sub flush {
 
 sub nonblocking { my $fh = shift; fcntl($fh, F_SETFL, fcntl($fh, F_GETFL, 0) | O_NONBLOCK) }
 
+# The environment a shell is forked with, '@$env' (the tag last), made the helper's own before the fork: each
+# page a child writes before its exec is a copy, and rebuilding %ENV there cost a few milliseconds of copies
+# on a machine with slow page faults; here it is rebuilt only when a variable other than the tag changed.
+sub environment {
+  my @vars = @{$_[0]};
+  my ($name, $value) = split /=/, pop @vars, 2;
+  my $base = join "\0", @vars;
+  if ($base ne $env_base) { %ENV = map { split /=/, $_, 2 } @vars; $env_base = $base }
+  $ENV{$name} = $value;
+}
+
 # Forks a shell running '$script' with '@args' in a session of its own, in '$dir' (a path or an open folder),
 # stdin on /dev/null, stdout and stderr on a new pipe, a failure before the exec told on a status pipe; '$cmd',
 # for a spare: the pipe its command will come through, as fd 3. Returns the shell, or why it could not fork.
@@ -87,22 +101,21 @@ sub fork_shell {
   my ($shell, $dir, $env, $script, $cmd, @args) = @_;
   my ($or, $ow, $sr, $sw);
   return "pipe: $!" unless pipe($or, $ow) && pipe($sr, $sw);
+  (my $name = $shell) =~ s{.*/}{};
+  environment($env);
   my $pid = fork();
   return "fork: $!" unless defined $pid;
   if ($pid == 0) {
     $SIG{$_} = 'DEFAULT' for qw(PIPE CHLD);
     POSIX::setsid();
     unless (chdir $dir) { syswrite $sw, "cannot enter the working folder: $!"; POSIX::_exit(127) }
-    open(my $null, '<', '/dev/null');
-    POSIX::dup2(fileno $null, 0); POSIX::dup2(fileno $ow, 1); POSIX::dup2(fileno $ow, 2);
+    POSIX::dup2(fileno $NULL, 0); POSIX::dup2(fileno $ow, 1); POSIX::dup2(fileno $ow, 2);
     if ($cmd) {
       # Descriptors above 2 are close-on-exec; a dup is not. Fd 3 may be the status pipe: keep that elsewhere.
       my $fd = POSIX::dup(fileno $cmd);
       if (fileno $sw == 3) { open(my $copy, '>&', $sw); $sw = $copy }
       POSIX::dup2($fd, 3) unless $fd == 3;
     }
-    %ENV = map { split /=/, $_, 2 } @$env;
-    (my $name = $shell) =~ s{.*/}{};
     { no warnings 'exec'; exec { $shell } $name, '-c', $script, $name, @args; }
     syswrite $sw, "cannot run $shell: $!"; POSIX::_exit(127);
   }
