@@ -133,7 +133,7 @@ sub begin {
   $by_pid{$c->{pid}} = $id;
 }
 
-# Runs a request: in the spare when it fits, else in a shell forked for it; then remembers it for the next spare.
+# Runs a request: in the spare when it fits, else in a shell forked for it; then makes the next spare from it.
 sub start {
   my ($id, $shell, $folder, $command, $tag, $spare_tag, @env) = @_;
   my $key = join "\0", $shell, @env;
@@ -146,6 +146,7 @@ sub start {
   }
   $next = $opened && length $spare_tag ? { shell => $shell, env => [@env, $spare_tag], key => $key, tag => $spare_tag,
     dir => $dir } : undef;
+  make_spare() unless $spare || $closing;
 }
 
 ${SPARE_SUBS}
@@ -223,7 +224,7 @@ while (1) {
   reap();
   for my $id (keys %cmds) { delete $cmds{$id} if $cmds{$id}{done} && !$cmds{$id}{out} }
   flush();
-  make_spare() if $respare && !$spare && !$closing;
+  make_spare() if $respare && !$spare && !$closing; # the one made at the start failed, or died unused
   $respare = 0;
   POSIX::_exit(0) if $closing && !%by_pid && !%dying; # reaped, so no zombie is left to init
   my $rin = '';

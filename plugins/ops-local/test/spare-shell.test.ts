@@ -1,6 +1,6 @@
 /**
- * The spare shell of the long-lived helper: after each command it forks the next command's shell ahead of it,
- * and a request runs there only when the shell, the whole environment and the very folder match; otherwise the
+ * The spare shell of the long-lived helper: as each command starts it forks the next command's shell ahead of
+ * it, and a request runs there only when the shell, the whole environment and the very folder match; otherwise the
  * spare is killed and the command forked as always. A command can tell which it got from its own command line:
  * a forked shell's carries the command's text, a spare's only the wrapper that waited for it.
  */
@@ -43,7 +43,7 @@ async function withSpare(options: { cwd?: string; env?: Record<string, string> }
 const WHICH = 'echo pid=$$; tr "\\0" " " </proc/$$/cmdline | grep -q "eval.*: WHICH" && echo forked; : WHICH';
 
 describe("the spare shell of the long-lived helper", () => {
-  it("runs the next command in the shell it forked after the last one, before the request came", async () => {
+  it("runs the next command in the shell it forked with the last one, before the request came", async () => {
     const { spare } = await withSpare();
     const next = await run(WHICH);
     expect(next.text).toBe(`pid=${spare}\n`);
@@ -136,15 +136,28 @@ describe("the spare shell of the long-lived helper", () => {
     expect(await spareOf(helper)).not.toBe(spare);
   });
 
-  it("gives the spare to the first of two concurrent commands, and counts no spare as left by a command", async () => {
+  it("forks the next spare as soon as a command takes one, while that command still runs", async () => {
+    const { helper, spare } = await withSpare();
+    const go = join(cwd, "go-once");
+    const first = run(`until [ -e '${go}' ]; do sleep 0.01; done; ${WHICH}`);
+    await until(() => !sparesOf(helper).includes(spare)); // it read the first command
+    const next = await spareOf(helper); // not made until the first ends, before
+    expect(next).not.toBe(spare);
+    writeFileSync(go, "");
+    expect((await first).text).toBe(`pid=${spare}\n`);
+    expect((await run(WHICH)).text).toBe(`pid=${next}\n`);
+  });
+
+  it("gives concurrent commands a spare each, and counts no spare as left by a command", async () => {
     const { helper, spare } = await withSpare();
     const go = join(cwd, "go");
-    const waiting = `until [ -e '${go}' ]; do sleep 0.01; done; ${WHICH}`;
-    const first = runWith((text, onData) => ops.spawn(text, { onData }), waiting);
+    const first = run(`until [ -e '${go}' ]; do sleep 0.01; done; ${WHICH}`);
+    await until(() => !sparesOf(helper).includes(spare));
+    const madeWithFirst = await spareOf(helper);
     const second = await run(WHICH);
-    expect(second.text).toBe(`pid=${second.handle.pid}\nforked\n`);
+    expect(second.text).toBe(`pid=${madeWithFirst}\n`);
     expect(second.handle.nothingLeft).toBe(true);
-    expect(await spareOf(helper)).not.toBe(spare); // made after the second, while the first still runs
+    expect(await spareOf(helper)).not.toBe(madeWithFirst); // made with the second, while the first still runs
     writeFileSync(go, "");
     const done = await first;
     expect(done.text).toBe(`pid=${spare}\n`);
