@@ -32,7 +32,9 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
 // folder Node's search finds the package in: Node resolves `exports` with its ES module resolver, four of its own
 // modules compiled on every start for this one name. Any other shape goes to Node's resolver.
 function launchFile() {
-  for (const folder of module.paths) {
+  // This file's node_modules search path, in Node's order (typed by TypeScript's checkJs as a bare `{ exports }`).
+  const { paths } = /** @type {NodeJS.Module} */ (/** @type {unknown} */ (module));
+  for (const folder of paths) {
     const core = join(folder, "@keel", "core");
     let target;
     try {
