@@ -4,6 +4,7 @@
  * result" and "split an oversized turn" mean the same thing whichever strategy runs.
  */
 import { z } from "zod";
+import { lazySchema } from "./lazy-schema.js";
 import type { CompactRequest } from "./compaction.js";
 import type { Message } from "./messages.js";
 import { textOf, toolCallsOf } from "./messages.js";
@@ -12,22 +13,26 @@ import type { ModelInfo } from "./provider.js";
 export const DEFAULT_KEEP_RECENT_TOKENS = 20_000;
 export const DEFAULT_COMPACTION_STRATEGY = "summary";
 
-const ByModelSchema = z.union([
-  z.string().transform((strategy) => ({ strategy, keepRecentTokens: undefined })),
-  z.object({ strategy: z.string().optional(), keepRecentTokens: z.number().int().nonnegative().optional() }),
-]);
+const ByModelSchema = lazySchema(() =>
+  z.union([
+    z.string().transform((strategy) => ({ strategy, keepRecentTokens: undefined })),
+    z.object({ strategy: z.string().optional(), keepRecentTokens: z.number().int().nonnegative().optional() }),
+  ]),
+);
 
 /**
  * The shared `compaction` section of settings.json. The host reads `reserveTokens`; strategies read the rest.
  * `byModel` keys are `provider/model` or a bare model id; a string value names the strategy.
  */
-export const CompactionSettingsSchema = z
-  .looseObject({
-    strategy: z.string().default(DEFAULT_COMPACTION_STRATEGY),
-    keepRecentTokens: z.number().int().nonnegative().default(DEFAULT_KEEP_RECENT_TOKENS),
-    byModel: z.record(z.string(), ByModelSchema).default({}),
-  })
-  .default({ strategy: DEFAULT_COMPACTION_STRATEGY, keepRecentTokens: DEFAULT_KEEP_RECENT_TOKENS, byModel: {} });
+export const CompactionSettingsSchema = lazySchema(() =>
+  z
+    .looseObject({
+      strategy: z.string().default(DEFAULT_COMPACTION_STRATEGY),
+      keepRecentTokens: z.number().int().nonnegative().default(DEFAULT_KEEP_RECENT_TOKENS),
+      byModel: z.record(z.string(), ByModelSchema).default({}),
+    })
+    .default({ strategy: DEFAULT_COMPACTION_STRATEGY, keepRecentTokens: DEFAULT_KEEP_RECENT_TOKENS, byModel: {} }),
+);
 
 /** The strategy and keep budget that apply to one model. */
 export interface CompactionChoice {

@@ -7,7 +7,8 @@
  * Helpers and policy live on subpaths, so a changed heuristic does not change the versioned contract:
  * `/stream` (building provider replies), `/truncate` (tool output), `/compaction` (cut points, summary wording),
  * `/scripted` (a scripted model), `/paths` (path-text limits), `/sleep`, `/user-settings` (editing the user's
- * settings file), `/render` (plain rendering of UI contributions), and `/testing` (the test kit).
+ * settings file), `/render` (plain rendering of UI contributions), `/lazy-schema` (a zod schema built on first
+ * use), and `/testing` (the test kit).
  */
 export { z } from "zod";
 export * from "./messages.js";

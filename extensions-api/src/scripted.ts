@@ -4,38 +4,43 @@
  * test kit both play scripts through `playTurn`.
  */
 import { z } from "zod";
+import { lazySchema } from "./lazy-schema.js";
 import { ASSISTANT_ERROR_KINDS } from "./messages.js";
 import type { StreamEvent } from "./provider.js";
 import { sleep } from "./sleep.js";
 import { AssistantMessageBuilder } from "./stream.js";
 
-export const ScriptToolCallSchema = z.object({
-  id: z.string().optional(),
-  name: z.string(),
-  /** An object is serialised as JSON; a string is sent verbatim (to script malformed JSON). */
-  arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).default({}),
-});
+export const ScriptToolCallSchema = lazySchema(() =>
+  z.object({
+    id: z.string().optional(),
+    name: z.string(),
+    /** An object is serialised as JSON; a string is sent verbatim (to script malformed JSON). */
+    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).default({}),
+  }),
+);
 
-export const ScriptTurnSchema = z.object({
-  thinking: z.string().optional(),
-  text: z.string().optional(),
-  toolCalls: z.array(ScriptToolCallSchema).default([]),
-  /** Overrides the stop reason (`length` to script cut-off arguments). */
-  stopReason: z.enum(["stop", "length", "tool_use"]).optional(),
-  /** Ends the reply with stop reason `error` and this message, after streaming what comes before. */
-  error: z.string().optional(),
-  /** Marks the `error` as a failure the host acts on (`context_overflow` to script a request that did not fit). */
-  errorKind: z.enum(ASSISTANT_ERROR_KINDS).optional(),
-  /** Waits this long before each delta (lets tests steer or abort mid-stream). */
-  delayMs: z.number().nonnegative().default(0),
-  /** Never finishes: streams what it has, then waits until aborted. */
-  hang: z.boolean().default(false),
-  /** Characters per delta. */
-  chunkSize: z.number().int().positive().default(8),
-  usage: z.object({ input: z.number(), output: z.number() }).partial().optional(),
-});
+export const ScriptTurnSchema = lazySchema(() =>
+  z.object({
+    thinking: z.string().optional(),
+    text: z.string().optional(),
+    toolCalls: z.array(ScriptToolCallSchema).default([]),
+    /** Overrides the stop reason (`length` to script cut-off arguments). */
+    stopReason: z.enum(["stop", "length", "tool_use"]).optional(),
+    /** Ends the reply with stop reason `error` and this message, after streaming what comes before. */
+    error: z.string().optional(),
+    /** Marks the `error` as a failure the host acts on (`context_overflow` to script a request that did not fit). */
+    errorKind: z.enum(ASSISTANT_ERROR_KINDS).optional(),
+    /** Waits this long before each delta (lets tests steer or abort mid-stream). */
+    delayMs: z.number().nonnegative().default(0),
+    /** Never finishes: streams what it has, then waits until aborted. */
+    hang: z.boolean().default(false),
+    /** Characters per delta. */
+    chunkSize: z.number().int().positive().default(8),
+    usage: z.object({ input: z.number(), output: z.number() }).partial().optional(),
+  }),
+);
 
-export const ScriptSchema = z.array(ScriptTurnSchema);
+export const ScriptSchema = lazySchema(() => z.array(ScriptTurnSchema));
 
 export type ScriptTurn = z.input<typeof ScriptTurnSchema>;
 

@@ -9,6 +9,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect, it } from "vitest";
+import { DistributionDefaultsSchema, DistributionManifestSchema, DistributionPluginSchema } from "@keel/extensions-api";
+import { CatalogPluginSchema, CatalogSchema, CatalogVersionSchema } from "@keel/extensions-api/catalog";
+import { CompactionSettingsSchema } from "@keel/extensions-api/compaction";
+import { ScriptToolCallSchema, ScriptTurnSchema } from "@keel/extensions-api/scripted";
+import { LockEntrySchema, LockSchema } from "@keel/core/installed";
 import { keelEnv, KEEL_BIN, runKeel, SCRIPTED } from "../support/keel-cli.ts";
 
 const PRELOAD = join(import.meta.dirname, "..", "support", "source-reads.cjs");
@@ -119,4 +124,43 @@ it("answers text without child_process, readline, crypto, perf_hooks, file strea
   // The lock was taken (and released at exit) on the session file the run wrote.
   const sessions = readdirSync(join(env.home, "sessions"), { recursive: true }).map(String);
   expect(sessions.some((name) => name.endsWith(".jsonl"))).toBe(true);
+});
+
+/** An object schema as the preload notes it: its keys, sorted. */
+const keysOf = (schema: { shape: object }) => Object.keys(schema.shape).sort().join(",");
+
+/**
+ * Schemas of the contract and the kernel that a `-p` run never parses, built on first use (`lazySchema`): a
+ * catalog's, a distribution manifest's, the compaction section's (read by a strategy when it compacts) and a lock's
+ * (read when plugins are installed).
+ */
+const UNPARSED_SCHEMAS = {
+  CatalogSchema,
+  CatalogPluginSchema,
+  CatalogVersionSchema,
+  DistributionManifestSchema,
+  DistributionPluginSchema,
+  DistributionDefaultsSchema,
+  CompactionSettingsSchema: CompactionSettingsSchema.removeDefault(),
+  LockSchema,
+  LockEntrySchema,
+};
+
+it("builds no schema of catalogs, distribution manifests, compaction settings or locks", async () => {
+  const env = keelEnv({ script: [{ text: "done" }] });
+  const schemas = join(env.home, "schemas.txt");
+  const result = await runKeel(["-p", "go", ...SCRIPTED], env, {
+    extraEnv: {
+      NODE_OPTIONS: `--require ${PRELOAD}`,
+      KEEL_TEST_READS: join(env.home, "reads.txt"),
+      KEEL_TEST_SCHEMAS: schemas,
+    },
+    timeoutMs: 60_000,
+  });
+  expect(result.code, result.stderr).toBe(0);
+  const built = new Set(readFileSync(schemas, "utf8").split("\n"));
+  // The list is real and sees lazy schemas: the scripted provider built the turn's schema to read its script.
+  expect([...built]).toEqual(expect.arrayContaining([keysOf(ScriptTurnSchema), keysOf(ScriptToolCallSchema)]));
+  const unparsed = Object.entries(UNPARSED_SCHEMAS).filter(([, schema]) => built.has(keysOf(schema)));
+  expect(unparsed.map(([name]) => name)).toEqual([]);
 });

@@ -10,6 +10,7 @@ export const HOST_MODULES = [
   "@keel/extensions-api",
   "@keel/extensions-api/catalog",
   "@keel/extensions-api/compaction",
+  "@keel/extensions-api/lazy-schema",
   "@keel/extensions-api/paths",
   "@keel/extensions-api/random-id",
   "@keel/extensions-api/render",

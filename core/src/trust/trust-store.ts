@@ -13,11 +13,14 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } f
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { z } from "@keel/extensions-api";
+import { lazySchema } from "@keel/extensions-api/lazy-schema";
 import type * as ProperLockfile from "proper-lockfile";
 import type { ProjectConfig } from "./project-config.js";
 
-const DecisionSchema = z.object({ trusted: z.boolean(), hash: z.string(), decidedAt: z.string().optional() });
-const StoreSchema = z.object({ folders: z.record(z.string(), DecisionSchema) });
+const DecisionSchema = lazySchema(() =>
+  z.object({ trusted: z.boolean(), hash: z.string(), decidedAt: z.string().optional() }),
+);
+const StoreSchema = lazySchema(() => z.object({ folders: z.record(z.string(), DecisionSchema) }));
 type StoreData = z.output<typeof StoreSchema>;
 
 // Required on the first change, not at startup: proper-lockfile pulls in graceful-fs, which patches fs on load.
