@@ -8,6 +8,7 @@ import { builtinModules, createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { defineConfig } from "rolldown";
 import { lazyBuiltins } from "../scripts/lazy-builtins.mjs";
+import { lazyCommonJs } from "../scripts/lazy-commonjs.mjs";
 
 const external = ["jiti", ...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
@@ -49,7 +50,7 @@ export default defineConfig([
     input: "core/dist/cli/main.js",
     platform: "node",
     external,
-    plugins: [lazyZodLocales(), lazyBuiltins()],
+    plugins: [lazyZodLocales(), lazyBuiltins(), lazyCommonJs()],
     // ASCII (other characters escaped) so V8 holds the source, which it keeps for lazy compilation, in one byte
     // per character instead of two; comments other than licences are dropped. Not minified: stack traces from
     // users stay readable.
