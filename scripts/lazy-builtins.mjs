@@ -9,6 +9,8 @@
 // `__toESM(require(…))` (a default import) stays as it was. test/e2e/print-run-loads.test.ts checks that a text
 // answer loads none of them but what it uses.
 
+import { rewriteLazily } from "./lazy-proxy.mjs";
+
 /** Builtins that Node's own start does not load and that keel's code uses only inside functions. */
 const LAZY = [
   "assert",
@@ -31,36 +33,17 @@ const LAZY = [
 const NAMES = LAZY.map((m) => m.replace("/", "\\/")).join("|");
 const STATEMENT = new RegExp(String.raw`^(\s*)(let|const|var) (\w+) = require\((["'])(?:node:)?(${NAMES})\4\);$`, "gm");
 
-// Appended to the chunk: a function declaration is hoisted, so the rewritten statements above it can call it.
-const HELPER = `
-function __keelLazyBuiltin(id) {
-  let real;
-  const load = () => (real ??= require(id));
-  return new Proxy({}, {
-    get: (_, key) => load()[key],
-    has: (_, key) => key in load(),
-    ownKeys: () => Reflect.ownKeys(load()),
-    getOwnPropertyDescriptor: (_, key) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(load(), key);
-      return descriptor && { ...descriptor, configurable: true };
-    },
-  });
-}
-`;
-
 /**
  * @returns {import("rolldown").Plugin}
  */
 export function lazyBuiltins() {
   return {
     name: "keel-lazy-builtins",
-    renderChunk(code) {
-      let changed = false;
-      const out = code.replace(STATEMENT, (_, indent, kind, name, _quote, id) => {
-        changed = true;
-        return `${indent}${kind} ${name} = __keelLazyBuiltin("node:${id}");`;
-      });
-      return changed ? { code: out + HELPER, map: null } : null;
-    },
+    renderChunk: (code) =>
+      rewriteLazily(
+        code,
+        STATEMENT,
+        (_, indent, kind, name, _quote, id) => `${indent}${kind} ${name} = __keelLazy(() => require("node:${id}"));`,
+      ),
   };
 }

@@ -9,24 +9,9 @@
 // the top (commander, tapable) is made at once, as before. test/e2e/lazy-commonjs.test.ts checks the form in the
 // bundle and that the binary still decides ranges with semver.
 
-const STATEMENT = /^var (import_\w+) = \/\* @__PURE__ \*\/ (__toESM\(require_\w+\(\), 1\));$/gm;
+import { rewriteLazily } from "./lazy-proxy.mjs";
 
-// Appended to the chunk: a function declaration is hoisted, so the rewritten statements above it can call it.
-const HELPER = `
-function __keelLazyCommonJs(make) {
-  let real;
-  const load = () => (real ??= make());
-  return new Proxy({}, {
-    get: (_, key) => load()[key],
-    has: (_, key) => key in load(),
-    ownKeys: () => Reflect.ownKeys(load()),
-    getOwnPropertyDescriptor: (_, key) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(load(), key);
-      return descriptor && { ...descriptor, configurable: true };
-    },
-  });
-}
-`;
+const STATEMENT = /^var (import_\w+) = \/\* @__PURE__ \*\/ (__toESM\(require_\w+\(\), 1\));$/gm;
 
 /**
  * @returns {import("rolldown").Plugin}
@@ -34,13 +19,7 @@ function __keelLazyCommonJs(make) {
 export function lazyCommonJs() {
   return {
     name: "keel-lazy-commonjs",
-    renderChunk(code) {
-      let changed = false;
-      const out = code.replace(STATEMENT, (_, name, make) => {
-        changed = true;
-        return `var ${name} = __keelLazyCommonJs(() => ${make});`;
-      });
-      return changed ? { code: out + HELPER, map: null } : null;
-    },
+    renderChunk: (code) =>
+      rewriteLazily(code, STATEMENT, (_, name, make) => `var ${name} = __keelLazy(() => ${make});`),
   };
 }

@@ -12,7 +12,7 @@ it("imports semver into the bundle as a proxy made on first read", () => {
   const bundle = readFileSync(join(KEEL_BIN, "..", "..", "core", "dist", "keel-cli.cjs"), "utf8");
   const imports = [...bundle.matchAll(/^var import_(satisfies|valid) = (.*);$/gm)];
   expect(imports.map(([, name]) => name)).toEqual(["satisfies", "valid"]);
-  for (const [, name, value] of imports) expect(value).toBe(`__keelLazyCommonJs(() => __toESM(require_${name}(), 1))`);
+  for (const [, name, value] of imports) expect(value).toBe(`__keelLazy(() => __toESM(require_${name}(), 1))`);
 });
 
 it("decides an apiVersion range and a dependsOn range with semver through the binary", async () => {
