@@ -9,11 +9,22 @@
  */
 import type { z } from "zod";
 
+const lazySchemas = new WeakSet<object>();
+
+/**
+ * Whether `value` came from `lazySchema`, answered without building it: the host admits a tool whose
+ * `parameters` is one without touching it, so a tool the model is not offered yet (`offered`) builds its schema
+ * when it is first offered or called.
+ */
+export function isLazySchema(value: unknown): boolean {
+  return typeof value === "object" && value !== null && lazySchemas.has(value);
+}
+
 /** `build()`'s schema, built when first touched; the value returned stands for it everywhere. */
 export function lazySchema<T extends z.ZodType>(build: () => T): T {
   let schema: T | undefined;
   const built = (): T => (schema ??= build());
-  return new Proxy({} as T, {
+  const proxy = new Proxy({} as T, {
     get: (_, key) => Reflect.get(built(), key),
     set: (_, key, value) => Reflect.set(built(), key, value),
     has: (_, key) => Reflect.has(built(), key),
@@ -30,4 +41,6 @@ export function lazySchema<T extends z.ZodType>(build: () => T): T {
     deleteProperty: (_, key) => Reflect.deleteProperty(built(), key),
     getPrototypeOf: () => Reflect.getPrototypeOf(built()),
   });
+  lazySchemas.add(proxy);
+  return proxy;
 }

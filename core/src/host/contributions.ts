@@ -3,6 +3,7 @@
  * and each kind's admission rule: how an item is named and what makes one unacceptable.
  */
 import { CONTRIBUTION_KINDS, CONTRIBUTIONS, TOOL_NAME, type ContributionTypes } from "@keel/extensions-api";
+import { isLazySchema } from "@keel/extensions-api/lazy-schema";
 import { aliasFor, Registry, type Owner } from "../registry/registry.js";
 
 export type Contributions = { [K in keyof ContributionTypes]: Registry<ContributionTypes[K]> };
@@ -28,7 +29,9 @@ export const ADMISSIONS: AdmissionTable = {
     problem: (tool) =>
       !tool || typeof tool.name !== "string" || !TOOL_NAME.test(tool.name)
         ? `a tool name must be 1-64 letters, digits, _ or - (got ${JSON.stringify(tool?.name)})`
-        : typeof tool.execute !== "function" || typeof tool.parameters?.safeParse !== "function"
+        : typeof tool.execute !== "function" ||
+            // A lazy schema is a zod schema by its type; asking it for `safeParse` would build it.
+            (!isLazySchema(tool.parameters) && typeof tool.parameters?.safeParse !== "function")
           ? `tool "${tool.name}" needs a zod \`parameters\` schema and an \`execute\` function`
           : undefined,
     alias: aliasFor.tool,
