@@ -14,6 +14,10 @@ import { CatalogPluginSchema, CatalogSchema, CatalogVersionSchema } from "@keel/
 import { CompactionSettingsSchema } from "@keel/extensions-api/compaction";
 import { ScriptToolCallSchema, ScriptTurnSchema } from "@keel/extensions-api/scripted";
 import { LockEntrySchema, LockSchema } from "@keel/core/installed";
+import { EntrySchema, HeaderSchema } from "../../plugins/session-jsonl/src/format.ts";
+import { AgentHeader } from "../../plugins/subagents/src/agents.ts";
+import { ProcessParams } from "../../plugins/tool-bash/src/process-tool.ts";
+import { ReadResultParams } from "../../plugins/large-results/src/read-result.ts";
 import { keelEnv, KEEL_BIN, runKeel, SCRIPTED } from "../support/keel-cli.ts";
 
 const PRELOAD = join(import.meta.dirname, "..", "support", "source-reads.cjs");
@@ -130,9 +134,10 @@ it("answers text without child_process, readline, crypto, perf_hooks, file strea
 const keysOf = (schema: { shape: object }) => Object.keys(schema.shape).sort().join(",");
 
 /**
- * Schemas of the contract and the kernel that a `-p` run never parses, built on first use (`lazySchema`): a
- * catalog's, a distribution manifest's, the compaction section's (read by a strategy when it compacts) and a lock's
- * (read when plugins are installed).
+ * Schemas of the contract, the kernel and first-party plugins that a `-p` run never parses, built on first use
+ * (`lazySchema`): a catalog's, a distribution manifest's, the compaction section's (read by a strategy when it
+ * compacts), a lock's (read when plugins are installed), a session file's lines (read on resume), a subagent
+ * definition's front matter, and the parameters of tools offered only later (`process`, `read_result`).
  */
 const UNPARSED_SCHEMAS = {
   CatalogSchema,
@@ -144,9 +149,14 @@ const UNPARSED_SCHEMAS = {
   CompactionSettingsSchema: CompactionSettingsSchema.removeDefault(),
   LockSchema,
   LockEntrySchema,
+  HeaderSchema,
+  ...Object.fromEntries(EntrySchema.options.map((entry) => [`EntrySchema(${entry.shape.type.value})`, entry])),
+  AgentHeader,
+  ProcessParams,
+  ReadResultParams,
 };
 
-it("builds no schema of catalogs, distribution manifests, compaction settings or locks", async () => {
+it("builds none of the schemas a -p run never parses", async () => {
   const env = keelEnv({ script: [{ text: "done" }] });
   const schemas = join(env.home, "schemas.txt");
   const result = await runKeel(["-p", "go", ...SCRIPTED], env, {

@@ -3,21 +3,25 @@
  * Its own output stays under the size that would make it a large result again.
  */
 import { defineTool, z } from "@keel/extensions-api";
+import { lazySchema } from "@keel/extensions-api/lazy-schema";
 import { cutToBytes, formatBytes, truncateHead } from "@keel/extensions-api/truncate";
 import { linesOf, type ResultStore } from "./store.ts";
 
-export const ReadResultParams = z.object({
-  handle: z.string().describe('As the preview names it ("res_1a2b3c4d")'),
-  offset: z.number().int().min(1).optional().describe("First line to read or search from (default 1)"),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("Lines to read (default 500), or matches to list with grep (default 100)"),
-  grep: z.string().optional().describe("A JavaScript regular expression: list matching lines instead of a range"),
-  ignoreCase: z.boolean().optional().describe("With grep: ignore case"),
-});
+/** Built when the model is first offered the tool (once a result is stored) or calls it. */
+export const ReadResultParams = lazySchema(() =>
+  z.object({
+    handle: z.string().describe('As the preview names it ("res_1a2b3c4d")'),
+    offset: z.number().int().min(1).optional().describe("First line to read or search from (default 1)"),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("Lines to read (default 500), or matches to list with grep (default 100)"),
+    grep: z.string().optional().describe("A JavaScript regular expression: list matching lines instead of a range"),
+    ignoreCase: z.boolean().optional().describe("With grep: ignore case"),
+  }),
+);
 
 const DEFAULT_LINES = 500;
 const DEFAULT_MATCHES = 100;

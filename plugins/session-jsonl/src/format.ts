@@ -2,67 +2,76 @@
  * The session file format, version 1: one JSON object per line. The first line is the header; every later
  * line is an entry with `type`, `id`, `parentId` (null for a root) and `timestamp`, written in that key order
  * so a reader can find an entry's id without parsing the whole line. Entries form a tree; the active branch
- * is the walk from the leaf (the last entry appended) up through `parentId`.
+ * is the walk from the leaf (the last entry appended) up through `parentId`. The schemas are built when a file is
+ * first read (`lazySchema`): writing a session never parses a line, so a run that does not resume skips them.
  */
 import { z, type Message } from "@keel/extensions-api";
+import { lazySchema } from "@keel/extensions-api/lazy-schema";
 
 export const FORMAT_VERSION = 1;
 
-export const HeaderSchema = z.looseObject({
-  type: z.literal("session"),
-  version: z.number().int().positive(),
-  id: z.string().min(1),
-  cwd: z.string(),
-  created: z.string(),
-  /** Set when the session was forked from another one. */
-  parentSession: z.object({ id: z.string(), path: z.string(), entryId: z.string() }).optional(),
-});
+export const HeaderSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.literal("session"),
+    version: z.number().int().positive(),
+    id: z.string().min(1),
+    cwd: z.string(),
+    created: z.string(),
+    /** Set when the session was forked from another one. */
+    parentSession: z.object({ id: z.string(), path: z.string(), entryId: z.string() }).optional(),
+  }),
+);
 export type Header = z.output<typeof HeaderSchema>;
 
-const base = { id: z.string().min(1), parentId: z.string().nullable(), timestamp: z.string() };
-// Messages come from our own writer; only their role is checked here, the loop validated the rest.
-const MessageSchema = z.custom<Message>(
-  (v) =>
-    typeof v === "object" &&
-    v !== null &&
-    ["user", "assistant", "toolResult"].includes((v as { role?: unknown }).role as string),
-);
-
-/** An `api.session` entry as a compaction carries it. */
-const PluginEntrySchema = z.object({ plugin: z.string(), kind: z.string(), data: z.unknown(), timestamp: z.number() });
-
-export const EntrySchema = z.discriminatedUnion("type", [
-  z.looseObject({ type: z.literal("message"), ...base, message: MessageSchema }),
-  /**
-   * The history before `firstKeptEntryId` was replaced by `summary`; absent `firstKeptEntryId` keeps nothing.
-   * `pluginEntries` are the branch's plugin entries up to here, so a resume that starts at the cut has them all.
-   */
-  z.looseObject({
-    type: z.literal("compaction"),
-    ...base,
-    summary: z.string(),
-    firstKeptEntryId: z.string().optional(),
-    tokensBefore: z.number(),
-    tokensAfter: z.number().optional(),
-    details: z.unknown().optional(),
-    pluginEntries: z.array(PluginEntrySchema).optional(),
-  }),
-  /** A summary of the branch left when jumping elsewhere in the tree; sent to the model. */
-  z.looseObject({ type: z.literal("branch_summary"), ...base, summary: z.string(), fromId: z.string() }),
-  z.looseObject({ type: z.literal("model_change"), ...base, provider: z.string(), model: z.string() }),
-  /** Bookmarks `targetId`; a null label removes the bookmark. */
-  z.looseObject({ type: z.literal("label"), ...base, targetId: z.string(), label: z.string().nullable() }),
-  /** Plugin state; never sent to the model. With `plugin`, an `api.session` entry handed back on every replay. */
-  z.looseObject({
-    type: z.literal("custom"),
-    ...base,
-    customType: z.string(),
-    plugin: z.string().optional(),
-    data: z.unknown().optional(),
-  }),
-  /** A plugin's message; sent to the model as a user message. */
-  z.looseObject({ type: z.literal("custom_message"), ...base, customType: z.string(), content: z.string() }),
-]);
+export const EntrySchema = lazySchema(() => {
+  const base = { id: z.string().min(1), parentId: z.string().nullable(), timestamp: z.string() };
+  // Messages come from our own writer; only their role is checked here, the loop validated the rest.
+  const MessageSchema = z.custom<Message>(
+    (v) =>
+      typeof v === "object" &&
+      v !== null &&
+      ["user", "assistant", "toolResult"].includes((v as { role?: unknown }).role as string),
+  );
+  /** An `api.session` entry as a compaction carries it. */
+  const PluginEntrySchema = z.object({
+    plugin: z.string(),
+    kind: z.string(),
+    data: z.unknown(),
+    timestamp: z.number(),
+  });
+  return z.discriminatedUnion("type", [
+    z.looseObject({ type: z.literal("message"), ...base, message: MessageSchema }),
+    /**
+     * The history before `firstKeptEntryId` was replaced by `summary`; absent `firstKeptEntryId` keeps nothing.
+     * `pluginEntries` are the branch's plugin entries up to here, so a resume that starts at the cut has them all.
+     */
+    z.looseObject({
+      type: z.literal("compaction"),
+      ...base,
+      summary: z.string(),
+      firstKeptEntryId: z.string().optional(),
+      tokensBefore: z.number(),
+      tokensAfter: z.number().optional(),
+      details: z.unknown().optional(),
+      pluginEntries: z.array(PluginEntrySchema).optional(),
+    }),
+    /** A summary of the branch left when jumping elsewhere in the tree; sent to the model. */
+    z.looseObject({ type: z.literal("branch_summary"), ...base, summary: z.string(), fromId: z.string() }),
+    z.looseObject({ type: z.literal("model_change"), ...base, provider: z.string(), model: z.string() }),
+    /** Bookmarks `targetId`; a null label removes the bookmark. */
+    z.looseObject({ type: z.literal("label"), ...base, targetId: z.string(), label: z.string().nullable() }),
+    /** Plugin state; never sent to the model. With `plugin`, an `api.session` entry handed back on every replay. */
+    z.looseObject({
+      type: z.literal("custom"),
+      ...base,
+      customType: z.string(),
+      plugin: z.string().optional(),
+      data: z.unknown().optional(),
+    }),
+    /** A plugin's message; sent to the model as a user message. */
+    z.looseObject({ type: z.literal("custom_message"), ...base, customType: z.string(), content: z.string() }),
+  ]);
+});
 export type Entry = z.output<typeof EntrySchema>;
 export type EntryType = Entry["type"];
 export type EntryOf<T extends EntryType> = Extract<Entry, { type: T }>;

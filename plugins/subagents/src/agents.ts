@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { z } from "@keel/extensions-api";
+import { lazySchema } from "@keel/extensions-api/lazy-schema";
 import { readHeader } from "@keel/front-matter";
 
 export interface AgentDefinition {
@@ -30,21 +31,23 @@ export const GENERAL: AgentDefinition = {
     "for. Your final answer is all the caller sees, so put everything it needs in it.",
 };
 
-const names = z
-  .union([z.array(z.string().min(1)), z.string()])
-  .transform((v) => (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter((s) => s.length > 0));
-
-const AgentHeader = z.object({
-  name: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9_-]*$/, "must be lowercase letters, digits, _ and -")
-    .optional(),
-  description: z.string().trim().min(1),
-  tools: names.optional(),
-  model: z
-    .string()
-    .regex(/^(inherit|[^/\s]+\/\S+)$/, 'must be "provider/model" or "inherit"')
-    .optional(),
+/** A definition's front matter, built when the first definition file is read (most runs have none). */
+export const AgentHeader = lazySchema(() => {
+  const names = z
+    .union([z.array(z.string().min(1)), z.string()])
+    .transform((v) => (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter((s) => s.length > 0));
+  return z.object({
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]*$/, "must be lowercase letters, digits, _ and -")
+      .optional(),
+    description: z.string().trim().min(1),
+    tools: names.optional(),
+    model: z
+      .string()
+      .regex(/^(inherit|[^/\s]+\/\S+)$/, 'must be "provider/model" or "inherit"')
+      .optional(),
+  });
 });
 
 function parseModel(model: string | undefined): AgentDefinition["model"] {

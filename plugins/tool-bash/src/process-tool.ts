@@ -3,24 +3,28 @@
  * wait for one (with a timeout), send it input, kill it.
  */
 import { defineTool, z, type ToolResult } from "@keel/extensions-api";
+import { lazySchema } from "@keel/extensions-api/lazy-schema";
 import { status, type BackgroundProcess, type BackgroundProcesses } from "./background.ts";
 
-export const ProcessParams = z.object({
-  action: z
-    .enum(["list", "read", "wait", "write", "kill"])
-    .describe(
-      "list: all background processes. read: new output since the last read. wait: until it exits " +
-        "or the timeout passes, then new output. write: send input to its stdin. kill: stop it and " +
-        "everything it started.",
-    ),
-  id: z
-    .union([z.string(), z.number()])
-    .transform(String)
-    .optional()
-    .describe("The process id that bash({ background: true }) returned; needed by every action but list."),
-  timeout: z.number().positive().max(3600).optional().describe("For wait: seconds to wait at most (default 30)."),
-  input: z.string().optional().describe('For write: the text to send; include "\\n" to end a line.'),
-});
+/** Built when the model is first offered the tool (once a background process runs) or calls it. */
+export const ProcessParams = lazySchema(() =>
+  z.object({
+    action: z
+      .enum(["list", "read", "wait", "write", "kill"])
+      .describe(
+        "list: all background processes. read: new output since the last read. wait: until it exits " +
+          "or the timeout passes, then new output. write: send input to its stdin. kill: stop it and " +
+          "everything it started.",
+      ),
+    id: z
+      .union([z.string(), z.number()])
+      .transform(String)
+      .optional()
+      .describe("The process id that bash({ background: true }) returned; needed by every action but list."),
+    timeout: z.number().positive().max(3600).optional().describe("For wait: seconds to wait at most (default 30)."),
+    input: z.string().optional().describe('For write: the text to send; include "\\n" to end a line.'),
+  }),
+);
 
 const DEFAULT_WAIT_SECONDS = 30;
 
