@@ -15,6 +15,9 @@ import { CompactionSettingsSchema } from "@keel/extensions-api/compaction";
 import { ScriptToolCallSchema, ScriptTurnSchema } from "@keel/extensions-api/scripted";
 import { LockEntrySchema, LockSchema } from "@keel/core/installed";
 import { EntrySchema, HeaderSchema } from "../../plugins/session-jsonl/src/format.ts";
+import { SkillHeader } from "../../plugins/context/src/skills.ts";
+import { TemplateHeader } from "../../plugins/context/src/templates.ts";
+import { UntrustedPermissionsSchema } from "../../plugins/permissions/src/settings.ts";
 import { AgentHeader } from "../../plugins/subagents/src/agents.ts";
 import { ProcessParams } from "../../plugins/tool-bash/src/process-tool.ts";
 import { ReadResultParams } from "../../plugins/large-results/src/read-result.ts";
@@ -136,8 +139,9 @@ const keysOf = (schema: { shape: object }) => Object.keys(schema.shape).sort().j
 /**
  * Schemas of the contract, the kernel and first-party plugins that a `-p` run never parses, built on first use
  * (`lazySchema`): a catalog's, a distribution manifest's, the compaction section's (read by a strategy when it
- * compacts), a lock's (read when plugins are installed), a session file's lines (read on resume), a subagent
- * definition's front matter, and the parameters of tools offered only later (`process`, `read_result`).
+ * compacts), a lock's (read when plugins are installed), a session file's lines (read on resume), the front matter
+ * of subagent definitions, skills and prompt templates, an untrusted project's permissions section, and the
+ * parameters of tools offered only later (`process`, `read_result`).
  */
 const UNPARSED_SCHEMAS = {
   CatalogSchema,
@@ -152,6 +156,9 @@ const UNPARSED_SCHEMAS = {
   HeaderSchema,
   ...Object.fromEntries(EntrySchema.options.map((entry) => [`EntrySchema(${entry.shape.type.value})`, entry])),
   AgentHeader,
+  SkillHeader,
+  TemplateHeader,
+  UntrustedPermissionsSchema,
   ProcessParams,
   ReadResultParams,
 };

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "@keel/extensions-api";
+import { lazySchema } from "@keel/extensions-api/lazy-schema";
 import { readHeader } from "@keel/front-matter";
 import type { Source } from "./sources.ts";
 
@@ -18,13 +19,16 @@ export interface Skill {
 }
 
 // The Agent Skills format's limits: a lowercase name with hyphens, a description the model can choose by.
-const SkillHeader = z.object({
-  name: z
-    .string()
-    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be lowercase letters, digits and single hyphens")
-    .max(64),
-  description: z.string().trim().min(1).max(1024),
-});
+// Built when the first SKILL.md is read (most runs have none).
+export const SkillHeader = lazySchema(() =>
+  z.object({
+    name: z
+      .string()
+      .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be lowercase letters, digits and single hyphens")
+      .max(64),
+    description: z.string().trim().min(1).max(1024),
+  }),
+);
 
 function subfolders(dir: string): string[] {
   try {

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { z } from "@keel/extensions-api";
+import { lazySchema } from "@keel/extensions-api/lazy-schema";
 import { readHeader } from "@keel/front-matter";
 import type { Source } from "./sources.ts";
 
@@ -17,7 +18,8 @@ export interface Template {
   origin: string;
 }
 
-const TemplateHeader = z.object({ description: z.string().trim().min(1).optional() }).loose();
+/** Built when the first template is read (most runs have none). */
+export const TemplateHeader = lazySchema(() => z.object({ description: z.string().trim().min(1).optional() }).loose());
 
 function markdownFiles(dir: string): string[] {
   try {

@@ -3,6 +3,7 @@
  * parsed when the plugin starts, so one mistyped rule is reported by name and the others still apply.
  */
 import { z } from "@keel/extensions-api";
+import { lazySchema } from "@keel/extensions-api/lazy-schema";
 
 /** The modes, from the narrowest to the widest (a stricter mode is an earlier one). */
 export const MODES = ["ask", "auto", "full"] as const;
@@ -38,9 +39,14 @@ export const PermissionsSettingsSchema = z
 
 export type PermissionsSettings = z.output<typeof PermissionsSettingsSchema>;
 
-/** What an untrusted project's section may add: only rules that narrow. A stricter mode narrows too. */
-export const UntrustedPermissionsSchema = z.object({
-  mode: z.enum(MODES).optional(),
-  ask: z.array(z.string()).optional(),
-  deny: z.array(z.string()).optional(),
-});
+/**
+ * What an untrusted project's section may add: only rules that narrow. A stricter mode narrows too. Built when
+ * an untrusted project has a section.
+ */
+export const UntrustedPermissionsSchema = lazySchema(() =>
+  z.object({
+    mode: z.enum(MODES).optional(),
+    ask: z.array(z.string()).optional(),
+    deny: z.array(z.string()).optional(),
+  }),
+);
