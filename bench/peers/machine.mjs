@@ -1,5 +1,6 @@
 // What the machine was doing during the run: its idle share from /proc/stat, and how much of the busy time was not
 // this bench and the agents it ran (its own and its waited-for children's CPU from /proc/self/stat).
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 
@@ -27,7 +28,28 @@ export function watchMachine() {
   };
 }
 
-/** The machine as the README names it. */
+/** The machine as the README names it, and what a page fault costs on it. */
 export function describeMachine() {
-  return { nproc: availableParallelism(), cpu: cpus()[0]?.model ?? "unknown", node: process.version };
+  return {
+    nproc: availableParallelism(),
+    cpu: cpus()[0]?.model ?? "unknown",
+    node: process.version,
+    pageTouchUs: pageTouchUs(),
+  };
+}
+
+// Touches one byte of each 4 KB page of 64 MB that no one has touched (a fresh mapping), in a fresh process.
+const TOUCH = `const b = Buffer.allocUnsafeSlow(64 << 20); const t = process.hrtime.bigint();
+for (let i = 0; i < b.length; i += 4096) b[i] = 1;
+process.stdout.write(String(Number(process.hrtime.bigint() - t) / 1e3 / (b.length / 4096)));`;
+
+/**
+ * Microseconds a first touch of a memory page costs (median of three processes). Machines of one kind differ in
+ * it by an order of magnitude (a VM that maps each page through its hypervisor: ~11 µs; bare metal: ~0.2 µs), and
+ * a start's time grows with the pages it touches (docs/architecture.md § Startup), so tables from two machines
+ * compare only when this is alike.
+ */
+function pageTouchUs() {
+  const runs = [0, 1, 2].map(() => Number(spawnSync(process.execPath, ["-e", TOUCH], { encoding: "utf8" }).stdout));
+  return runs.sort((a, b) => a - b)[1];
 }

@@ -89,7 +89,8 @@ export function report({ rows, floors, load, wallS, runs, machine, isolation, ou
   if (keel) printRatios(keel, agents, floor);
   const pct = (v) => `${(v * 100).toFixed(0)}%`;
   console.log(
-    `\nmachine: ${machine.nproc} cores, ${machine.cpu}, Node ${machine.node}; idle share during the run ` +
+    `\nmachine: ${machine.nproc} cores, ${machine.cpu}, Node ${machine.node}, a first touch of a 4 KB page ` +
+      `${machine.pageTouchUs.toFixed(2)} µs; idle share during the run ` +
       `${pct(load.idleShare)}, busy with other processes than this bench ${pct(load.othersShare)}; ` +
       `${wallS.toFixed(0)} s; network: ${isolation}`,
   );
