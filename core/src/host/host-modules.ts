@@ -58,7 +58,8 @@ export function hostLibraryFile(specifier: string): string {
  * The `require` target the library's package.json names for `specifier`, found where Node's search of
  * node_modules folders finds the package, as the real path `require.resolve` gives; undefined for any other shape,
  * which Node's resolver then answers. Node resolves package `exports` with its ES module resolver, loaded and
- * compiled on first use (four of Node's modules), for what is, on a run's way, this one package.
+ * compiled on first use (four of Node's modules), for what is, on a run's way, this one package. bin/keel.cjs finds
+ * @keel/core's launcher the same way, with its own few lines: it runs before any of keel is loaded.
  */
 function requireTarget(specifier: string): string | undefined {
   const subpath = `.${specifier.slice(HOST_LIBRARY.length)}`;

@@ -14,7 +14,10 @@ export const LOCK_VERSION = 1;
 /** One installed plugin. */
 export const LockEntrySchema = lazySchema(() =>
   z.object({
-    /** What the user asked for, normalised: `npm:@acme/x@^1.2`, `git+file:///…#v1`, `file:/abs/x.tgz`, `link:/dir`. */
+    /**
+     * What the user asked for, normalised: `npm:@acme/x@^1.2`, `git+file:///…#v1`, `file:/abs/x.tgz`,
+     * `link:/dir`.
+     */
     source: z.string(),
     /** The version installed. */
     version: z.string(),
