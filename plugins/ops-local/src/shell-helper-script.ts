@@ -40,7 +40,7 @@ use strict; use warnings; use POSIX (); use Fcntl qw(F_GETFL F_SETFL O_NONBLOCK 
 $0 = 'keel-shell-helper';
 $SIG{PIPE} = 'IGNORE';
 $SIG{CHLD} = sub {};
-my ($WRAPPER, $SPARE_WRAPPER) = @ARGV;
+my ($WRAPPER, $SPARE_WRAPPER, $EXEC_WAIT) = @ARGV;
 my %PRCTL = (x86_64 => 157, aarch64 => 167);
 my $REAPER = subreaper();
 binmode STDIN; binmode STDOUT;
@@ -120,15 +120,43 @@ sub fork_shell {
     syswrite $sw, "cannot run $shell: $!"; POSIX::_exit(127);
   }
   close $ow; close $sw;
-  nonblocking($or); nonblocking($sr);
-  my $since = 0;
-  if (open(my $st, '<', "/proc/$pid/stat")) { my $s = <$st>; $since = (split / /, substr($s, rindex($s, ')') + 2))[19] }
-  return { out => $or, status => $sr, pid => $pid, since => $since, why => '' };
+  nonblocking($or);
+  my $c = { out => $or, pid => $pid, why => '' };
+  exec_wait($c, $sr);
+  if (open(my $st, '<', "/proc/$pid/stat")) {
+    my $s = <$st>;
+    $c->{since} = (split / /, substr($s, rindex($s, ')') + 2))[19];
+  }
+  return $c;
+}
+
+# Waits for a child's exec, when its status pipe closes, and reads why it failed if it did; after $EXEC_WAIT
+# seconds it goes on and the main loop reads the pipe. While the child is still a copy of the helper, each page
+# either of them writes is a copy-on-write fault, and one that lands while both run on two CPUs also flushes the
+# other's TLB: letting the child reach its exec alone cost a tool turn ~10% less CPU on a VM where faults are
+# slow. A child stuck before its exec (a hung mount) holds the helper only that long.
+sub exec_wait {
+  my ($c, $sr) = @_;
+  my $rin = '';
+  vec($rin, fileno $sr, 1) = 1;
+  while (1) {
+    my $ready = select(my $rout = $rin, undef, undef, $EXEC_WAIT);
+    next if $ready < 0 && $!{EINTR}; # a SIGCHLD
+    last if $ready <= 0;
+    my $n = sysread($sr, my $buf, 4096);
+    next if !defined $n && $!{EINTR};
+    if ($n) { $c->{why} .= $buf; next }
+    close $sr;
+    return;
+  }
+  nonblocking($sr);
+  $c->{status} = $sr;
 }
 
 sub begin {
   my ($id, $c) = @_;
-  frame('S', $id, "$c->{pid} $c->{since}");
+  frame('S', $id, "$c->{pid} " . ($c->{since} // 0));
+  frame('F', $id, $c->{why}) if !$c->{status} && length $c->{why}; # else status() tells it when the pipe closes
   $cmds{$id} = $c;
   $by_pid{$c->{pid}} = $id;
 }

@@ -57,6 +57,8 @@ sub make_spare {
   return unless defined $path && defined $ino && pipe($cr, $cw);
   my $c = fork_shell($n->{shell}, $n->{dir}, $n->{env}, $SPARE_WRAPPER, $cr);
   return unless ref $c;
+  # It could not start (it exits 127 on its own): reaped as a spare that died, and the next command forks.
+  if (!$c->{status} && length $c->{why}) { $dying{$c->{pid}} = 1; return }
   nonblocking($cw);
   # The descriptor it enters stays open with it, so no other folder can take that device and inode meanwhile.
   $spare = { c => $c, cmd => $cw, tag => $n->{tag}, key => $n->{key}, path => $path, dir => $n->{dir}, dev => $dev,

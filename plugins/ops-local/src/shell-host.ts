@@ -34,6 +34,11 @@ const HEADER_BYTES = 9;
 const MAX_FRAME_BYTES = 1 << 20;
 const STDERR_KEPT = 2000;
 const STARTS_BEFORE_GIVING_UP = 2;
+/**
+ * At most this long the helper waits for a shell it forked to exec before it goes on (exec_wait in
+ * shell-helper-script.ts): only a shell stuck before its exec, on a hung mount, waits that long.
+ */
+const EXEC_WAIT_SECONDS = 0.2;
 /** Spares need /proc, to compare a spare's folder with the one keel checked. */
 const SPARES_POSSIBLE = process.platform === "linux";
 /**
@@ -63,13 +68,14 @@ export class ShellHost {
 
   /**
    * `perl`: the interpreter to run the helper with (`findPerl()`); undefined: none, commands must spawn.
-   * `onGiveUp` hears why, once, when a helper that kept failing to start is given up. `spares`: keep the next
-   * command's shell started ahead of it (shell-helper-script.ts); false forks each command's when it comes.
+   * `onGiveUp` hears why, once, when a helper that kept failing to start is given up. `tuning.spares`: keep the
+   * next command's shell started ahead of it (shell-helper-script.ts); false forks each command's when it comes.
+   * `tuning.execWait`: how long the helper waits for a shell's exec before going on (seconds; tests use 0).
    */
   constructor(
     private readonly perl: string | undefined,
     private readonly onGiveUp: (why: string) => void = () => {},
-    private readonly spares = SPARES_POSSIBLE,
+    private readonly tuning: { spares?: boolean; execWait?: number } = {},
   ) {
     if (!perl) this.unavailable = "perl was not found on PATH or at /usr/bin/perl";
   }
@@ -90,7 +96,8 @@ export class ShellHost {
     const helper = (this.helper ??= this.startHelper());
     // The tag the helper's spare was made with, if it made one: a request must name it to run in the spare.
     const tag = helper.spareTag ?? randomHex(12);
-    helper.spareTag = this.spares && spareFits(shell, options.env) ? randomHex(12) : undefined;
+    helper.spareTag =
+      (this.tuning.spares ?? SPARES_POSSIBLE) && spareFits(shell, options.env) ? randomHex(12) : undefined;
     const spareTag = helper.spareTag === undefined ? "" : `${PROCESS_TAG_VARIABLE}=${helper.spareTag}`;
     const body = `${shell}\0${options.cwd}\0${command}\0${PROCESS_TAG_VARIABLE}=${tag}\0${spareTag}\0${variables}`;
     const id = this.nextId++;
@@ -129,7 +136,7 @@ export class ShellHost {
   }
 
   private startHelper(): Helper {
-    const helper = new Helper(this.perl!, (readyBefore, why) => {
+    const helper = new Helper(this.perl!, this.tuning.execWait ?? EXEC_WAIT_SECONDS, (readyBefore, why) => {
       if (this.helper === helper) this.helper = undefined;
       this.failedStarts = readyBefore ? 0 : this.failedStarts + 1;
       if (this.failedStarts >= STARTS_BEFORE_GIVING_UP && this.unavailable === undefined) {
@@ -159,8 +166,8 @@ class Helper {
   private broken: string | undefined;
   private dead = false;
 
-  constructor(perl: string, onDeath: (wasReady: boolean, why: string) => void) {
-    this.child = spawn(perl, ["-e", SHELL_HELPER_SCRIPT, WRAPPER, SPARE_WRAPPER], {
+  constructor(perl: string, execWait: number, onDeath: (wasReady: boolean, why: string) => void) {
+    this.child = spawn(perl, ["-e", SHELL_HELPER_SCRIPT, WRAPPER, SPARE_WRAPPER, String(execWait)], {
       stdio: ["pipe", "pipe", "pipe"],
       detached: true, // its own session: a Ctrl-C at the terminal is keel's to handle, not the helper's
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },

@@ -12,7 +12,7 @@ import { spawnProcess, type SpawnProcessOptions } from "../src/spawn.ts";
 type Options = Omit<SpawnProcessOptions, "stdin" | "keepStdinOpen">;
 export type Runner = (command: string, options: Options) => ProcessHandle;
 
-const forking = new ShellHost(findPerl(), undefined, false);
+const forking = new ShellHost(findPerl(), undefined, { spares: false });
 const spares = new ShellHost(findPerl());
 afterAll(() => {
   forking.close();

@@ -4,12 +4,12 @@
  * failure and the next command a new helper, a garbled channel is not trusted, and closing the backend takes
  * the helper and what it still runs down with it.
  */
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createLocalOps } from "../src/local-ops.ts";
 import type { HelperCommand } from "../src/helper-command.ts";
-import { ShellHost } from "../src/shell-host.ts";
+import { findPerl, ShellHost } from "../src/shell-host.ts";
 import { isAlive, outputCollector, printedPids } from "../../../test/support/processes.ts";
 import { until } from "../../../test/support/until.ts";
 import { HELPER_PID, helperBackend, helperOf } from "./helper-probes.ts";
@@ -154,6 +154,32 @@ describe("the long-lived shell of the local backend", () => {
     own.close();
     expect((await handle.exited).signal).toBe("SIGKILL");
     await until(() => !isAlive(helper) && !isAlive(sleeper!));
+  });
+
+  it("fails a command whose shell cannot start, saying why, whether the helper waits for its exec or not", async () => {
+    // A `bash` whose interpreter does not exist: its exec fails with ENOENT, after the fork.
+    const broken = join(cwd, "broken-shell");
+    mkdirSync(broken);
+    writeFileSync(join(broken, "bash"), "#!/no/such/interpreter\n");
+    chmodSync(join(broken, "bash"), 0o755);
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+    for (const execWait of [undefined, 0]) {
+      const host = new ShellHost(findPerl(), undefined, { execWait });
+      // Twice: the second comes after the helper tried to make a spare of that shell, which cannot start either.
+      for (let i = 0; i < 2; i++) {
+        const handle = host.run("echo never", { cwd, env: { PATH: broken } });
+        await expect(handle.exited).rejects.toThrow(
+          /^Could not start the shell: cannot run .*broken-shell\/bash: No such file or directory\.$/,
+        );
+      }
+      const gone = host.run("echo never", { cwd: join(cwd, "no-such-folder"), env });
+      await expect(gone.exited).rejects.toThrow(/^Could not start the shell: cannot enter the working folder: No such/);
+      const out = outputCollector();
+      const fine = host.run("echo fine", { cwd, env, onData: out.onData });
+      expect(await fine.exited).toEqual({ code: 0, signal: null });
+      expect(out.text()).toBe("fine\n");
+      host.close();
+    }
   });
 
   it("falls back to spawning when there is no perl to run the helper with", () => {

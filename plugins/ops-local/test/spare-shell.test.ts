@@ -52,7 +52,7 @@ describe("the spare shell of the long-lived helper", () => {
 
   it("runs a command as a forked shell does: $0, $#, $LINENO, $_, errors and their order, exit codes", async () => {
     const env = { ...process.env } as Record<string, string>;
-    const forking = new ShellHost(findPerl(), undefined, false);
+    const forking = new ShellHost(findPerl(), undefined, { spares: false });
     const spares = new ShellHost(findPerl());
     const on =
       (host: ShellHost): Start =>
