@@ -50,12 +50,12 @@ my ($in, $pending, $closing) = ('', '', 0);
 open(my $NULL, '<', '/dev/null') or die "cannot open /dev/null: $!";
 my $env_base = "\0";
 # The spare shell; what the next spare is made from (the last request); spares killed and not reaped yet.
-my ($spare, $next, %dying, $respare);
+my ($spare, $next, %dying, $want_spare, $idle);
 
 sub frame {
   my ($type, $id, $data) = @_;
   $data = '' unless defined $data;
-  $respare = 1 if $type eq 'X';
+  $want_spare = 1 if $type eq 'X';
   my $bytes = pack('a1 N N', $type, $id, length $data) . $data;
   if ($type eq 'S' || ($type ne 'X' && exists $held{$id} && length $held{$id} < 65536)) {
     $held{$id} .= $bytes;
@@ -174,7 +174,7 @@ sub start {
   }
   $next = $opened && length $spare_tag ? { shell => $shell, env => [@env, $spare_tag], key => $key, tag => $spare_tag,
     dir => $dir } : undef;
-  make_spare() unless $spare || $closing;
+  $want_spare = 1;
 }
 
 ${SPARE_SUBS}
@@ -252,8 +252,10 @@ while (1) {
   reap();
   for my $id (keys %cmds) { delete $cmds{$id} if $cmds{$id}{done} && !$cmds{$id}{out} }
   flush();
-  make_spare() if $respare && !$spare && !$closing; # the one made at the start failed, or died unused
-  $respare = 0;
+  # The next command's shell is made once no command runs, or after 50 ms with nothing to do: not while a quick
+  # command runs, whose exit the fork and the wait for its exec would hold up.
+  if ($want_spare && (!%by_pid || $idle) && !$closing) { make_spare() unless $spare; $want_spare = 0 }
+  $idle = 0;
   POSIX::_exit(0) if $closing && !%by_pid && !%dying; # reaped, so no zombie is left to init
   my $rin = '';
   vec($rin, 0, 1) = 1 unless $closing;
@@ -267,6 +269,7 @@ while (1) {
   $polls = 0 unless $exiting;
   my $wait = $exiting && $polls++ < 20 ? 0.001 : %held ? 0.005 : %by_pid || %dying ? 0.05 : undef;
   my $ready = select(my $rout = $rin, undef, undef, $wait);
+  $idle = 1 if $ready == 0 && defined $wait && $wait >= 0.05;
   if (%held && (($ready == 0 && !$exiting) || ++$holding > 6)) {
     $pending .= $_ for values %held;
     %held = ();

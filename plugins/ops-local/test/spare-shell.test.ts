@@ -1,8 +1,9 @@
 /**
- * The spare shell of the long-lived helper: as each command starts it forks the next command's shell ahead of
- * it, and a request runs there only when the shell, the whole environment and the very folder match; otherwise the
- * spare is killed and the command forked as always. A command can tell which it got from its own command line:
- * a forked shell's carries the command's text, a spare's only the wrapper that waited for it.
+ * The spare shell of the long-lived helper: once a command has ended (or has run a while) it forks the next
+ * command's shell ahead of it, and a request runs there only when the shell, the whole environment and the very
+ * folder match; otherwise the spare is killed and the command forked as always. A command can tell which it got
+ * from its own command line: a forked shell's carries the command's text, a spare's only the wrapper that waited
+ * for it.
  */
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -136,7 +137,15 @@ describe("the spare shell of the long-lived helper", () => {
     expect(await spareOf(helper)).not.toBe(spare);
   });
 
-  it("forks the next spare as soon as a command takes one, while that command still runs", async () => {
+  it("forks the next spare once a quick command has exited, not while it runs", async () => {
+    const { helper, spare } = await withSpare();
+    const r = await run(`${WHICH}; sh -c 'echo last=$$'`); // the last process the command starts, as it ends
+    expect(r.text).toMatch(new RegExp(`^pid=${spare}\nlast=\\d+\n$`));
+    const last = Number(/last=(\d+)/.exec(r.text)![1]);
+    expect(await spareOf(helper)).toBeGreaterThan(last); // pids grow until they wrap, far above these
+  });
+
+  it("forks the next spare while a long command still runs, once nothing happened for a while", async () => {
     const { helper, spare } = await withSpare();
     const go = join(cwd, "go-once");
     const first = run(`until [ -e '${go}' ]; do sleep 0.01; done; ${WHICH}`);
