@@ -83,8 +83,11 @@ function plainJson(format, text, model) {
   };
 }
 
-/** Starts the mock; `begin(toolTurns)` before each agent run resets what it saw. */
-export async function startPeerMock() {
+/**
+ * Starts the mock; `begin(toolTurns)` before each agent run resets what it saw. `answerMs`: how long it takes
+ * before it answers a model request, as a model would (0: at once).
+ */
+export async function startPeerMock({ answerMs = 0 } = {}) {
   /** @type {Seen[]} */
   let seen = [];
   let toolTurns = 0;
@@ -92,6 +95,10 @@ export async function startPeerMock() {
   const server = createServer((req, res) => {
     const at = performance.now();
     const chunks = [];
+    const json = (status, value) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(value));
+    };
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
       const raw = Buffer.concat(chunks);
@@ -107,15 +114,16 @@ export async function startPeerMock() {
       const toolResults = toolResultsIn(body);
       const toolNames = tools.map((t) => t.name);
       seen.push({ at, path, bytes: raw.length, tools: tools.length, toolNames, turn: Boolean(shell), toolResults });
-      const json = (status, value) => {
-        res.writeHead(status, { "content-type": "application/json" });
-        res.end(JSON.stringify(value));
-      };
       if (req.method === "GET" && path.endsWith("/models")) return json(200, { object: "list", data: [] });
       if (path.endsWith("/count_tokens")) return json(200, { input_tokens: Math.ceil(raw.length / 4) });
       const format = formatOf(path);
       if (req.method !== "POST" || format === "unknown") return json(404, { error: { message: `no route ${path}` } });
       const model = String(body?.model ?? "mock-model");
+      if (answerMs > 0) return void setTimeout(() => answer(format, body, model, shell, toolResults), answerMs);
+      answer(format, body, model, shell, toolResults);
+    });
+    /** Answers a model request: one more shell call while the run has had fewer than `toolTurns`, else text. */
+    function answer(format, body, model, shell, toolResults) {
       const reply =
         shell && toolResults < toolTurns
           ? { toolCalls: [{ name: shell.name, arguments: echoArguments(shell, toolResults + 1) }] }
@@ -123,7 +131,7 @@ export async function startPeerMock() {
       if (body?.stream === false) return json(200, plainJson(format, ANSWER, model));
       res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
       res.end(render(format, reply, model, ++n).events.join(""));
-    });
+    }
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
   const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());

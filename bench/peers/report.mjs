@@ -40,7 +40,7 @@ function summarize(row) {
 
 const ratio = (a, b) => (a === undefined || b === undefined ? "–" : `${(a / b).toFixed(2)}×`);
 
-export function report({ rows, floors, load, wallS, runs, machine, isolation, outFile }) {
+export function report({ rows, floors, load, wallS, runs, modelMs, machine, isolation, outFile }) {
   const agents = rows.map(summarize);
   const floor = { nodeMs: med(floors.nodeMs), nodeRssMb: med(floors.nodeRssMb), spawnMs: med(floors.spawnMs) };
   const turnsRss = `peak RSS (${TOOL_TURNS} turns)`;
@@ -83,10 +83,14 @@ export function report({ rows, floors, load, wallS, runs, machine, isolation, ou
     "",
     "",
   ]);
-  printTable(`Peers: medians of ${runs} interleaved runs, ${TOOL_TURNS} shell turns (median of the gaps)`, table);
+  const model = modelMs > 0 ? `, the mock answering after ${modelMs} ms` : "";
+  printTable(
+    `Peers: medians of ${runs} interleaved runs, ${TOOL_TURNS} shell turns (median of the gaps)${model}`,
+    table,
+  );
 
   const keel = agents.find((a) => a.npm === undefined);
-  if (keel) printRatios(keel, agents, floor);
+  if (keel) printRatios(keel, agents, floor, modelMs);
   const pct = (v) => `${(v * 100).toFixed(0)}%`;
   console.log(
     `\nmachine: ${machine.nproc} cores, ${machine.cpu}, Node ${machine.node}, a first touch of a 4 KB page ` +
@@ -96,13 +100,27 @@ export function report({ rows, floors, load, wallS, runs, machine, isolation, ou
   );
 
   mkdirSync(dirname(outFile), { recursive: true });
-  const result = { date: new Date().toISOString(), machine, load, wallS, runs, isolation, floor, floors, agents };
+  const result = {
+    date: new Date().toISOString(),
+    machine,
+    load,
+    wallS,
+    runs,
+    modelMs,
+    isolation,
+    floor,
+    floors,
+    agents,
+  };
   writeFileSync(outFile, JSON.stringify(result, null, 2) + "\n");
   console.log(`written to ${outFile}`);
 }
 
-/** keel's row against each peer's and against Node's floors measured in the same run. */
-function printRatios(keel, agents, floor) {
+/**
+ * keel's row against each peer's and against Node's floors measured in the same run; a tool turn is compared with
+ * spawnSync after the mock's `modelMs` is taken off it.
+ */
+function printRatios(keel, agents, floor, modelMs) {
   const turnsRss = `peak RSS (${TOOL_TURNS} turns)`;
   const ratios = [["keel ÷ …", "--version", "1-turn run", "per tool turn", "peak RSS", turnsRss, "first request"]];
   for (const a of agents.filter((a) => a !== keel))
@@ -115,13 +133,14 @@ function printRatios(keel, agents, floor) {
       ratio(keel.peakRssTurnsMb, a.peakRssTurnsMb),
       ratio(keel.firstRequestBytes, a.firstRequestBytes),
     ]);
-  const over = keel.perToolTurnMs === undefined ? undefined : keel.perToolTurnMs - floor.spawnMs;
+  const over = keel.perToolTurnMs === undefined ? undefined : keel.perToolTurnMs - modelMs - floor.spawnMs;
   const above = over === undefined ? "–" : `${over >= 0 ? "+" : ""}${over.toFixed(1)} ms`;
+  const model = modelMs > 0 ? ` (the model's ${modelMs} ms off)` : "";
   ratios.push([
     "Node's floors",
     `${ratio(keel.versionMs, floor.nodeMs)} node -e 0`,
     `${ratio(keel.oneTurnMs, floor.nodeMs)} node -e 0`,
-    `${above} over spawnSync`,
+    `${above} over spawnSync${model}`,
     `${ratio(keel.peakRssMb, floor.nodeRssMb)} node -e 0`,
     `${ratio(keel.peakRssTurnsMb, floor.nodeRssMb)} node -e 0`,
     "",

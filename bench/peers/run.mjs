@@ -3,7 +3,9 @@
 // Installs the peers into bench/peers/.agents on first use, then re-runs itself inside a network namespace of its
 // own (only loopback) and measures, rounds interleaved across agents so load drifts hit all alike; round 0 warms
 // caches and is not counted. PEERS_RUNS (default 5) counted rounds; PEERS_ONLY=keel,pi limits the agents;
-// PEERS_OUT=before writes .results/before.json instead of latest.json (for a before/after diff).
+// PEERS_OUT=before writes .results/before.json instead of latest.json (for a before/after diff); PEERS_MODEL_MS=20
+// makes the mock take that long before each answer, as a model would (the spare work an agent can do meanwhile,
+// such as starting its next shell, then leaves the turn's path).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +22,7 @@ import { report } from "./report.mjs";
 const here = fileURLToPath(new URL(".", import.meta.url));
 const agentsDir = join(here, ".agents");
 const RUNS = Number(process.env.PEERS_RUNS ?? 5);
+const MODEL_MS = Number(process.env.PEERS_MODEL_MS ?? 0);
 const only = process.env.PEERS_ONLY?.split(",").map((s) => s.trim().toLowerCase());
 const agents = AGENTS.filter((a) => !only || only.some((o) => a.name.toLowerCase().startsWith(o)));
 
@@ -40,7 +43,7 @@ if (!process.env[IN_NAMESPACE]) {
 
 // Not under /tmp: Codex refuses to set up its helper binaries in a home inside the temporary folder.
 const base = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : tmpdir(), "keel-peers-"));
-const mock = await startPeerMock();
+const mock = await startPeerMock({ answerMs: MODEL_MS });
 const ownNamespace = process.env[IN_NAMESPACE] === "1";
 const recorder = await startPhoneHomeRecorder(ownNamespace);
 const floors = { nodeMs: [], nodeRssMb: [], spawnMs: [] };
@@ -102,6 +105,7 @@ report({
   load,
   wallS,
   runs: RUNS,
+  modelMs: MODEL_MS,
   machine: describeMachine(),
   isolation: ownNamespace
     ? `own network namespace, loopback only; direct attempts recorded at ${recorder.catchAll.join(", ")}`
