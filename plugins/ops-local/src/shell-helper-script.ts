@@ -50,12 +50,12 @@ my ($in, $pending, $closing) = ('', '', 0);
 open(my $NULL, '<', '/dev/null') or die "cannot open /dev/null: $!";
 my $env_base = "\0";
 # The spare shell; what the next spare is made from (the last request); spares killed and not reaped yet.
-my ($spare, $next, %dying, $want_spare, $idle);
+my ($spare, $next, %dying, $want_spare, $ended, $idle);
 
 sub frame {
   my ($type, $id, $data) = @_;
   $data = '' unless defined $data;
-  $want_spare = 1 if $type eq 'X';
+  $ended = 1 if $type eq 'X';
   my $bytes = pack('a1 N N', $type, $id, length $data) . $data;
   if ($type eq 'S' || ($type ne 'X' && exists $held{$id} && length $held{$id} < 65536)) {
     $held{$id} .= $bytes;
@@ -252,10 +252,10 @@ while (1) {
   reap();
   for my $id (keys %cmds) { delete $cmds{$id} if $cmds{$id}{done} && !$cmds{$id}{out} }
   flush();
-  # The next command's shell is made once no command runs, or after 50 ms with nothing to do: not while a quick
-  # command runs, whose exit the fork and the wait for its exec would hold up.
-  if ($want_spare && (!%by_pid || $idle) && !$closing) { make_spare() unless $spare; $want_spare = 0 }
-  $idle = 0;
+  # The next command's shell is made once a command's exit is out, or after 50 ms with nothing to do: not while a
+  # quick command runs, whose exit the fork and the wait for its exec would hold up.
+  if (($ended || ($want_spare && $idle)) && !$closing) { make_spare() unless $spare; $want_spare = 0 }
+  $idle = $ended = 0;
   POSIX::_exit(0) if $closing && !%by_pid && !%dying; # reaped, so no zombie is left to init
   my $rin = '';
   vec($rin, 0, 1) = 1 unless $closing;

@@ -2,12 +2,12 @@
  * The spare shell of the long-lived helper (shell-helper-script.ts, whose script includes these subs).
  *
  * Once a command has its shell (the spare, or one forked for it), the helper forks the next command's shell
- * ahead of it, as soon as no command runs or after 50 ms with nothing to do (a long command, or one left running
- * in the background), so that the new bash starts up while keel and the model do their part: like any
- * command's, but running SPARE_WRAPPER, which waits for the command on fd 3, with the last request's shell
- * and environment, the tag that request named for the spare, and that request's folder, entered through the
- * helper's own descriptor of it (keel's closes once the command ends). Not at once: the fork and the wait for
- * its exec then held up the exit of a quick command, 8 ms of a turn whose model took 20 ms (29 against 37 ms).
+ * ahead of it, once a command's exit is out or after 50 ms with nothing to do (a long command), so that the new
+ * bash starts up while keel and the model do their part: like any command's, but running SPARE_WRAPPER, which
+ * waits for the command on fd 3, with the last request's shell and environment, the tag that request named for
+ * the spare, and that request's folder, entered through the helper's own descriptor of it (keel's closes once
+ * the command ends). Not at once: the fork and the wait for its exec then held up the exit of a quick command,
+ * 8 ms of a turn whose model took 20 ms (29 against 37 ms).
  * A request whose shell, whole environment (its tag included: keel uses the one it named for the spare) and
  * folder match is written to the spare, whose S frame goes out at once: the fork and exec are off the turn's
  * path. The folder matches when the one keel checked (its /proc/<keel>/fd/N) has the device and inode of the
@@ -31,7 +31,7 @@ export const SPARE_WRAPPER =
 
 /**
  * The helper's subs for its spare; `start` calls `take_spare` and `drop_spare`, the main loop `make_spare` (after
- * a request, and after an exit when there is no spare: the last one could not fork, or died unused).
+ * any exit when there is no spare, and 50 ms into a command that took the last one).
  */
 export const SPARE_SUBS = String.raw`
 # A command and its NUL in one write no larger than PIPE_BUF, which a pipe takes whole without blocking.

@@ -145,6 +145,21 @@ describe("the spare shell of the long-lived helper", () => {
     expect(await spareOf(helper)).toBeGreaterThan(last); // pids grow until they wrap, far above these
   });
 
+  it("forks the next spare once a quick command's exit is out, while another command runs and prints", async () => {
+    const { helper, spare } = await withSpare();
+    const go = join(cwd, "go-chatty");
+    const chatty = run(`until [ -e '${go}' ]; do echo tick; sleep 0.005; done`);
+    try {
+      await until(() => !sparesOf(helper).includes(spare)); // the chatty command took it
+      const quick = await run(WHICH); // forked (or in a spare, had the helper found 50 ms with nothing to do)
+      expect(quick.exit).toEqual({ code: 0, signal: null });
+      expect(await spareOf(helper)).not.toBe(quick.handle.pid); // made after it, the chatty one still printing
+    } finally {
+      writeFileSync(go, "");
+    }
+    expect((await chatty).exit).toEqual({ code: 0, signal: null });
+  });
+
   it("forks the next spare while a long command still runs, once nothing happened for a while", async () => {
     const { helper, spare } = await withSpare();
     const go = join(cwd, "go-once");
