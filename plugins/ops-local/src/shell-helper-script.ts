@@ -161,7 +161,7 @@ sub begin {
   $by_pid{$c->{pid}} = $id;
 }
 
-# Runs a request: in the spare when it fits, else in a shell forked for it; then makes the next spare from it.
+# Runs a request: in the spare when it fits, else in a shell forked for it; the next spare is made from it.
 sub start {
   my ($id, $shell, $folder, $command, $tag, $spare_tag, @env) = @_;
   my $key = join "\0", $shell, @env;

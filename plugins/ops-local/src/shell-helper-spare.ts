@@ -1,9 +1,9 @@
 /**
  * The spare shell of the long-lived helper (shell-helper-script.ts, whose script includes these subs).
  *
- * Once a command has its shell (the spare, or one forked for it), the helper forks the next command's shell
- * ahead of it, once a command's exit is out or after 50 ms with nothing to do (a long command), so that the new
- * bash starts up while keel and the model do their part: like any command's, but running SPARE_WRAPPER, which
+ * After a command took its shell (the spare, or one forked for it), the helper forks the next command's shell
+ * ahead of it as soon as a command's exit is out, or after 50 ms with nothing to do (a long command), so that the
+ * new bash starts up while keel and the model do their part: like any command's, but running SPARE_WRAPPER, which
  * waits for the command on fd 3, with the last request's shell and environment, the tag that request named for
  * the spare, and that request's folder, entered through the helper's own descriptor of it (keel's closes once
  * the command ends). Not at once: the fork and the wait for its exec then held up the exit of a quick command,
