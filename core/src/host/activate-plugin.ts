@@ -9,10 +9,8 @@ import {
   type PluginDefinition,
   type z,
 } from "@keel/extensions-api";
-import { errorText } from "../bus/event-bus.js";
-import { runWithDeadline } from "../hooks/timeout.js";
+import { errorText, runWithDeadline, processMs, trace } from "@keel/kernel";
 import { sectionKeyWarnings } from "../settings/unknown-keys.js";
-import { processMs, trace } from "../trace.js";
 import { registerDeclaredProviders } from "./declared-providers.js";
 import { loadEntry } from "./loader.js";
 import { declaredNames } from "./manifest.js";

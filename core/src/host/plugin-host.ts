@@ -17,8 +17,7 @@ import {
   type PluginRef,
   type Runtime,
 } from "@keel/extensions-api";
-import type { EventBus } from "../bus/event-bus.js";
-import type { HookBus } from "../hooks/hook-bus.js";
+import type { EventBus, HookBus } from "@keel/kernel";
 import type { NamedLayer } from "../settings/settings.js";
 import type { Contributions } from "./contributions.js";
 import type { Candidate } from "./discover.js";
@@ -27,7 +26,7 @@ import { activationEvents, declaredNames } from "./manifest.js";
 import { ManifestCache } from "./manifest-cache.js";
 import { orderPlugins } from "./order.js";
 import { keelCacheDir } from "../cache-dir.js";
-import type { PluginEntries } from "../runtime/plugin-entries.js";
+import type { PluginEntries } from "./plugin-entries.js";
 import { activatePlugin, DEGRADED_AFTER, type ActivationContext } from "./activate-plugin.js";
 import { firesFor, offerDeclaredTools, waitsFor } from "./activation-events.js";
 import { decidesTrust, policyBars, type PluginPolicy } from "./plugin-policy.js";

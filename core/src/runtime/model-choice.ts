@@ -3,7 +3,7 @@
  * settings. Held in a `ModelSlot` (picked at session start, checked for readiness on first use).
  */
 import type { ModelInfo } from "@keel/extensions-api";
-import type { HookBus } from "../hooks/hook-bus.js";
+import type { HookBus } from "@keel/kernel";
 import type { Contributions } from "../host/contributions.js";
 import type { PluginHost } from "../host/plugin-host.js";
 import { allModels, resolveTarget, type Target } from "./model-resolver.js";

@@ -4,7 +4,7 @@
  * activated only when the rule needs them.
  */
 import type { ModelInfo, Provider } from "@keel/extensions-api";
-import type { HookBus } from "../hooks/hook-bus.js";
+import type { HookBus } from "@keel/kernel";
 import type { Contributions } from "../host/contributions.js";
 import type { PluginHost } from "../host/plugin-host.js";
 

@@ -28,15 +28,12 @@ import {
   type UiResponse,
   type UserContent,
 } from "@keel/extensions-api";
-import { EventBus, KERNEL } from "../bus/event-bus.js";
-import { HookBus, type HookFailure } from "../hooks/hook-bus.js";
+import { EventBus, KERNEL, HookBus, type HookFailure, Agent, type ActiveTool, trace } from "@keel/kernel";
 import { createContributions, type Contributions } from "../host/contributions.js";
 import { discover } from "../host/discover.js";
 import { verifyInstalled } from "../host/installed/verify.js";
 import { PluginHost } from "../host/plugin-host.js";
 import type { InlineCandidate } from "../host/plugin-record.js";
-import { Agent } from "../loop/agent.js";
-import type { ActiveTool } from "../loop/tool-calls.js";
 import type { Entry } from "../registry/registry.js";
 import type { CoreSettings } from "../settings/core-settings.js";
 import { managedSettingsFile } from "../settings/managed.js";
@@ -55,7 +52,6 @@ import { uiContributions } from "./ui-contributions.js";
 import { listCommands, listTools } from "./listings.js";
 import { activeTools, toolContext } from "./tool-wiring.js";
 import { runSubagent, type SubagentHost } from "./subagent.js";
-import { trace } from "../trace.js";
 import type { Distribution } from "./distribution.js";
 
 export type { Distribution };
