@@ -3,7 +3,7 @@
  * `onTool:grep`) wakes, and the tools lazy plugins declare in full, offered to the model before they load.
  */
 import { CONTRIBUTIONS, declaresName, type ContributionKind, type Tool } from "@keel/extensions-api";
-import type { Contributions } from "./contributions.js";
+import type { Contributions } from "./registries.js";
 import { declaredTool } from "./declared-tools.js";
 import type { PluginRecord } from "./plugin-record.js";
 

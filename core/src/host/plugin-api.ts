@@ -17,9 +17,9 @@ import {
   type Runtime,
 } from "@keel/extensions-api";
 import type { EventBus, HookBus } from "@keel/kernel";
-import type { Owner, Registry } from "../registry/registry.js";
+import type { Owner, Registry } from "./registry.js";
 import type { PluginEntries } from "./plugin-entries.js";
-import { ADMISSIONS, type Admission, type Contributions } from "./contributions.js";
+import { ADMISSIONS, type Admission, type Contributions } from "./registries.js";
 
 type RegisterMethods = (typeof CONTRIBUTIONS)[ContributionKind]["register"];
 

@@ -19,7 +19,7 @@ import {
 } from "@keel/extensions-api";
 import type { EventBus, HookBus } from "@keel/kernel";
 import type { NamedLayer } from "../settings/settings.js";
-import type { Contributions } from "./contributions.js";
+import type { Contributions } from "./registries.js";
 import type { Candidate } from "./discover.js";
 import { apiFits } from "./api-fit.js";
 import { activationEvents, declaredNames } from "./manifest.js";

@@ -4,7 +4,7 @@
  */
 import type { ModelInfo } from "@keel/extensions-api";
 import type { HookBus } from "@keel/kernel";
-import type { Contributions } from "../host/contributions.js";
+import type { Contributions } from "../host/registries.js";
 import type { PluginHost } from "../host/plugin-host.js";
 import { allModels, resolveTarget, type Target } from "./model-resolver.js";
 import { ModelSlot } from "./model-slot.js";

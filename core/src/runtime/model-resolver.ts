@@ -5,7 +5,7 @@
  */
 import type { ModelInfo, Provider } from "@keel/extensions-api";
 import type { HookBus } from "@keel/kernel";
-import type { Contributions } from "../host/contributions.js";
+import type { Contributions } from "../host/registries.js";
 import type { PluginHost } from "../host/plugin-host.js";
 
 export interface Target {

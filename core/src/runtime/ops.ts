@@ -2,7 +2,7 @@
  * Choosing the operations backend: the one the `ops` setting names, else the first installed.
  */
 import type { Operations } from "@keel/extensions-api";
-import type { Contributions } from "../host/contributions.js";
+import type { Contributions } from "../host/registries.js";
 import type { PluginHost } from "../host/plugin-host.js";
 
 export async function createOps(

@@ -29,12 +29,12 @@ import {
   type UserContent,
 } from "@keel/extensions-api";
 import { EventBus, KERNEL, HookBus, type HookFailure, Agent, type ActiveTool, trace } from "@keel/kernel";
-import { createContributions, type Contributions } from "../host/contributions.js";
+import { createContributions, type Contributions } from "../host/registries.js";
 import { discover } from "../host/discover.js";
 import { verifyInstalled } from "../host/installed/verify.js";
 import { PluginHost } from "../host/plugin-host.js";
 import type { InlineCandidate } from "../host/plugin-record.js";
-import type { Entry } from "../registry/registry.js";
+import type { Entry } from "../host/registry.js";
 import type { CoreSettings } from "../settings/core-settings.js";
 import { managedSettingsFile } from "../settings/managed.js";
 import { unknownSettingsKeys } from "../settings/unknown-keys.js";

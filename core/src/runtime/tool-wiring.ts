@@ -1,6 +1,6 @@
 /** What the loop's tool calls see: the tools in effect and the context each call runs with. */
 import type { Operations, Tool, ToolCall, ToolContext, ToolResult } from "@keel/extensions-api";
-import type { Entry } from "../registry/registry.js";
+import type { Entry } from "../host/registry.js";
 import type { ActiveTool } from "@keel/kernel";
 
 /** The registered tools, less those `enabled` (the `tools.enabled` setting, when set) leaves out. */
