@@ -13,7 +13,7 @@ import { errorText, runWithDeadline, processMs, trace } from "@keel/kernel";
 import { sectionKeyWarnings } from "../settings/unknown-keys.js";
 import { registerDeclaredProviders } from "./declared-providers.js";
 import { loadEntry } from "./loader.js";
-import { declaredNames } from "./manifest.js";
+import { declaredNames } from "@keel/plugin-lock";
 import { createScope } from "./plugin-api.js";
 import type { HostDeps } from "./plugin-host.js";
 import { pluginSettings } from "./plugin-settings.js";

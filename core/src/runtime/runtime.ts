@@ -2,6 +2,7 @@
  * The runtime: one session of the agent with its plugins. It wires the kernel (bus, hooks, loop) to what the
  * host loaded, and is what modes, commands and plugins drive through the `Runtime` interface.
  */
+import { join } from "node:path";
 import {
   THINKING_LEVELS,
   type AssistantMessage,
@@ -28,10 +29,10 @@ import {
   type UiResponse,
   type UserContent,
 } from "@keel/extensions-api";
+import { verifyInstalled } from "@keel/plugin-lock";
 import { EventBus, KERNEL, HookBus, type HookFailure, Agent, type ActiveTool, trace } from "@keel/kernel";
 import { createContributions, type Contributions } from "../host/registries.js";
 import { discover } from "../host/discover.js";
-import { verifyInstalled } from "../host/installed/verify.js";
 import { PluginHost } from "../host/plugin-host.js";
 import type { InlineCandidate } from "../host/plugin-record.js";
 import type { Entry } from "../host/registry.js";
@@ -42,6 +43,7 @@ import { loadSettingLayers, namedLayers, type SettingLayers, type SettingsObject
 import { decideProjectTrust, type ProjectTrust, type TrustOptions } from "../trust/decide.js";
 import { TrustStore } from "../trust/trust-store.js";
 import { keepingTrust } from "../trust/keep-trust.js";
+import { keelCacheDir } from "../cache-dir.js";
 import { checkRequired } from "./required-plugins.js";
 import { ModelChoice } from "./model-choice.js";
 import { BackendSlot, createOps } from "./ops.js";
@@ -244,6 +246,7 @@ export class KeelRuntime implements Runtime {
       candidates.filter((c) => c.source === "user" || c.source === "distribution").map((c) => c.dir),
       {
         keelHome: options.keelHome,
+        cacheDir: join(keelCacheDir(), "verified"),
         command: options.distribution?.command ?? "keel",
         shipped,
         distributionRoot: options.distribution?.root,
