@@ -16,6 +16,28 @@ export function activeTools(
   );
 }
 
+/** The tools in effect, asked for every request and call: rebuilt only once a tool came or went or the list changed. */
+export class ToolsInEffect {
+  private memo:
+    | { registered: readonly Entry<Tool>[]; enabled: readonly string[] | undefined; tools: Map<string, ActiveTool> }
+    | undefined;
+
+  /** `enabled` reads the `tools.enabled` setting in effect. */
+  constructor(
+    private readonly registered: () => readonly Entry<Tool>[],
+    private readonly enabled: () => readonly string[] | undefined,
+  ) {}
+
+  get(): Map<string, ActiveTool> {
+    const registered = this.registered();
+    const enabled = this.enabled();
+    if (this.memo?.registered === registered && this.memo.enabled === enabled) return this.memo.tools;
+    const tools = activeTools(registered, enabled);
+    this.memo = { registered, enabled, tools };
+    return tools;
+  }
+}
+
 /** Where a call runs: the session's folder, its data folder and the operations backend, read when used. */
 export interface CallPlace {
   cwd: string;
