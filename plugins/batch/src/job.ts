@@ -62,9 +62,12 @@ export function toJob(task: Task, defaults: BatchDefaults): Job {
   };
 }
 
-/** A repository named by a relative path is found from the tasks file's folder; URLs and `host:path` stay. */
+/**
+ * A repository named by a relative path is found from the tasks file's folder; URLs, `host:path` and
+ * `<transport>::<address>` stay as they are (git decides which transports it allows).
+ */
 function localOrUrl(base: string, repository: string): string {
-  if (isAbsolute(repository) || /^[a-z][a-z0-9+.-]*:\/\//i.test(repository)) return repository;
+  if (isAbsolute(repository) || /^[a-z][a-z0-9+.-]*:(\/\/|:)/i.test(repository)) return repository;
   if (/^[^/]+@[^/:]+:/.test(repository)) return repository;
   return resolve(base, repository);
 }

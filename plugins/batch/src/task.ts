@@ -11,11 +11,14 @@ const gitArgument = z
   .min(1)
   .refine((s) => !s.startsWith("-"), "must not start with '-'");
 
-export const WorkspaceSchema = z.union([
-  z.string().min(1),
-  z.object({ path: z.string().min(1) }).strict(),
-  z.object({ git: gitArgument, ref: gitArgument.optional() }).strict(),
-]);
+export const WorkspaceSchema = z.union(
+  [
+    z.string().min(1),
+    z.object({ path: z.string().min(1) }).strict(),
+    z.object({ git: gitArgument, ref: gitArgument.optional() }).strict(),
+  ],
+  { error: 'must be a folder ("dir" or {"path": "dir"}) or a git repository ({"git": "<url>", "ref": "<ref>"})' },
+);
 
 export const BudgetSchema = z
   .object({

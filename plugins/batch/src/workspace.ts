@@ -50,10 +50,16 @@ function git(args: string[], cwd: string): Promise<string> {
       [...GIT_CONFIG, ...args],
       // Never ask for credentials: there is nobody to answer.
       { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" }, maxBuffer: 1 << 20 },
-      (error, stdout, stderr) =>
-        error ? reject(new Error(stderr.trim().split("\n").pop() || error.message)) : resolve(stdout),
+      (error, stdout, stderr) => (error ? reject(new Error(gitProblem(stderr) || error.message)) : resolve(stdout)),
     );
   });
+}
+
+/** git's own words for the failure: its `fatal:` lines, else what it printed. */
+function gitProblem(stderr: string): string {
+  const lines = stderr.trim().split("\n");
+  const fatal = lines.filter((line) => line.startsWith("fatal: ")).map((line) => line.slice(7));
+  return (fatal.length > 0 ? fatal : lines).join(" ").trim();
 }
 
 function folderProblem(path: string): string | undefined {
