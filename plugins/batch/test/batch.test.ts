@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runKeel } from "../../../test/support/keel-cli.ts";
 import { until } from "../../../test/support/until.ts";
@@ -135,6 +136,43 @@ describe("keel batch on the embedded queue", () => {
     expect(byId.ext!.error).toContain("transport 'ext' not allowed");
     expect(existsSync(pwned)).toBe(false);
     expect(byId.fd!.error).toContain("transport 'fd' not allowed");
+  });
+
+  it("runs a task with the built distribution it names, sessions in that agent's home", async () => {
+    const env = batchEnv();
+    const manifest = fileURLToPath(
+      new URL("../../../distributions/readonly-reviewer/distribution.json", import.meta.url),
+    );
+    const built = await runKeel(["dist", "build", manifest, "--out", "reviewer"], { cwd: env.root, home: env.home });
+    expect(built.code, built.stderr).toBe(0);
+    writeTasks(env, [
+      { ...answering("built", "reviewed"), distribution: "reviewer" },
+      { ...answering("manifest"), distribution: manifest },
+    ]);
+    const reviewerHome = join(env.root, "reviewer-home");
+    const run = await runKeel(
+      batch("tasks.jsonl"),
+      { cwd: env.root, home: env.home },
+      {
+        extraEnv: { REVIEWER_HOME: reviewerHome },
+      },
+    );
+    expect(run.code).toBe(0);
+    const [built1, manifest1] = ["built", "manifest"].map((id) =>
+      run.stdout
+        .trim()
+        .split("\n")
+        .map(
+          (l) =>
+            JSON.parse(l) as { id: string; reason: string; finalText: string; sessionFile?: string; error?: string },
+        )
+        .find((r) => r.id === id),
+    );
+    expect(built1).toMatchObject({ reason: "stop", finalText: "reviewed" });
+    expect(built1!.sessionFile!.startsWith(join(reviewerHome, "sessions"))).toBe(true);
+    expect(manifest1!.reason).toBe("setup_error");
+    expect(manifest1!.error).toContain("is not a built agent");
+    expect(manifest1!.error).toContain("keel dist build <manifest> --out <folder>");
   });
 
   it("interrupted, writes no line for the tasks it stopped; run again, it finishes them", async () => {
