@@ -57,7 +57,7 @@ export async function run(
   try {
     results = out ? fileResults(out, say) : stdoutResults(context.stdout);
   } catch (error) {
-    return (say(`cannot read the results file ${String(options.out)}: ${(error as Error).message}`), 2);
+    return (say(`cannot use the results file ${String(options.out)}: ${(error as Error).message}`), 2);
   }
   const todo = tasks.filter(({ task }) => !results.finished.has(task.id));
   if (todo.length < tasks.length) say(`${tasks.length - todo.length} of ${tasks.length} tasks have results; skipped`);

@@ -49,7 +49,8 @@ export function toJob(task: Task, defaults: BatchDefaults): Job {
   const workspace = typeof task.workspace === "string" ? { path: task.workspace } : task.workspace;
   return {
     id: task.id,
-    key: `${defaults.batchKey}.${task.id}`,
+    // Encoded: BullMQ refuses a job id with a `:`, which a task id may have.
+    key: `${defaults.batchKey}.${encodeURIComponent(task.id)}`,
     prompt: task.prompt,
     workspace:
       "path" in workspace

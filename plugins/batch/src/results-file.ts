@@ -27,7 +27,7 @@ export function stdoutResults(print: (text: string) => void): ResultsSink {
   };
 }
 
-/** The results file `path` (created on the first write); `warn` hears about lines that are not results. */
+/** The results file `path`, created if need be (throws when it cannot be); `warn` hears of lines not results. */
 export function fileResults(path: string, warn: (text: string) => void): ResultsSink {
   const finished = new Set<string>();
   let text = "";
@@ -42,6 +42,7 @@ export function fileResults(path: string, warn: (text: string) => void): Results
     if (id === undefined) warn(`${path}:${i + 1} is not a result line; its task, if any, runs again`);
     else finished.add(id);
   });
+  appendFileSync(path, ""); // created now: a folder that does not exist is an error before any task runs
   // A last line cut short by a kill gets its newline, so that the next line starts on its own.
   let prefix = text.length > 0 && !text.endsWith("\n") ? "\n" : "";
   return {
