@@ -4,7 +4,10 @@
 // sessions inside one process (KeelRuntime, as the batch would run them without a process each): what the
 // process per task costs (plugins/batch/README.md says why it is paid).
 //
-//   node bench/batch.bench.mjs          BATCH_BENCH_TASKS=20 BATCH_BENCH_ROUNDS=3
+// BATCH_BENCH_MODEL_MS makes the model take that long over each reply, as a real one would: the process's start-up
+// then weighs less against the task.
+//
+//   node bench/batch.bench.mjs          BATCH_BENCH_TASKS=20 BATCH_BENCH_ROUNDS=3 BATCH_BENCH_MODEL_MS=0
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -19,10 +22,13 @@ const ROUNDS = Number(process.env.BATCH_BENCH_ROUNDS ?? 3);
 const WORKERS = [1, 2, 4];
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = join(root, "bin", "keel.cjs");
+const MODEL_MS = Number(process.env.BATCH_BENCH_MODEL_MS ?? 0);
+// One delta per reply, the model's time before it.
+const timing = { delayMs: MODEL_MS, chunkSize: 4096 };
 const script = [
-  { toolCalls: [{ name: "read", arguments: { path: "a.txt" } }] },
-  { toolCalls: [{ name: "bash", arguments: { command: "wc -c a.txt" } }] },
-  { text: "done", usage: { input: 100, output: 10 } },
+  { toolCalls: [{ name: "read", arguments: { path: "a.txt" } }], ...timing },
+  { toolCalls: [{ name: "bash", arguments: { command: "wc -c a.txt" } }], ...timing },
+  { text: "done", usage: { input: 100, output: 10 }, ...timing },
 ];
 const taskSettings = { "provider-scripted": { script }, permissions: { mode: "full" } };
 
@@ -170,7 +176,8 @@ redis?.stop();
 
 const perMinute = (ms) => (TASKS / ms) * 60_000;
 const reference = times[0].map((t) => perMinute(median(t)));
-printTable(`batch throughput: ${TASKS} scripted tasks of 3 turns, median of ${ROUNDS} (tasks per minute)`, [
+const title = `${TASKS} scripted tasks of 3 turns, the model ${MODEL_MS} ms a reply, median of ${ROUNDS}`;
+printTable(`batch throughput, tasks per minute: ${title}`, [
   ["how", ...WORKERS.map((n) => `${n} worker${n > 1 ? "s" : ""}`), ...WORKERS.map((n) => `vs reference at ${n}`)],
   ...cases.map(([name], c) => {
     const rates = times[c].map((t) => perMinute(median(t)));
