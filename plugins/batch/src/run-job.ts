@@ -104,9 +104,10 @@ function watchChild(
     });
     let stoppedFor: ChildOutcome["stoppedFor"];
     let killTimer: NodeJS.Timeout | undefined;
+    // A run that has already ended keeps its own reason: the process is only stopped (it may hang shutting down).
     const stop = (why: NonNullable<ChildOutcome["stoppedFor"]>) => {
-      if (stoppedFor) return;
-      stoppedFor = why;
+      if (killTimer) return;
+      if (!tally.ending) stoppedFor = why;
       child.kill("SIGTERM");
       killTimer = setTimeout(() => child.kill("SIGKILL"), options.graceMs);
     };
@@ -122,8 +123,8 @@ function watchChild(
       for (let at = pending.indexOf("\n"); at >= 0; at = pending.indexOf("\n")) {
         tally.add(pending.slice(0, at));
         pending = pending.slice(at + 1);
+        if (budget.tokens !== undefined && !tally.ending && tally.tokens > budget.tokens) stop("budget_tokens");
       }
-      if (budget.tokens !== undefined && tally.tokens > budget.tokens) stop("budget_tokens");
     });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {

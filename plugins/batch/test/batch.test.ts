@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -173,6 +173,34 @@ describe("keel batch on the embedded queue", () => {
     expect(manifest1!.reason).toBe("setup_error");
     expect(manifest1!.error).toContain("is not a built agent");
     expect(manifest1!.error).toContain("keel dist build <manifest> --out <folder>");
+  });
+
+  it("a task whose process crashes loses only itself, and its result says what it printed", async () => {
+    const env = batchEnv();
+    // An agent that dies at once, as a keel process does when a plugin takes its heap.
+    const agent = join(env.root, "crashing");
+    mkdirSync(join(agent, "bin"), { recursive: true });
+    writeFileSync(
+      join(agent, "package.json"),
+      JSON.stringify({ keelDistribution: { command: "crashing" }, bin: { crashing: "bin/crashing.cjs" } }),
+    );
+    writeFileSync(
+      join(agent, "bin", "crashing.cjs"),
+      'process.stderr.write("FATAL: heap out of memory\\n");\nprocess.exit(134);\n',
+    );
+    writeTasks(env, [answering("before"), { ...answering("crash"), distribution: "crashing" }, answering("after")]);
+    const run = await runKeel(batch("tasks.jsonl", "--concurrency", "1"), { cwd: env.root, home: env.home });
+    expect(run.code).toBe(0);
+    const results = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: string; reason: string; error?: string });
+    expect(results.map((r) => [r.id, r.reason])).toEqual([
+      ["before", "stop"],
+      ["crash", "crashed"],
+      ["after", "stop"],
+    ]);
+    expect(results[1]!.error).toBe("keel ended (code 134) without finishing the run: FATAL: heap out of memory");
   });
 
   it("interrupted, writes no line for the tasks it stopped; run again, it finishes them", async () => {
