@@ -14,6 +14,7 @@ import type { TaskResult } from "./result.ts";
 const MAX_DELIVERIES = 3;
 const SWEEP_MS = 5_000;
 const ADD_CHUNK = 500;
+const PAGE = 500;
 
 export interface RedisQueue {
   url: string;
@@ -86,7 +87,15 @@ export async function collectOnRedis(
       if (sweeping) return;
       sweeping = true;
       try {
-        for (const key of [...pending.keys()]) await collect(key);
+        // Collected jobs are removed, so the finished sets hold what is left to collect (and other batches').
+        const ours: string[] = [];
+        for (const state of ["completed", "failed"] as const)
+          for (let start = 0; ; start += PAGE) {
+            const page = await bull.getJobs(state, start, start + PAGE - 1);
+            for (const queued of page) if (queued.id && pending.has(queued.id)) ours.push(queued.id);
+            if (page.length < PAGE) break;
+          }
+        for (const key of ours) await collect(key);
       } finally {
         sweeping = false;
       }
