@@ -106,7 +106,10 @@ async function onRedis(
   signal: AbortSignal,
   say: (text: string) => void,
 ): Promise<void> {
-  const { collectOnRedis, workOnRedis } = await import("./redis-queue.ts");
+  const [{ collectOnRedis }, { workOnRedis }] = await Promise.all([
+    import("./redis-batch.ts"),
+    import("./redis-worker.ts"),
+  ]);
   const queue = { url, name: settings.queue };
   const worker =
     concurrency > 0

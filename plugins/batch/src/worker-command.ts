@@ -20,7 +20,10 @@ export async function run(
   if (!queue.ok) return (say(queue.problem), 2);
   if (!concurrency.ok) return (say(concurrency.problem), 2);
   if (!queue.value) return (say("name the queue: --queue redis://<host>:<port>"), 2);
-  const { shownUrl, workOnRedis } = await import("./redis-queue.ts");
+  const [{ shownUrl }, { workOnRedis }] = await Promise.all([
+    import("./redis-connection.ts"),
+    import("./redis-worker.ts"),
+  ]);
   const interrupt = interrupted();
   try {
     const worker = await workOnRedis(

@@ -1,51 +1,17 @@
 /**
- * The queue on Redis, through BullMQ: a batch adds its jobs (the job id is the idempotency key, so adding one
- * again is a no-op) and collects each job's result as it completes; workers (`keel worker`, and the batch itself
- * with `--concurrency` above 0) take jobs. A worker renews its hold on a job while it lives; when it dies, the
- * hold runs out and another worker's stall check gives the job to the next worker (at least once: a result line
- * is written once per id whatever the deliveries).
+ * The batch's side of the queue on Redis (BullMQ): it adds one job per task — the job id is the idempotency key,
+ * so adding one again is a no-op — and collects each job's result as it completes, writing one line per id
+ * whatever the deliveries (at least once: redis-worker.ts).
  */
-import { Queue, QueueEvents, WaitingError, Worker, type Job as QueuedJob } from "bullmq";
+import { Queue, QueueEvents, type Job as QueuedJob } from "bullmq";
 import { emptyUsage } from "@keel/extensions-api";
-import { JobSchema, type Job } from "./job.ts";
+import type { Job } from "./job.ts";
+import { reached, type Client, type RedisQueue } from "./redis-connection.ts";
 import type { TaskResult } from "./result.ts";
 
-/** A job whose workers all died this many times is failed (its result says so) rather than given out again. */
-const MAX_DELIVERIES = 3;
 const SWEEP_MS = 5_000;
 const ADD_CHUNK = 500;
 const PAGE = 500;
-
-export interface RedisQueue {
-  url: string;
-  name: string;
-}
-
-/** The URL without its password, for messages. */
-export function shownUrl(url: string): string {
-  return url.replace(/\/\/([^@/]*):[^@/]*@/, "//$1:***@");
-}
-
-/** What the three BullMQ clients share for this: they emit `error` and can be awaited until ready. */
-interface Client {
-  waitUntilReady(): Promise<unknown>;
-  on(event: "error", listener: (error: Error) => void): unknown;
-  off(event: "error", listener: (error: Error) => void): unknown;
-}
-
-/** Resolves once `client` has reached Redis; rejects with what went wrong instead of retrying forever. */
-async function reached(client: Client, url: string): Promise<void> {
-  let onError: (error: Error) => void = () => undefined;
-  const failed = new Promise<never>((_, reject) => {
-    onError = (error) => reject(new Error(`cannot reach Redis at ${shownUrl(url)}: ${error.message}`));
-  });
-  client.on("error", onError);
-  try {
-    await Promise.race([client.waitUntilReady(), failed]);
-  } finally {
-    client.off("error", onError);
-  }
-}
 
 /**
  * Adds `jobs` and resolves when each has its result, handing every one to `done` once, or when `signal` aborts
@@ -134,53 +100,5 @@ function resultOf(job: Job, queued: QueuedJob, state: "completed" | "failed"): T
     turns: 0,
     durationMs: 0,
     error,
-  };
-}
-
-export interface WorkerHandle {
-  /** Stops taking jobs; the running ones are stopped and handed back to the queue for another worker. */
-  close(): Promise<void>;
-}
-
-/** Takes jobs from `queue`, `concurrency` at a time, running each with `run`. */
-export async function workOnRedis(
-  queue: RedisQueue,
-  options: { concurrency: number; lockMs: number },
-  run: (job: Job, signal: AbortSignal) => Promise<TaskResult>,
-  log: (text: string) => void,
-): Promise<WorkerHandle> {
-  const worker = new Worker(
-    queue.name,
-    async (queued, token, signal) => {
-      const parsed = JobSchema.safeParse(queued.data);
-      if (!parsed.success) throw new Error(`job ${queued.id} is not a keel batch job: ${parsed.error.message}`);
-      log(`started ${parsed.data.id}`);
-      const stop = signal ?? new AbortController().signal;
-      const result = await run(parsed.data, stop);
-      if (stop.aborted) {
-        // Interrupted here, not finished: back to the queue, for another worker.
-        await queued.moveToWait(token);
-        throw new WaitingError();
-      }
-      log(`finished ${parsed.data.id} (${result.reason})`);
-      return result;
-    },
-    {
-      connection: { url: queue.url },
-      concurrency: options.concurrency,
-      lockDuration: options.lockMs,
-      stalledInterval: options.lockMs,
-      maxStalledCount: MAX_DELIVERIES - 1,
-      autorun: false,
-    },
-  );
-  await reached(worker as Client, queue.url);
-  worker.on("error", (error) => log(`Redis: ${error.message}`));
-  void worker.run();
-  return {
-    async close() {
-      worker.cancelAllJobs("the worker is stopping");
-      await worker.close();
-    },
   };
 }
