@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runKeel } from "../../../test/support/keel-cli.ts";
+import { processesWithEnv } from "../../../test/support/processes.ts";
 import { until } from "../../../test/support/until.ts";
 import { answering, batchEnv, linesPerId, readResults, scripted, startKeel, writeTasks } from "./support/batch-env.ts";
 
@@ -11,9 +12,9 @@ const batch = (file: string, ...more: string[]) => ["batch", file, "--provider",
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `t${i + 1}`);
 
 describe("keel batch on the embedded queue", () => {
-  it("runs 20 tasks, one result line each, and names a bad line without losing a task", async () => {
+  it("runs every task, one result line each, and names a bad line without losing a task", async () => {
     const env = batchEnv();
-    const lines: (object | string)[] = ids(20).map((id) => answering(id));
+    const lines: (object | string)[] = ids(8).map((id) => answering(id));
     lines.splice(5, 0, '{"id": "t6b", "prompt": oops}');
     writeTasks(env, lines);
     const run = await runKeel(
@@ -26,13 +27,42 @@ describe("keel batch on the embedded queue", () => {
     expect(run.stderr).toContain("keel batch: tasks.jsonl:6: is not JSON (");
     expect(run.code).toBe(1);
     const results = readResults(join(env.root, "out.jsonl"));
-    expect(linesPerId(results)).toEqual(Object.fromEntries(ids(20).map((id) => [id, 1])));
+    expect(linesPerId(results)).toEqual(Object.fromEntries(ids(8).map((id) => [id, 1])));
     for (const result of results) {
       expect(result).toMatchObject({ reason: "stop", finalText: `answer ${result.id}`, turns: 1 });
       expect(result.usage).toMatchObject({ input: 10, output: 2 });
       expect(result.workspace).toBe(env.workspace);
       expect(readFileSync(result.sessionFile!, "utf8")).toContain(`task ${result.id}`);
     }
+  });
+
+  it("killed (SIGKILL) during a job and run again, gives every one of 20 tasks exactly one result line", async () => {
+    const env = batchEnv();
+    const gate = `touch started; while [ ! -f release ]; do sleep 0.05; done`;
+    const held = {
+      ...answering("held"),
+      settings: scripted([{ toolCalls: [{ name: "bash", arguments: { command: gate } }] }, { text: "released" }]),
+    };
+    const names = [...ids(9), "held", ...ids(19).slice(9)];
+    writeTasks(
+      env,
+      names.map((id) => (id === "held" ? held : answering(id))),
+    );
+    const args = batch("tasks.jsonl", "--out", "out.jsonl", "--concurrency", "2", "--permission-mode", "full");
+    const marker = `${process.pid}-${Date.now()}`;
+    const killed = startKeel(args, env, { KEEL_BATCH_TEST_RUN: marker });
+    await until(() => existsSync(join(env.workspace, "started")));
+    killed.child.kill("SIGKILL");
+    // Its running tasks end with it (the orphan guard), rather than running on unwatched.
+    await until(() => processesWithEnv("KEEL_BATCH_TEST_RUN", marker).length === 0);
+    expect(readResults(join(env.root, "out.jsonl")).map((r) => r.id)).not.toContain("held");
+
+    writeFileSync(join(env.workspace, "release"), "");
+    const again = await runKeel(args, { cwd: env.root, home: env.home }, { timeoutMs: 60_000 });
+    expect(again.code, again.stderr).toBe(0);
+    const results = readResults(join(env.root, "out.jsonl"));
+    expect(linesPerId(results)).toEqual(Object.fromEntries(names.map((id) => [id, 1])));
+    for (const result of results) expect(result.reason, result.error).toBe("stop");
   });
 
   it("skips the tasks the results file has, and runs again one whose line was cut short", async () => {
