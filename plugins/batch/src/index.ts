@@ -13,12 +13,12 @@ type Body = (
   settings: BatchSettings,
 ) => Promise<number>;
 
-const queue: FlagSpec = {
+const queue = (description: string): FlagSpec => ({
   name: "queue",
   type: "string",
   valueName: "<redis://host:port>",
-  description: "run on BullMQ in this Redis (default: a queue inside this process)",
-};
+  description,
+});
 const number = (name: string, description: string): FlagSpec => ({
   name,
   type: "string",
@@ -40,7 +40,7 @@ export default definePlugin({
       options: [
         number("concurrency", "tasks at a time (default 4; with --queue, 0 only queues and collects)"),
         { name: "out", type: "string", valueName: "<results.jsonl>", description: "results file (resumable)" },
-        queue,
+        queue("run on BullMQ in this Redis, with `keel worker` processes (default: a queue inside this process)"),
         number("max-turns", "budget of a task that sets none: requests to the model"),
         number("max-tokens", "budget of a task that sets none: tokens (input, output and cache)"),
         number("max-seconds", "budget of a task that sets none: seconds"),
@@ -50,7 +50,7 @@ export default definePlugin({
     api.registerCliCommand({
       name: "worker",
       description: "take batch jobs from a Redis queue until stopped (SIGINT, SIGTERM)",
-      options: [queue, number("concurrency", "tasks at a time (default 1)")],
+      options: [queue("the Redis holding the batch's queue"), number("concurrency", "tasks at a time (default 1)")],
       run: lazy(() => import("./worker-command.ts")),
     });
   },
