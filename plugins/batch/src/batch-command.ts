@@ -78,11 +78,14 @@ export async function run(
     say("interrupted: stopping the running tasks; run the same command again to finish the batch");
     stop.abort();
   });
+  const reasons = new Map<string, number>();
   let count = 0;
   const done = (result: TaskResult) => {
     // A task stopped by the interrupt has not finished: no line, so that running the batch again runs it.
     if (stop.signal.aborted && result.reason === "aborted") return;
-    if (results.write(result)) say(`[${++count}/${jobs.length}] ${result.id}: ${result.reason}`);
+    if (!results.write(result)) return;
+    reasons.set(result.reason, (reasons.get(result.reason) ?? 0) + 1);
+    say(`[${++count}/${jobs.length}] ${result.id}: ${result.reason}`);
   };
   const runner = childRunner(context, settings);
   try {
@@ -93,6 +96,8 @@ export async function run(
   } finally {
     interrupt.off();
   }
+  const tally = [...reasons].map(([reason, n]) => `${n} ${reason}`).join(", ");
+  say(`${count} of ${jobs.length} tasks ended${tally ? ` (${tally})` : ""}${out ? `; results in ${options.out}` : ""}`);
   return exit;
 }
 

@@ -65,6 +65,19 @@ describe("keel batch on the embedded queue", () => {
     for (const result of results) expect(result.reason, result.error).toBe("stop");
   });
 
+  it("passes every --settings on to the tasks, and sums up the reasons", async () => {
+    const env = batchEnv();
+    writeTasks(env, [{ id: "t1", prompt: "go", workspace: "w" }]);
+    const script = scripted([{ toolCalls: [{ name: "ls", arguments: {} }] }, { text: "not reached" }]);
+    const run = await runKeel(
+      batch("tasks.jsonl", "--settings", JSON.stringify(script), "--settings", '{"loop":{"maxSteps":1}}'),
+      { cwd: env.root, home: env.home },
+    );
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ id: "t1", reason: "max_steps", turns: 1 });
+    expect(run.stderr).toContain("keel batch: 1 of 1 tasks ended (1 max_steps)\n");
+  });
+
   it("skips the tasks the results file has, and runs again one whose line was cut short", async () => {
     const env = batchEnv();
     const earlier = ["t1", "t2"].map((id) => JSON.stringify({ id, reason: "stop", finalText: "earlier" }));
