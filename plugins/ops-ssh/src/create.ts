@@ -3,13 +3,27 @@
  * connection (host key checked, helper started, remote root resolved) before any tool runs, so a host that
  * cannot be reached says why at once. Imported only when the `ssh` backend is chosen.
  */
+import { z } from "@keel/extensions-api";
 import { SshPool } from "./pool.ts";
 import type { SshSettings } from "./settings.ts";
 import { SshOps } from "./ssh-ops.ts";
 import { resolveTarget } from "./target.ts";
 
-export async function createSshOps(settings: SshSettings): Promise<SshOps> {
-  const target = resolveTarget(settings);
+/** What a session records of where it worked (`SshOps.resumeWith`); keys and known hosts stay the settings'. */
+export const Recorded = z.object({
+  host: z.string().min(1),
+  port: z.number().int(),
+  user: z.string().min(1),
+  root: z.string().min(1),
+});
+
+/**
+ * `resume`: what the session being resumed recorded; it names the host, port, user and root over the settings',
+ * so `keel -c` goes back to the same remote folder. Something unreadable there is ignored.
+ */
+export async function createSshOps(settings: SshSettings, resume?: unknown): Promise<SshOps> {
+  const recorded = Recorded.safeParse(resume);
+  const target = resolveTarget(recorded.success ? { ...settings, ...recorded.data } : settings);
   const { pool, release } = SshPool.shared(target);
   try {
     const { helper } = await pool.controlPair();
@@ -20,7 +34,7 @@ export async function createSshOps(settings: SshSettings): Promise<SshOps> {
           `"ops-ssh.root".`,
       );
     });
-    return new SshOps(pool, real, release);
+    return new SshOps(pool, real, release, { host: target.alias, port: target.port, user: target.user, root: real });
   } catch (error) {
     release();
     throw error;

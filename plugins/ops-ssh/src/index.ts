@@ -17,8 +17,8 @@ export default definePlugin({
     api.registerOps({
       name: "ssh",
       description: "A remote host over SSH, confined to a remote folder",
-      async create() {
-        const ops = await (await import("./create.ts")).createSshOps(api.settings);
+      async create({ resume }) {
+        const ops = await (await import("./create.ts")).createSshOps(api.settings, resume);
         created.add(ops);
         return ops;
       },

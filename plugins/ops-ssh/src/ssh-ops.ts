@@ -32,6 +32,8 @@ export class SshOps implements Operations {
     readonly cwd: string,
     /** Gives the pool back (closed once no backend uses it). */
     private readonly release: () => void,
+    /** What the session records, to come back here on resume (./create.ts `Recorded`). */
+    readonly resumeWith: { host: string; port: number; user: string; root: string },
   ) {}
 
   /** Where the backend points: `user@host:port` and the remote root. */
