@@ -96,7 +96,12 @@ export function spawnRemote(pool: SshPool, spawn: RemoteSpawn): ProcessHandle {
           drain = setTimeout(settle, Math.max(0, Math.min(DRAIN_IDLE_MS, drainUntil - Date.now())));
         };
         const lost = (why: string) =>
-          reject(new Error(`${why} while ${JSON.stringify(command)} ran; the remote host may still run it.`));
+          reject(
+            new Error(
+              `${why.charAt(0).toUpperCase()}${why.slice(1)} while ${JSON.stringify(command)} ran; the remote ` +
+                `host may still run it.`,
+            ),
+          );
         session.connection.onClose.add(lost);
         open.on("data", (chunk: Buffer) => {
           options.onData?.(chunk);
