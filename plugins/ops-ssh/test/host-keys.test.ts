@@ -63,7 +63,7 @@ describe("host keys over a real connection", () => {
     await expect(connectWith({ knownHostsFile: join(sshd.dir, "missing") })).rejects.toThrow(serverFingerprint());
   });
 
-  it("reaches a Host alias of the SSH config file with its HostName, Port, User, IdentityFile and known_hosts", async () => {
+  it("reaches a Host alias of the SSH config file: its HostName, Port, User, IdentityFile, known_hosts", async () => {
     const config = join(sshd.dir, "ssh_config");
     writeFileSync(
       config,
