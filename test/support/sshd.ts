@@ -71,6 +71,11 @@ export async function startSshd(): Promise<Sshd> {
       "PermitRootLogin prohibit-password",
       "Subsystem sftp internal-sftp",
       "LogLevel ERROR",
+      "UseDNS no",
+      "PermitUserRC no",
+      "PrintMotd no",
+      "PrintLastLog no",
+      "X11Forwarding no",
     ].join("\n") + "\n",
   );
   const user = userInfo().username;

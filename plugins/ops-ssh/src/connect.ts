@@ -93,6 +93,8 @@ export function connect(target: SshTarget): Promise<Client> {
       );
     };
     client.once("ready", () => {
+      // Each operation is a few small requests and answers: Nagle's algorithm would hold each one back.
+      client.setNoDelay(true);
       client.removeListener("error", fail);
       resolve(client);
     });

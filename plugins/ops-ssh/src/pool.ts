@@ -10,6 +10,7 @@ import type { Client, SFTPWrapper } from "ssh2";
 import { connect } from "./connect.ts";
 import { RemoteHelper } from "./remote-helper.ts";
 import { describeTarget, type SshTarget } from "./target.ts";
+import { WaitingShells } from "./waiting-shells.ts";
 
 export const SESSIONS_PER_CONNECTION = 8;
 
@@ -58,6 +59,8 @@ export class SshPool {
   private control: Promise<Control> | undefined;
   closed = false;
   readonly where: string;
+  /** Commands' channels, each opened ahead of the command that takes it. */
+  readonly shells = new WaitingShells(this);
 
   constructor(readonly target: SshTarget) {
     this.where = describeTarget(target);
@@ -94,6 +97,7 @@ export class SshPool {
 
   close(): void {
     this.closed = true;
+    this.shells.stop();
     for (const c of this.connections) c.client.end();
   }
 

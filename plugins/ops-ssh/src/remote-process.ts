@@ -1,8 +1,8 @@
 /**
- * A command on the remote host, with the local backend's semantics. It runs over its own exec channel: the
- * login shell execs bash with the command's environment and a tag (KEEL_PROCESS_TAG) every descendant inherits,
- * bash prints its pid on the channel's stderr, enters the working folder the helper checked and holds open
- * (`cd -P /proc/<helper>/fd/<n>`), and execs the command with stderr joined to stdout, so both arrive on one
+ * A command on the remote host, with the local backend's semantics. It runs in a waiting bash
+ * (./waiting-shells.ts), on that shell's own exec channel: the script it is sent enters the working folder the
+ * helper checked and holds open (`cd -P /proc/<helper>/fd/<n>`), prints the pid on the channel's stderr, marks
+ * the start of the output on stdout, and execs the command with stderr joined to stdout, so both arrive on one
  * stream in the order written. sshd makes each session's process a session and group leader, and reports its
  * exit (or the signal that killed it) when it exits, while a child may still hold the output.
  *
@@ -10,27 +10,23 @@
  * goes through the helper, over its own channel: TERM to every process of the session, the group or the tag,
  * KILL after the grace period, until none is left.
  */
-import { randomBytes } from "node:crypto";
 import type { ProcessHandle, SpawnOptions } from "@keel/extensions-api";
 import type { ClientChannel } from "ssh2";
 import type { SshPool } from "./pool.ts";
 import { shellQuote } from "./shell-quote.ts";
 
 export const DEFAULT_GRACE_MS = 1000;
-/** After the exit status, output still on its way is read until it has been quiet this long (as ops-local)... */
-const DRAIN_IDLE_MS = 20;
-/** ...but no longer than this, since a background child may hold the output and write forever. */
+/**
+ * sshd may send the exit status before the last of the output (it reaps the shell before it reads the pipe), so
+ * after the exit the output is read until its end (EOF), but no longer than this: a background child may hold
+ * it open and write forever.
+ */
 const DRAIN_MAX_MS = 200;
 
-/**
- * bash's part: enter the checked folder, say the pid (the helper may then close the folder), become the
- * command. `$1` the folder, `$2` the command.
- */
-const WRAPPER =
-  'cd -P -- "$1" 2>/dev/null || { echo "keel: cannot enter $1" >&2; exit 126; }; printf "pid %s\\n" "$$" >&2; ' +
-  'exec bash -c "$2" 2>&1';
-
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** What the waiting bash prints on stdout just before it becomes the command: output before it is not ours. */
+const START = "\u001ekeel-start\u001e";
 
 export interface RemoteSpawn {
   command: string;
@@ -41,27 +37,26 @@ export interface RemoteSpawn {
 
 type Exit = { code: number | null; signal: string | null };
 
-/** The remote command line for `spawn`, to be run by the user's login shell. */
-function remoteCommand(command: string, env: Record<string, string>, tag: string, folder: string): string {
+/**
+ * The script a waiting bash runs: enter the checked folder, say its pid (the helper may then let the folder go),
+ * mark the start of the output, and become the command with stderr joined to stdout.
+ */
+function startScript(command: string, env: Record<string, string>, folder: string): string {
   const assignments = Object.entries(env).map(([name, value]) => {
     if (!VARIABLE_NAME.test(name)) throw new Error(`Cannot pass the environment variable ${JSON.stringify(name)}.`);
     return shellQuote(`${name}=${value}`);
   });
   return [
-    "exec env",
-    `KEEL_PROCESS_TAG=${tag}`,
-    ...assignments,
-    "bash -c",
-    shellQuote(WRAPPER),
-    "keel",
-    shellQuote(folder),
-    shellQuote(command),
-  ].join(" ");
+    `cd -P -- ${shellQuote(folder)} 2>/dev/null || { echo "keel: cannot enter the folder" >&2; exit 126; }`,
+    `printf 'pid %s\\n' "$$" >&2`,
+    `printf '\\036keel-start\\036'`,
+    `exec env ${assignments.join(" ")} bash -c ${shellQuote(command)} 2>&1`,
+  ].join("\n");
 }
 
 export function spawnRemote(pool: SshPool, spawn: RemoteSpawn): ProcessHandle {
   const { command, options } = spawn;
-  const tag = randomBytes(8).toString("hex");
+  let tag = "";
   const fed = options.stdin !== undefined || options.keepStdinOpen === true;
   let pid: number | undefined;
   let channel: ClientChannel | undefined;
@@ -74,27 +69,25 @@ export function spawnRemote(pool: SshPool, spawn: RemoteSpawn): ProcessHandle {
     const cwd = await spawn.openCwd();
     let release: (() => void) | undefined;
     try {
-      const session = await pool.session();
-      release = session.release;
-      const line = remoteCommand(command, options.env ?? {}, tag, `/proc/${cwd.helperPid}/fd/${cwd.fd}`);
-      channel = await new Promise<ClientChannel>((resolve, reject) =>
-        session.connection.client.exec(line, (error, opened) => (error ? reject(error) : resolve(opened))),
-      );
+      const script = startScript(command, options.env ?? {}, `/proc/${cwd.helperPid}/fd/${cwd.fd}`);
+      const shell = await pool.shells.take();
+      release = shell.release;
+      tag = shell.tag;
+      channel = shell.channel;
       const open = channel;
       return await new Promise<Exit>((resolve, reject) => {
-        let stderr = "";
         let failure: string | undefined;
         let drain: NodeJS.Timeout | undefined;
-        let drainUntil = 0;
+        let ended = false;
         const settle = () => {
           clearTimeout(drain);
           if (failure) reject(new Error(`Cannot run ${JSON.stringify(command)}: ${failure}.`));
           else resolve(exit!);
         };
-        const armDrain = () => {
-          clearTimeout(drain);
-          drain = setTimeout(settle, Math.max(0, Math.min(DRAIN_IDLE_MS, drainUntil - Date.now())));
-        };
+        open.once("end", () => {
+          ended = true;
+          if (exit) settle();
+        });
         const lost = (why: string) =>
           reject(
             new Error(
@@ -102,33 +95,42 @@ export function spawnRemote(pool: SshPool, spawn: RemoteSpawn): ProcessHandle {
                 `host may still run it.`,
             ),
           );
-        session.connection.onClose.add(lost);
+        shell.connection.onClose.add(lost);
+        // Until the start mark, stdout is the login shell's (a ~/.bashrc that prints), not the command's.
+        let before: Buffer | undefined = Buffer.alloc(0);
         open.on("data", (chunk: Buffer) => {
+          if (before) {
+            before = Buffer.concat([before, chunk]);
+            const at = before.indexOf(START);
+            if (at === -1) return;
+            chunk = before.subarray(at + START.length);
+            before = undefined;
+            if (chunk.length === 0) return;
+          }
           options.onData?.(chunk);
-          if (exit) armDrain();
         });
-        open.stderr.on("data", (chunk: Buffer) => {
-          stderr += chunk.toString("utf8");
-          const said = /^pid (\d+)\n/.exec(stderr);
+        shell.onStderr((text) => {
+          const said = /(?:^|\n)pid (\d+)\n/.exec(text);
           if (said && pid === undefined) {
             pid = Number(said[1]);
             cwd.close();
             resolvePid();
           }
-          if (/keel: cannot enter/.test(stderr)) failure = `the working folder could not be entered on the remote host`;
+          if (/keel: cannot enter/.test(text)) failure = `the working folder could not be entered on the remote host`;
         });
         open.on("exit", (code: number | null, signal?: string) => {
           exit = { code: code ?? null, signal: code === null ? (signal ?? null) : null };
-          drainUntil = Date.now() + DRAIN_MAX_MS;
-          armDrain();
+          if (ended) settle();
+          else drain = setTimeout(settle, DRAIN_MAX_MS);
         });
         open.on("close", () => {
-          session.connection.onClose.delete(lost);
+          shell.connection.onClose.delete(lost);
           release?.();
           resolvePid();
           if (exit || failure) settle();
-          else lost(session.connection.closed ?? `the SSH channel to ${pool.where} closed without an exit status`);
+          else lost(shell.connection.closed ?? `the SSH channel to ${pool.where} closed without an exit status`);
         });
+        open.write(`${Buffer.byteLength(script)}\n${script}`);
         if (options.stdin !== undefined) open.end(options.stdin);
         else if (!options.keepStdinOpen) open.end();
       });

@@ -126,6 +126,11 @@ export class SshOps implements Operations {
     return handle;
   }
 
+  /** Resolves once the next command's shell, opened ahead, waits for it (a warm call, for benchmarks). */
+  async commandShellReady(): Promise<void> {
+    await this.pool.shells.warm();
+  }
+
   /** Kills every command still running (and what it left), then closes the connections. */
   async close(): Promise<void> {
     await Promise.all([...this.running].map((handle) => handle.kill()));
