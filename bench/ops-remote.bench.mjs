@@ -2,8 +2,9 @@
 // the real file tools, and `bash echo` through the real bash tool, on each backend in the same run
 // (interleaved, medians), as ratios to local; and the time to set one up (for ssh: connect, check the host key,
 // log in, start the helper, resolve the root). `bash echo` right after the call before pays the remote login
-// shell's start-up; `after a pause` finds the shell opened ahead ready, as it is between a model's turns. The ssh server is an OpenSSH sshd on 127.0.0.1 started here.
-// More backends (a container) add a row to REMOTES and a line to SETUP.
+// shell's start-up; `after a pause` finds the shell opened ahead ready, as it is between a model's turns. The
+// ssh server is an OpenSSH sshd on 127.0.0.1 started here. More backends (a container) add a row to REMOTES and
+// a line to SETUP.
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { bashToolCase, importSource, interleaved, median, ms, printTable, ratio } from "./lib.mjs";
