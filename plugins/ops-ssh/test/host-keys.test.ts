@@ -2,9 +2,9 @@
  * Strict host-key checking: a known key connects; an unknown host and a changed key are refused, naming the
  * fingerprint the server presents (as `ssh-keygen -l` prints it) and what to do; the known_hosts forms OpenSSH
  * writes (hashed names, `[host]:port`, patterns, `@revoked`) are read. Also: a `Host` alias of the SSH config
- * file supplies the address, port, user, key and known_hosts file.
+ * file supplies the address, port, user, key and known_hosts file; the agent logs keel in and is never forwarded.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -82,6 +82,36 @@ describe("host keys over a real connection", () => {
       expect(ops.where).toBe(`${sshd.user}@127.0.0.1:${sshd.port}${root}`);
     } finally {
       await ops.close();
+    }
+  });
+});
+
+describe("the SSH agent", () => {
+  it("logs keel in with the agent's key, and the remote commands never get the agent", async () => {
+    const socket = join(sshd.dir, "agent.sock");
+    const agent = spawn("ssh-agent", ["-D", "-a", socket], { stdio: "ignore" });
+    const before = process.env.SSH_AUTH_SOCK;
+    try {
+      while (spawnSync("ssh-add", ["-l"], { env: { SSH_AUTH_SOCK: socket } }).status === 2)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(spawnSync("ssh-add", [sshd.identityFile], { env: { SSH_AUTH_SOCK: socket } }).status).toBe(0);
+      process.env.SSH_AUTH_SOCK = socket;
+      const settings = { ...sshd.settings(root), identityFile: undefined, configFile: join(sshd.dir, "none") };
+      const ops = await createSshOps(SshSettingsSchema.parse(settings));
+      try {
+        let output = "";
+        const command = ops.spawn('echo "${SSH_AUTH_SOCK:-no agent}"', {
+          onData: (chunk) => (output += Buffer.from(chunk).toString()),
+        });
+        expect(await command.exited).toEqual({ code: 0, signal: null });
+        expect(output).toBe("no agent\n");
+      } finally {
+        await ops.close();
+      }
+    } finally {
+      if (before === undefined) delete process.env.SSH_AUTH_SOCK;
+      else process.env.SSH_AUTH_SOCK = before;
+      agent.kill();
     }
   });
 });
