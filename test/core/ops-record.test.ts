@@ -90,6 +90,14 @@ describe("the session's record of its backend", () => {
     expect(run.recorded).toHaveLength(1);
   });
 
+  it("says which session's backend is missing when the recorded one is not installed", async () => {
+    const run = await whereItRuns({ settings: { ops: "memory" } }, { backend: "gone", where: "gone:Z" });
+    expect(run.where).toContain(
+      'The operations backend "gone" (which this session worked on, at gone:Z; start a new session to use ' +
+        "another) is not installed",
+    );
+  });
+
   it("lets a choice made for the run win over the record", async () => {
     const run = await whereItRuns(
       { settings: { ops: "far" }, flags: { near: true } },
