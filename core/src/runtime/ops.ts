@@ -1,46 +1,79 @@
 /**
  * The session's operations backend: the one `useOps` chose, else the one the managed layer names, else the one
- * a given flag picks, else the `ops` setting, else the first installed. It is created once, on first need.
+ * a given flag picks, else the backend a resumed session recorded (ops-record.ts), else the `ops` setting, else
+ * the first installed. It is created once, on first need.
  */
 import type { FlagSpec, Operations } from "@keel/extensions-api";
 import type { EventBus } from "@keel/kernel";
 import type { Contributions } from "../host/registries.js";
 import type { PluginHost } from "../host/plugin-host.js";
+import { recordedOps, recordOps } from "./ops-record.js";
+import type { PluginEntries } from "../host/plugin-entries.js";
 
 /**
- * The backend the managed layer names (nothing below undoes it), else the one a given boolean flag picks
- * (`FlagSpec.ops`, e.g. `--sandbox`), else the `ops` setting.
+ * `explicit`: the backend the managed layer names (nothing below undoes it), else the one a given boolean flag
+ * picks (`FlagSpec.ops`, e.g. `--sandbox`); `setting`: the `ops` setting, which a resumed session's record of
+ * its backend overrides.
  */
 function wantedOps(
   setting: string | undefined,
   managed: boolean,
   flags: readonly FlagSpec[],
   given: Record<string, unknown>,
-): string | undefined {
-  if (managed) return setting;
-  return flags.find((flag) => flag.ops !== undefined && given[flag.name] === true)?.ops ?? setting;
+): { explicit?: string; setting?: string } {
+  if (managed) return { explicit: setting };
+  return { explicit: flags.find((flag) => flag.ops !== undefined && given[flag.name] === true)?.ops, setting };
 }
 
-async function createOps(
+async function createNamedOps(
   wanted: string | undefined,
   cwd: string,
   host: PluginHost,
   contributions: Contributions,
+  /** Why this backend is wanted, for the error when it is not installed. */
+  source: string,
   replaces?: string,
-): Promise<Operations> {
+  resume?: unknown,
+): Promise<{ ops: Operations; name: string }> {
   await host.activateFor("ops", wanted ?? "*");
   const entry = wanted ? contributions.ops.get(wanted) : contributions.ops.list()[0];
   if (!entry) {
     const installed = contributions.ops.list().map((e) => e.name);
     throw new Error(
       wanted
-        ? `The operations backend "${wanted}" (setting "ops") is not ` +
+        ? `The operations backend "${wanted}" (${source}) is not ` +
             `installed${installed.length ? `; installed: ${installed.join(", ")}` : ""}.`
         : "No operations backend is installed, so tools cannot touch files or run commands. Install " +
             "one (e.g. @keel/plugin-ops-local).",
     );
   }
-  return entry.item.create(replaces === undefined ? { cwd } : { cwd, replaces });
+  const options: { cwd: string; replaces?: string; resume?: unknown } = { cwd };
+  if (replaces !== undefined) options.replaces = replaces;
+  if (resume !== undefined) options.resume = resume;
+  return { ops: await entry.item.create(options), name: entry.name };
+}
+
+/**
+ * Creates the session's backend. A choice made for this run (`explicit`: the managed setting, a mode's
+ * `useOps`, a flag such as `--sandbox`) wins; else a resumed session's recorded backend, given back what it
+ * recorded; else the `ops` setting.
+ */
+async function createSessionOps(
+  choice: { explicit?: string; setting?: string; replaces?: string },
+  entries: PluginEntries,
+  cwd: string,
+  host: PluginHost,
+  contributions: Contributions,
+): Promise<Operations> {
+  const recorded = choice.explicit === undefined ? recordedOps(entries) : undefined;
+  const wanted = choice.explicit ?? recorded?.backend ?? choice.setting;
+  const fromRecord = recorded !== undefined && recorded.backend === wanted;
+  const at = recorded?.where ? `, at ${recorded.where}` : "";
+  const source = fromRecord ? `which this session worked on${at}; start a new session to use another` : 'setting "ops"';
+  const resume = fromRecord ? recorded.resume : undefined;
+  const { ops, name } = await createNamedOps(wanted, cwd, host, contributions, source, choice.replaces, resume);
+  recordOps(entries, name, ops);
+  return ops;
 }
 
 /** What the backend is chosen from, read when it is created. */
@@ -53,6 +86,8 @@ export interface BackendChoice {
   managed(): boolean;
   /** The flags given (`runtime.flags`). */
   given: Record<string, unknown>;
+  /** The session's entries, where the backend is recorded (`SessionMoves.entries`). */
+  entries: PluginEntries;
 }
 
 /**
@@ -116,10 +151,11 @@ export class SessionBackend {
   }
 
   private create(): Promise<Operations> {
-    const { cwd, host, contributions } = this.choice;
+    const { cwd, host, contributions, entries } = this.choice;
     const flags = contributions.flags.list().map((e) => e.item);
-    const wanted = wantedOps(this.choice.setting(), this.choice.managed(), flags, this.choice.given);
-    if (this.chosen === undefined) return createOps(wanted, cwd, host, contributions);
-    return createOps(this.chosen, cwd, host, contributions, wanted);
+    const { explicit, setting } = wantedOps(this.choice.setting(), this.choice.managed(), flags, this.choice.given);
+    const choice =
+      this.chosen === undefined ? { explicit, setting } : { explicit: this.chosen, replaces: explicit ?? setting };
+    return createSessionOps(choice, entries, cwd, host, contributions);
   }
 }

@@ -81,6 +81,7 @@ export function wire(options: RuntimeOptions, layers: SettingLayers, state: Runt
     setting: () => core().ops,
     managed: () => view.managedOps,
     given: state.flags,
+    entries: session.entries,
   });
   const tools = new ToolsInEffect(
     () => contributions.tools.entries(),
