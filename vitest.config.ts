@@ -30,6 +30,7 @@ export default defineConfig({
       ...sourceAliases("libs/testing"),
       ...sourceAliases("libs/provider-kit"),
       ...sourceAliases("libs/rpc-client"),
+      ...sourceAliases("libs/rpc-server"),
       ...sourceAliases("libs/installer"),
     ],
   },
