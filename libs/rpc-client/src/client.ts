@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { LineSplitter } from "./lines.ts";
+import { stdioLink } from "./stdio-link.ts";
 import { openSocketLink, type ConnectOptions, type LinkFactory, type RpcLink } from "./socket-link.ts";
 import type {
   RpcCommandName,
@@ -15,6 +15,7 @@ import type {
   RpcRequestOf,
   RpcResponse,
   RpcResults,
+  RpcUiClosed,
   RpcUiRequest,
   RpcUiResponse,
   RpcWelcome,
@@ -60,6 +61,7 @@ export class RpcClient {
   /** Unset on a socket: questions are left to the session's other clients until a handler is given. */
   private uiHandler: UiHandler | undefined;
   private readonly welcomes = new Set<(welcome: RpcWelcome) => void>();
+  private readonly unanswered = new Map<string, RpcUiRequest>();
   /** The `seq` of the last event or question received from `keel serve`; replays stop short of it. */
   private lastSeq: number | undefined;
   private readonly link: RpcLink;
@@ -75,25 +77,14 @@ export class RpcClient {
     /** The child process, when the client started one. */
     readonly child?: ChildProcess,
   ) {
-    if (typeof input === "function") {
-      this.link = input({
-        receive: (text) => this.receive(text),
-        lost: (error) => this.rejectPending(error),
-        closed: (error) => this.fail(error),
-        lastSeq: () => this.lastSeq,
-      });
-      return;
-    }
-    this.uiHandler = () => ({ cancelled: true });
-    this.link = { send: (text) => input.write(`${text}\n`), end: () => input.end() };
-    const lines = new LineSplitter();
-    output!.on("data", (chunk: Buffer) => {
-      for (const line of lines.push(chunk)) this.receive(line);
-    });
-    output!.on("end", () => {
-      const last = lines.end();
-      if (last) this.receive(last);
-      this.fail(new Error("keel closed its output"));
+    const stdio = typeof input !== "function";
+    // On stdio keel has no other client: a question nobody handles is cancelled at once.
+    if (stdio) this.uiHandler = () => ({ cancelled: true });
+    this.link = (stdio ? stdioLink(input, output!) : input)({
+      receive: (text) => this.receive(text),
+      lost: (error) => this.rejectPending(error),
+      closed: (error) => this.fail(error),
+      lastSeq: () => this.lastSeq,
     });
   }
 
@@ -212,6 +203,7 @@ export class RpcClient {
    */
   onUiRequest(handler: UiHandler): void {
     this.uiHandler = handler;
+    for (const question of this.unanswered.values()) void this.ask(question);
   }
 
   /** Closes keel's stdin, which ends it (or the socket); resolves its exit code when the client started it. */
@@ -246,7 +238,7 @@ export class RpcClient {
       if (this.lastSeq !== undefined && seq <= this.lastSeq) return;
       this.lastSeq = seq;
     }
-    if (message.type === "extension_ui_closed") return;
+    if (message.type === "extension_ui_closed") return void this.unanswered.delete((message as RpcUiClosed).id);
     if (message.type === "extension_ui_request") return void this.ask(message as RpcUiRequest);
     for (const handler of [...this.handlers]) handler(message as RpcEvent);
   }
@@ -269,11 +261,14 @@ export class RpcClient {
     // Not resumed: what came before is not replayed, so numbering starts again from the server's.
     if (!welcome.resumed) this.lastSeq = welcome.seq;
     for (const handler of [...this.welcomes]) handler(welcome);
+    for (const question of welcome.questions ?? []) void this.ask(question);
   }
 
   private async ask(request: RpcUiRequest): Promise<void> {
     const handler = this.uiHandler;
-    if (!handler) return;
+    // On a socket, a question waits here until a handler is set (or another client answers it).
+    if (!handler) return void this.unanswered.set(request.id, request);
+    this.unanswered.delete(request.id);
     let answer: UiAnswer;
     try {
       answer = await handler(request);

@@ -187,9 +187,9 @@ export type RpcUiClosed = Sequenced & { type: "extension_ui_closed"; id: string 
 
 /**
  * Over `keel serve`: the first message on a connection. `seq` is the number of the last message of the session
- * so far. `resumed` is false when the client asked to resume from a number whose followers the server no
- * longer keeps (or never sent): nothing after it is replayed, and the client reads the state again
- * (`get_messages`, `get_state`).
+ * so far. `resumed` says what came after the number the client asked to resume from was replayed; false for a
+ * new connection, or when the server no longer keeps (or never sent) what followed it: the client reads the
+ * state (`get_messages`, `get_state`), and `questions` are those still open, asked before it came.
  */
 export interface RpcWelcome {
   type: "welcome";
@@ -197,6 +197,7 @@ export interface RpcWelcome {
   session: string;
   seq: number;
   resumed: boolean;
+  questions?: RpcUiRequest[];
 }
 
 /** Everything keel writes on stdout (and, over `keel serve`, on the socket). */

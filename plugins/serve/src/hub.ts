@@ -4,7 +4,7 @@
  * a plugin's question. Clients are anything with `send(text)`: the socket code attaches them.
  */
 import { textOf, type OpenedSession, type UiRequest, type UiResponse } from "@keel/extensions-api";
-import type { RpcWelcome } from "@keel/rpc-client/protocol";
+import type { RpcUiRequest, RpcWelcome } from "@keel/rpc-client/protocol";
 import { onEventLines, serveMessage, UiBridge } from "@keel/rpc-server";
 import { EventLog, type LogLimits } from "./event-log.ts";
 
@@ -25,6 +25,8 @@ export interface HubSummary {
 export class SessionHub {
   private readonly log: EventLog;
   private readonly clients = new Set<HubClient>();
+  /** Questions asked and not yet closed, for clients that come after they were asked. */
+  private readonly open = new Map<string, RpcUiRequest>();
   private readonly offEvents: () => void;
 
   constructor(
@@ -36,8 +38,14 @@ export class SessionHub {
     this.log = new EventLog(limits);
     this.offEvents = onEventLines(opened.runtime, (event) => this.publish(event));
     bridge.open(
-      (request) => this.publish(request),
-      (id) => this.publish({ type: "extension_ui_closed", id }),
+      (request) => {
+        this.open.set(request.id, request);
+        this.publish(request);
+      },
+      (id) => {
+        this.open.delete(id);
+        this.publish({ type: "extension_ui_closed", id });
+      },
     );
   }
 
@@ -57,12 +65,9 @@ export class SessionHub {
    */
   attach(client: HubClient, after?: number): void {
     const missed = after === undefined ? undefined : this.log.after(after);
-    const welcome: RpcWelcome = {
-      type: "welcome",
-      session: this.id,
-      seq: this.log.last,
-      resumed: missed !== undefined,
-    };
+    const resumed = missed !== undefined;
+    const welcome: RpcWelcome = { type: "welcome", session: this.id, seq: this.log.last, resumed };
+    if (!resumed && this.open.size > 0) welcome.questions = [...this.open.values()];
     client.send(JSON.stringify(welcome));
     for (const text of missed ?? []) client.send(text);
     this.clients.add(client);

@@ -88,6 +88,30 @@ describe("keel serve", () => {
     watcher.close();
   });
 
+  it("gives a client that comes later the questions still open, and takes its answer", async () => {
+    const asker = await connect();
+    const questions: string[] = [];
+    let welcomed = false;
+    const watcher = new WebSocket(
+      `${server.origin.replace("http", "ws")}/api/sessions/${asker.session}/socket?token=${server.token}`,
+    );
+    watcher.on("message", (data) => {
+      const message = JSON.parse(String(data)) as { type: string; id?: string };
+      welcomed ||= message.type === "welcome";
+      if (message.type === "extension_ui_request") questions.push(message.id!);
+    });
+    await until(() => welcomed);
+    const end = asker.waitForEvent("agent_end");
+    await asker.request({ type: "prompt", message: "make the file" });
+    await until(() => questions.length === 1);
+    const late = await connect({ session: asker.session });
+    const answered: string[] = [];
+    late.onUiRequest((question) => (answered.push(question.id), allow()));
+    await end;
+    expect(answered).toEqual(questions);
+    watcher.close();
+  });
+
   it("resumes a client whose connection dropped mid-run with exactly the events it missed", async () => {
     const steady = await connect();
     steady.onUiRequest(allow);
