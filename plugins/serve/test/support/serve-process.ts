@@ -17,9 +17,9 @@ export interface ServeProcess {
 }
 
 export async function startServe(
-  options: { script?: unknown[]; args?: string[]; env?: Record<string, string> } = {},
+  options: { script?: unknown[]; files?: Record<string, string>; args?: string[]; env?: Record<string, string> } = {},
 ): Promise<ServeProcess> {
-  const env = keelEnv({ script: options.script ?? [{ text: "hi" }] });
+  const env = keelEnv({ script: options.script ?? [{ text: "hi" }], files: options.files });
   const child = spawn(process.execPath, [KEEL_BIN, "serve", ...SCRIPTED, ...(options.args ?? [])], {
     cwd: env.cwd,
     env: { ...process.env, KEEL_HOME: env.home, ...options.env },
