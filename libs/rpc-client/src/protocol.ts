@@ -130,7 +130,7 @@ void _allResults;
 
 /**
  * Where a message stands in its session's stream, over `keel serve`: every event and question carries the next
- * number, and a response the number of the last one sent before it (the state it reports includes that event).
+ * number, and a response the number of the last one sent before its command ran (what it reports includes it).
  * A client that reconnects with the last number it saw receives exactly what came after. Absent on stdio.
  */
 export interface Sequenced {

@@ -41,11 +41,16 @@ export interface WebSocketLike {
   readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: "open" | "close" | "error" | "message", listener: (event: { data?: unknown }) => void): void;
+  addEventListener(
+    type: "open" | "close" | "error" | "message",
+    listener: (event: { data?: unknown; code?: number }) => void,
+  ): void;
 }
 
 const OPEN = 1;
 const MAX_DELAY_MS = 2_000;
+/** The server closed the session: there is nothing to reconnect to. */
+const SESSION_CLOSED = 4404;
 
 /** Opens a session (unless one is named) and its socket; `make` builds the client on the link once it is up. */
 export async function openSocketLink(
@@ -80,8 +85,9 @@ export async function openSocketLink(
           resolve();
         });
         socket.addEventListener("message", (event) => handlers.receive(String(event.data)));
-        socket.addEventListener("close", () => {
-          if (ended) return handlers.closed(new Error("the connection to keel serve was closed"));
+        socket.addEventListener("close", (event) => {
+          if (event.code === SESSION_CLOSED) ended = true;
+          if (ended) return handlers.closed(new Error(`the connection to keel serve was closed (${event.code})`));
           const error = new Error("the connection to keel serve dropped; a request waiting then may have run");
           if (!everOpen || ++failures > (options.retries ?? 20)) {
             ended = true;

@@ -10,6 +10,8 @@ import { EventLog, type LogLimits } from "./event-log.ts";
 
 export interface HubClient {
   send(text: string): void;
+  /** The session is closed: the client is let go for good. */
+  end(): void;
 }
 
 /** What a session is, for listings. */
@@ -77,10 +79,15 @@ export class SessionHub {
     this.clients.delete(client);
   }
 
-  /** Serves one message from `client`; its response goes to that client alone, with the seq it follows. */
+  /**
+   * Serves one message from `client`; its response goes to that client alone, with the seq of the last message
+   * sent before the command ran. Taken in the same turn as the command starts, so what a command answering at
+   * once reports (`get_messages`, `get_state`) includes that message and nothing after it.
+   */
   async serve(client: HubClient, text: string): Promise<void> {
+    const seq = this.log.last;
     const response = await serveMessage(text, this.runtime, this.bridge);
-    if (response && this.clients.has(client)) client.send(JSON.stringify({ ...response, seq: this.log.last }));
+    if (response && this.clients.has(client)) client.send(JSON.stringify({ ...response, seq }));
   }
 
   summary(): HubSummary {
@@ -100,8 +107,10 @@ export class SessionHub {
   /** Withdraws open questions, ends the session and lets its clients go. */
   async close(): Promise<void> {
     this.bridge.close();
-    this.offEvents();
+    // Its clients see the session end (`session_end`) before they are let go.
     await this.opened.close();
+    this.offEvents();
+    for (const client of this.clients) client.end();
     this.clients.clear();
   }
 

@@ -14,8 +14,9 @@ const SOCKET_PATH = /^\/api\/sessions\/([A-Za-z0-9_-]+)\/socket$/;
 const SLOW_CLIENT_BYTES = 16 * 1024 * 1024;
 /** A message from a client: a prompt with images is the largest. */
 const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
-/** Close code for a client closed for falling behind (4000–4999 are the application's). */
+/** Close codes (4000–4999 are the application's): fallen behind (reconnect), and the session is gone (do not). */
 export const TOO_SLOW = 4008;
+export const SESSION_CLOSED = 4404;
 
 export function socketServer(guard: Guard, sessions: Sessions) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -39,6 +40,7 @@ export function socketServer(guard: Guard, sessions: Sessions) {
             hub.detach(client);
             ws.close(TOO_SLOW, "too far behind; reconnect to resume");
           },
+          end: () => ws.close(SESSION_CLOSED, "the session was closed"),
         };
         hub.attach(client, after === null ? undefined : Number(after));
         ws.on("message", (data, isBinary) => {

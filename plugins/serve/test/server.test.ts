@@ -130,6 +130,27 @@ describe("keel serve", () => {
     expect(received).toEqual(all);
   });
 
+  it("ends the session and lets its clients go for good when it is closed", async () => {
+    const client = await connect();
+    client.onUiRequest(allow);
+    await client.run("make the file");
+    const ended = client.waitForEvent("session_end");
+    const closed = await fetch(`${server.origin}/api/sessions/${client.session}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${server.token}` },
+    });
+    expect(closed.status).toBe(200);
+    expect((await ended).reason).toBe("exit");
+    const asked = () =>
+      client.request({ type: "get_state" }).then(
+        () => "answered",
+        (e: Error) => e.message,
+      );
+    await expect.poll(asked).toMatch(/closed \(4404\)/);
+    const { live } = await (await fetch(`${server.origin}/api/sessions?token=${server.token}`)).json();
+    expect(live.map((s: { id: string }) => s.id)).not.toContain(client.session);
+  });
+
   it("refuses requests without the token or with a wrong one", async () => {
     const sessions = `${server.origin}/api/sessions`;
     expect((await fetch(sessions)).status).toBe(401);

@@ -60,11 +60,12 @@ export class Connection {
       this.onStatus(true);
     };
     socket.onmessage = (event) => this.receive(JSON.parse(String(event.data)) as ServerMessage);
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       this.onStatus(false);
       for (const waiting of this.pending.values()) waiting.reject(new Error("the connection dropped"));
       this.pending.clear();
-      if (this.closed || ++this.failures > 30) return;
+      // 4404: the server closed the session; there is nothing to reconnect to.
+      if (this.closed || event.code === 4404 || ++this.failures > 30) return;
       setTimeout(() => this.open(), Math.min(2000, 100 * 2 ** this.failures));
     };
   }
