@@ -35,6 +35,8 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage();
   await page.goto(server.address);
+  await page.waitForURL((url) => url.hash.startsWith("#/s/"));
+  await connected();
 });
 
 afterAll(async () => {
@@ -42,13 +44,17 @@ afterAll(async () => {
   expect(await server?.stop()).toBe(0);
 });
 
-/** Opens a new session and waits until its view is connected. */
+/** Waits until the view of the session the address names is connected. */
+async function connected(): Promise<void> {
+  const id = new URL(page.url()).hash.slice("#/s/".length);
+  await page.locator(`main[data-session="${id}"][data-connected="true"]`).waitFor();
+}
+
 async function newSession(): Promise<void> {
   const before = page.url();
   await page.getByRole("button", { name: "New session" }).click();
   await page.waitForURL((url) => url.toString() !== before && url.hash.startsWith("#/s/"));
-  const id = new URL(page.url()).hash.slice("#/s/".length);
-  await page.locator(`main[data-session="${id}"][data-connected="true"]`).waitFor();
+  await connected();
 }
 
 async function prompt(text: string): Promise<void> {

@@ -28,9 +28,12 @@ export function App() {
   }, []);
   useEffect(() => {
     if (where.market && !Market) void import("./market.tsx").then((m) => setMarket(() => m.Market));
-    // With nothing chosen, the session held most recently (or a new one).
+    // With nothing chosen, the session held most recently (or a new one), unless the user chose meanwhile.
     if (!where.market && !where.session)
-      void listSessions().then(async ({ live }) => go(`#/s/${live[0]?.id ?? (await openSession()).id}`));
+      void listSessions().then(async ({ live }) => {
+        const id = live[0]?.id ?? (await openSession()).id;
+        if (location.hash === "") go(`#/s/${id}`);
+      });
   }, [where]);
   return (
     <div class="app">
