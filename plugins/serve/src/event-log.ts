@@ -9,7 +9,8 @@ export interface LogLimits {
   bytes: number;
 }
 
-export const DEFAULT_LIMITS: LogLimits = { events: 50_000, bytes: 32 * 1024 * 1024 };
+/** A client reconnecting misses seconds of a stream; a session held idle costs little. */
+export const DEFAULT_LIMITS: LogLimits = { events: 20_000, bytes: 8 * 1024 * 1024 };
 
 export class EventLog {
   private readonly texts: string[] = [];
