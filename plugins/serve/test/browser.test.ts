@@ -1,8 +1,9 @@
 /**
  * The web UI in headless Chromium against the real `keel serve` (one server and one browser for the file): a
  * prompt to the scripted model shows its answer and its tool call (the edit's diff, the thinking folded); a
- * plugin's question is answered from a dialog; a plugin is installed from a local catalog, after the consent
- * dialog shows what it contributes and may do, and removed again.
+ * plugin's question is answered from a dialog; a run is steered and aborted; the thinking picker sets the level;
+ * a plugin is installed from a local catalog, after the consent dialog shows what it contributes and may do,
+ * and removed again.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,6 +25,7 @@ const SCRIPT = [
   { text: "Fixed the greeting." },
   { toolCalls: [{ name: "bash", arguments: { command: "touch approved.txt" } }] },
   { text: "Made approved.txt." },
+  { text: "Working on it, slowly…", hang: true },
 ];
 
 let server: ServeProcess;
@@ -91,6 +93,26 @@ describe("the web UI", () => {
     await page.getByRole("list", { name: "Conversation" }).getByText("Made approved.txt.").waitFor();
     expect(await page.getByRole("dialog").count()).toBe(0);
     expect(existsSync(join(server.env.cwd, "approved.txt"))).toBe(true);
+  });
+
+  it("steers a run and aborts it from the prompt box (the session of the test before, at its last turn)", async () => {
+    await prompt("one more thing");
+    await page.getByText("Working on it, slowly…").waitFor();
+    await page.getByLabel("Prompt").fill("and mind the README");
+    await page.getByRole("button", { name: "Steer" }).click();
+    expect(await page.getByRole("alert").count()).toBe(0);
+    await page.getByRole("button", { name: "Abort" }).click();
+    await page.getByText("Aborted by the user.").waitFor();
+    await page.getByRole("button", { name: "Send" }).waitFor();
+  });
+
+  it("sets the thinking level from its picker", async () => {
+    await page.getByLabel("Thinking").selectOption("high");
+    await expect.poll(() => page.getByLabel("Thinking").inputValue()).toBe("high");
+    await page.reload();
+    await connected();
+    await expect.poll(() => page.getByLabel("Thinking").inputValue()).toBe("high");
+    expect(await page.getByLabel("Model").inputValue()).toBe("scripted/script");
   });
 
   it("installs a plugin from a local catalog after showing what it may do, and removes it", async () => {
