@@ -151,6 +151,23 @@ describe("keel serve", () => {
     expect(live.map((s: { id: string }) => s.id)).not.toContain(client.session);
   });
 
+  it("lists stored sessions and resumes one, reusing the session that holds it", async () => {
+    const first = await connect();
+    first.onUiRequest(allow);
+    await first.run("make the file");
+    const { sessionId } = await first.request({ type: "get_state" });
+    const { messages } = await first.request({ type: "get_messages" });
+    const resume = () => api("/api/sessions", { method: "POST", body: JSON.stringify({ resume: sessionId }) });
+    expect((await resume()).id).toBe(first.session);
+    expect((await api(`/api/sessions/${first.session}`, { method: "DELETE" })).error).toBeUndefined();
+    const listed = (await api("/api/sessions")) as { stored: { id: string; firstPrompt?: string }[] };
+    expect(listed.stored).toContainEqual(expect.objectContaining({ id: sessionId, firstPrompt: "make the file" }));
+    const reopened = await resume();
+    expect(reopened.id).not.toBe(first.session);
+    const again = await connect({ session: reopened.id });
+    expect((await again.request({ type: "get_messages" })).messages).toEqual(messages);
+  });
+
   it("refuses requests without the token or with a wrong one", async () => {
     const sessions = `${server.origin}/api/sessions`;
     expect((await fetch(sessions)).status).toBe(401);
@@ -184,6 +201,12 @@ describe("keel serve", () => {
     expect(list.status).toBe(200);
   });
 });
+
+/** The server's JSON API with the token. */
+async function api(path: string, init: RequestInit = {}): Promise<{ id?: string; error?: string }> {
+  const headers = { authorization: `Bearer ${server.token}`, "content-type": "application/json" };
+  return (await fetch(`${server.origin}${path}`, { ...init, headers })).json();
+}
 
 /** The HTTP status a WebSocket handshake to `path` gets (101 when it is let in). */
 function socketStatus(path: string, headers: Record<string, string>): Promise<number> {
