@@ -84,8 +84,9 @@ try {
   await page.getByRole("dialog").getByRole("button", { name: "Install" }).click();
   await page.getByRole("status").waitFor();
   await page.getByRole("region", { name: "Installed plugins" }).getByRole("button", { name: "Details" }).click();
-  await page.getByRole("region", { name: "Details of notify-desktop" }).waitFor();
-  await page.screenshot({ path: join(out, "serve-market.png"), fullPage: true });
+  const details = page.getByRole("region", { name: "Details of notify-desktop" });
+  await details.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(out, "serve-market.png") });
 } finally {
   await browser.close();
   await server.stop();

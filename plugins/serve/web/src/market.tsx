@@ -7,6 +7,7 @@ import type { CatalogPlugin } from "@keel/extensions-api/catalog";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "./api.ts";
 import { PluginDetails, type Info } from "./plugin-details.tsx";
+import "./market.css";
 
 type Hit = { catalog: string; plugin: CatalogPlugin };
 type Installed = { name: string; version: string; scope: string; state: string; source: string; reason?: string };

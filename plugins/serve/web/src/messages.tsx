@@ -5,6 +5,7 @@
  */
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from "@keel/extensions-api";
 import { resultsById, type ToolRun } from "./conversation.ts";
+import "./messages.css";
 
 const FOLD_LINES = 12;
 
