@@ -20,7 +20,7 @@ const TYPES: Record<string, string> = {
 /** What the page may load and talk to: only this server. */
 const PAGE_HEADERS = {
   "content-security-policy":
-    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'",
+    "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
 };

@@ -31,17 +31,22 @@ const SCRIPT = [
 let server: ServeProcess;
 let browser: BrowserContext;
 let page: Page;
+/** What the page reported as errors (a script error, a policy violation, a failed load): none is expected. */
+const pageErrors: string[] = [];
 
 beforeAll(async () => {
   server = await startServe({ script: SCRIPT, files: { "greet.txt": "hello\n" } });
   browser = await launchChromium();
   page = await browser.newPage();
+  page.on("console", (message) => message.type() === "error" && pageErrors.push(message.text()));
+  page.on("pageerror", (error) => pageErrors.push(error.message));
   await page.goto(server.address);
   await page.waitForURL((url) => url.hash.startsWith("#/s/"));
   await connected();
 });
 
 afterAll(async () => {
+  expect(pageErrors).toEqual([]);
   await browser?.close();
   expect(await server?.stop()).toBe(0);
 });
