@@ -168,6 +168,24 @@ describe("keel serve", () => {
     expect((await again.request({ type: "get_messages" })).messages).toEqual(messages);
   });
 
+  it("answers bad input with an error that says what was wrong, and goes on serving", async () => {
+    const post = (path: string, body: string) => api(path, { method: "POST", body });
+    expect((await post("/api/sessions", "not json")).error).toBe("the body must be a JSON object");
+    expect((await post("/api/sessions", JSON.stringify({ resume: "no-such-session" }))).error).toMatch(
+      /no-such-session/,
+    );
+    expect((await post("/api/market/install", JSON.stringify({ name: "--yes" }))).error).toBe(
+      '"--yes" is not a plugin name',
+    );
+    expect((await post("/api/market/install", "{}")).error).toBe('"name" is missing');
+    expect((await api("/api/sessions/nope", { method: "DELETE" })).error).toBe("no such session");
+    await expect(socketStatus(`/api/sessions/nope/socket?token=${server.token}`, {})).resolves.toBe(404);
+    const client = await connect();
+    client.sendLine("{ not json");
+    expect(await client.nextOrphan()).toMatchObject({ command: "parse", success: false });
+    expect((await client.request({ type: "get_state" })).isRunning).toBe(false);
+  });
+
   it("refuses requests without the token or with a wrong one", async () => {
     const sessions = `${server.origin}/api/sessions`;
     expect((await fetch(sessions)).status).toBe(401);
