@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
 import { isHostSpecifier } from "../core/dist/host/host-specifiers.js";
 import { lazyBuiltins } from "./lazy-builtins.mjs";
+import { buildWebUis } from "./build-web.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
@@ -120,5 +121,6 @@ const kitEntries = Object.entries(kitPkg.exports)
   .filter(([key]) => key !== "./package.json")
   .map(([key, target]) => [key === "." ? "index" : key.slice(2), join(kit, target.default)]);
 jobs.push(bundle(kit, Object.fromEntries(kitEntries), kitPkg));
+jobs.push(buildWebUis(join(root, "plugins")));
 await Promise.all(jobs);
 if (process.env.KEEL_BUILD_TIMES) console.log(`plugins built in ${(performance.now() - started).toFixed(0)} ms`);

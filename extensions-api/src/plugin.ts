@@ -290,6 +290,14 @@ export interface CliContext {
    * not asked about, as for any subcommand.
    */
   runMode(name: string): Promise<number>;
+  /**
+   * Starts another session in this process, as the main command starts one (the same distribution, plugin
+   * folders, settings, flags and workspace) but with no mode: its own runtime, plugins and history, for a command
+   * that serves sessions to clients (`keel serve`). What its plugins ask the user (`ui_request`) goes to `ask`;
+   * without it nothing is answered and each asker takes its safe default. Rejects when a required plugin cannot
+   * run. The caller closes it; sessions still open when the command returns are not closed for it.
+   */
+  openSession(options?: { ask?(request: UiRequest): Promise<UiResponse | undefined> }): Promise<OpenedSession>;
   /** The command users type (`keel`, or a distribution's own), for messages. */
   command: string;
   /**
@@ -310,6 +318,14 @@ export interface CliContext {
   allowedCatalogs?: readonly string[];
   /** Where the managed settings are, for messages. */
   managedFile: string;
+}
+
+/** A session a CLI command holds in keel's process (`CliContext.openSession`). */
+export interface OpenedSession {
+  /** The session, driven as a mode drives its own. */
+  readonly runtime: Runtime;
+  /** Ends the session (`session_end`, after aborting a run) and disposes its plugins. Safe to call more than once. */
+  close(): Promise<void>;
 }
 
 /** What `activate()` receives. `S` is the type of this plugin's settings section. */

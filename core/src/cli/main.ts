@@ -19,6 +19,8 @@ import { addBuiltinCommands, BUILTIN_COMMANDS } from "./builtin-commands.js";
 import { RequiredPluginError } from "../runtime/required-plugins.js";
 import { askYesNo } from "./ask-yes-no.js";
 import { defaultMode, LINE_MODE, onCapableTerminal, TUI_MODE } from "./default-mode.js";
+import { openSession } from "./open-session.js";
+import { flagProblems, flagValue } from "./flag-problems.js";
 
 export interface MainOptions {
   /** Path of the distribution's package.json. */
@@ -137,10 +139,10 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     .exitOverride();
   for (const entry of runtime.contributions.flags.list()) addFlag(program, entry.item);
   addBuiltinCommands(program, runtime, out, err, name, (code) => (exitCode = code));
-  /** The main command's work, also what a subcommand's `runMode` does: check plugin flags, run a mode. */
-  const runSession = async (words: string[], opts: Record<string, unknown>): Promise<number> => {
+  /** What plugin flags' checks say of the flags given, and the flags that would undo a locked setting. */
+  const sessionFlagProblems = async (opts: Record<string, unknown>): Promise<string[]> => {
     const pluginFlags = runtime.contributions.flags.list().map((e) => e.item);
-    const problems = [
+    return [
       ...(await flagProblems(program, pluginFlags, opts)),
       ...lockedFlagProblems(
         [...KERNEL_SETTING_FLAGS, ...pluginFlags],
@@ -149,6 +151,10 @@ export async function main(argv: string[], options: MainOptions): Promise<number
         distribution.command,
       ),
     ];
+  };
+  /** The main command's work, also what a subcommand's `runMode` does: check plugin flags, run a mode. */
+  const runSession = async (words: string[], opts: Record<string, unknown>): Promise<number> => {
+    const problems = await sessionFlagProblems(opts);
     if (problems.length > 0) {
       for (const problem of problems) err(`${distribution.command}: ${problem}\n`);
       return 2;
@@ -156,6 +162,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     Object.assign(runtime.flags, opts);
     return runMode(runtime, opts, words, err, containment, ending, name);
   };
+  const sessionOptions = { cwd, keelHome: runtime.keelHome, distribution, safeMode: boot.safeMode, trust, ...values };
   for (const entry of runtime.contributions.cliCommands.list()) {
     const spec = entry.item;
     const sub = program
@@ -174,6 +181,11 @@ export async function main(argv: string[], options: MainOptions): Promise<number
         stderr: err,
         listPlugins: () => runtime.listPlugins(),
         runMode: (mode) => runSession([], { ...program.opts(), mode }),
+        openSession: async (o) => {
+          const problems = await sessionFlagProblems(program.opts());
+          if (problems.length > 0) throw new Error(problems.join("; "));
+          return openSession({ ...sessionOptions, flags: program.opts() }, entry.owner, err, o?.ask);
+        },
         command: distribution.command,
         confirm: (question) => askYesNo(question, err),
         projectTrusted: runtime.trust?.trusted ?? false,
@@ -205,28 +217,6 @@ export async function main(argv: string[], options: MainOptions): Promise<number
 
 /** Every value of a repeatable flag, so that a subcommand passing them on (`keel batch`) has them all. */
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-/** The value given for the flag `--<name>`, or undefined when it was not given. */
-function flagValue(program: Command, opts: Record<string, unknown>, name: string): unknown {
-  const option = program.options.find((o) => o.long === `--${name}`);
-  return option ? opts[option.attributeName()] : undefined;
-}
-
-/** What plugin flags' `check` say about the values given; a check that throws is reported as its problem. */
-async function flagProblems(program: Command, flags: FlagSpec[], opts: Record<string, unknown>): Promise<string[]> {
-  const problems: string[] = [];
-  for (const flag of flags) {
-    const value = flagValue(program, opts, flag.name);
-    if (!flag.check || value === undefined) continue;
-    try {
-      const problem = await flag.check(value);
-      if (problem) problems.push(problem);
-    } catch (error) {
-      problems.push(`--${flag.name}: ${(error as Error).message}`);
-    }
-  }
-  return problems;
-}
 
 async function runMode(
   runtime: KeelRuntime,

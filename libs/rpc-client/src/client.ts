@@ -1,12 +1,13 @@
 /**
- * A typed client for `keel --mode rpc`: starts keel as a child process (or talks over any pair of streams),
- * sends requests with their own ids and resolves each with its response's data, hands every event to
- * subscribers, and answers the questions plugins ask through a handler. What other programs embed keel with,
- * and what keel's own tests drive it through.
+ * A typed client for keel's RPC protocol: starts `keel --mode rpc` as a child process (or talks over any pair of
+ * streams), or connects to a session of `keel serve` over a WebSocket; sends requests with their own ids and
+ * resolves each with its response's data, hands every event to subscribers, and answers the questions plugins
+ * ask through a handler. What other programs embed keel with, and what keel's own tests drive it through.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { LineSplitter } from "./lines.ts";
+import { stdioLink } from "./stdio-link.ts";
+import { openSocketLink, type ConnectOptions, type LinkFactory, type RpcLink } from "./socket-link.ts";
 import type {
   RpcCommandName,
   RpcEvent,
@@ -14,8 +15,10 @@ import type {
   RpcRequestOf,
   RpcResponse,
   RpcResults,
+  RpcUiClosed,
   RpcUiRequest,
   RpcUiResponse,
+  RpcWelcome,
 } from "./protocol.ts";
 
 /** A failed command: keel's `error` text, with the command it answers. */
@@ -47,6 +50,7 @@ export interface SpawnOptions {
 }
 
 type EventHandler = (event: RpcEvent) => void;
+type UiHandler = (request: RpcUiRequest) => UiAnswer | Promise<UiAnswer>;
 
 export class RpcClient {
   /** Lines on keel's stdout that were not protocol messages (there should be none). */
@@ -54,28 +58,65 @@ export class RpcClient {
   private nextId = 1;
   private readonly pending = new Map<string, { resolve(data: unknown): void; reject(error: Error): void }>();
   private readonly handlers = new Set<EventHandler>();
-  private uiHandler: (request: RpcUiRequest) => UiAnswer | Promise<UiAnswer> = () => ({ cancelled: true });
+  /** Unset on a socket: questions are left to the session's other clients until a handler is given. */
+  private uiHandler: UiHandler | undefined;
+  private readonly welcomes = new Set<(welcome: RpcWelcome) => void>();
+  private readonly unanswered = new Map<string, RpcUiRequest>();
+  /** The `seq` of the last event or question received from `keel serve`; replays stop short of it. */
+  private lastSeq: number | undefined;
+  private readonly link: RpcLink;
   /** Every response without a pending request (one to a line sent with `sendLine`). */
   private readonly orphans: RpcResponse[] = [];
   private readonly orphanWaiters = new Set<(response: RpcResponse) => void>();
   private closedError: Error | undefined;
 
-  /** Talks to keel over `input` (its stdin) and `output` (its stdout). */
+  /** Talks to keel over `input` (its stdin) and `output` (its stdout), or over the link `input` makes. */
   constructor(
-    private readonly input: Writable,
-    output: Readable,
+    input: Writable | LinkFactory,
+    output?: Readable,
     /** The child process, when the client started one. */
     readonly child?: ChildProcess,
   ) {
-    const lines = new LineSplitter();
-    output.on("data", (chunk: Buffer) => {
-      for (const line of lines.push(chunk)) this.receive(line);
+    const stdio = typeof input !== "function";
+    // On stdio keel has no other client: a question nobody handles is cancelled at once.
+    if (stdio) this.uiHandler = () => ({ cancelled: true });
+    this.link = (stdio ? stdioLink(input, output!) : input)({
+      receive: (text) => this.receive(text),
+      lost: (error) => this.rejectPending(error),
+      closed: (error) => this.fail(error),
+      lastSeq: () => this.lastSeq,
     });
-    output.on("end", () => {
-      const last = lines.end();
-      if (last) this.receive(last);
-      this.fail(new Error("keel closed its output"));
+  }
+
+  /**
+   * Connects to a session of `keel serve` over a WebSocket. `address` is what the server printed
+   * (`http://127.0.0.1:N/?token=…`); without `options.session` a new session is opened. A connection that drops
+   * is made again, resuming after the last event received: requests waiting then are rejected (they may have
+   * run), no event is received twice. Needs a global `WebSocket` (Node 22 and later) or `options.WebSocket`.
+   */
+  static async connect(address: string, options: ConnectOptions = {}): Promise<RpcClient> {
+    let client!: RpcClient;
+    let welcomed!: Promise<void>;
+    await openSocketLink(address, options, (factory) => {
+      client = new RpcClient(factory);
+      welcomed = new Promise((resolve) => {
+        const off = client.onConnection(() => (off(), resolve()));
+      });
     });
+    await welcomed;
+    return client;
+  }
+
+  /** The server's id of the session, over `keel serve`. */
+  get session(): string | undefined {
+    return this.sessionId;
+  }
+  private sessionId: string | undefined;
+
+  /** Called on each (re)connection to `keel serve`; `resumed` false says events were missed (read the state again). */
+  onConnection(handler: (welcome: RpcWelcome) => void): () => void {
+    this.welcomes.add(handler);
+    return () => this.welcomes.delete(handler);
   }
 
   /** Starts `keel --mode rpc` as a child process. */
@@ -94,13 +135,18 @@ export class RpcClient {
     const id = request.id ?? `req-${this.nextId++}`;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (data: unknown) => void, reject });
-      this.write({ ...request, id });
+      try {
+        this.write({ ...request, id });
+      } catch (error) {
+        this.pending.delete(id);
+        reject(error as Error);
+      }
     });
   }
 
-  /** Sends one raw line as it is (a test's malformed line); its response, if any, goes to `nextOrphan`. */
+  /** Sends one raw message as it is (a test's malformed line); its response, if any, goes to `nextOrphan`. */
   sendLine(line: string): void {
-    this.input.write(line.endsWith("\n") ? line : `${line}\n`);
+    this.link.send(line.endsWith("\n") ? line.slice(0, -1) : line);
   }
 
   /** The next response no request waits for (the answer to a line sent with `sendLine`). */
@@ -151,14 +197,18 @@ export class RpcClient {
     }
   }
 
-  /** Sets how questions plugins ask (`extension_ui_request`) are answered; by default each is cancelled. */
-  onUiRequest(handler: (request: RpcUiRequest) => UiAnswer | Promise<UiAnswer>): void {
+  /**
+   * Sets how questions plugins ask (`extension_ui_request`) are answered. By default, on stdio each is cancelled;
+   * on a socket none is answered, so the session's other clients may.
+   */
+  onUiRequest(handler: UiHandler): void {
     this.uiHandler = handler;
+    for (const question of this.unanswered.values()) void this.ask(question);
   }
 
-  /** Closes keel's stdin, which ends it; resolves its exit code when the client started it. */
+  /** Closes keel's stdin, which ends it (or the socket); resolves its exit code when the client started it. */
   async close(): Promise<number | null> {
-    this.input.end();
+    this.link.end();
     const child = this.child;
     if (!child) return null;
     if (child.exitCode !== null) return child.exitCode;
@@ -166,7 +216,7 @@ export class RpcClient {
   }
 
   private write(message: object): void {
-    this.input.write(`${JSON.stringify(message)}\n`);
+    this.link.send(JSON.stringify(message));
   }
 
   private receive(line: string): void {
@@ -182,6 +232,13 @@ export class RpcClient {
       return;
     }
     if (message.type === "response") return this.answer(message as RpcResponse);
+    if (message.type === "welcome") return this.welcome(message as RpcWelcome);
+    const seq = (message as { seq?: unknown }).seq;
+    if (typeof seq === "number") {
+      if (this.lastSeq !== undefined && seq <= this.lastSeq) return;
+      this.lastSeq = seq;
+    }
+    if (message.type === "extension_ui_closed") return void this.unanswered.delete((message as RpcUiClosed).id);
     if (message.type === "extension_ui_request") return void this.ask(message as RpcUiRequest);
     for (const handler of [...this.handlers]) handler(message as RpcEvent);
   }
@@ -199,18 +256,38 @@ export class RpcClient {
     else waiting.reject(new RpcError(response.command, response.error));
   }
 
+  private welcome(welcome: RpcWelcome): void {
+    this.sessionId = welcome.session;
+    // Not resumed: what came before is not replayed, so numbering starts again from the server's.
+    if (!welcome.resumed) this.lastSeq = welcome.seq;
+    for (const handler of [...this.welcomes]) handler(welcome);
+    for (const question of welcome.questions ?? []) void this.ask(question);
+  }
+
   private async ask(request: RpcUiRequest): Promise<void> {
+    const handler = this.uiHandler;
+    // On a socket, a question waits here until a handler is set (or another client answers it).
+    if (!handler) return void this.unanswered.set(request.id, request);
+    this.unanswered.delete(request.id);
     let answer: UiAnswer;
     try {
-      answer = await this.uiHandler(request);
+      answer = await handler(request);
     } catch {
       answer = undefined;
     }
-    this.write({ type: "extension_ui_response", id: request.id, ...(answer ?? { cancelled: true }) });
+    try {
+      this.write({ type: "extension_ui_response", id: request.id, ...(answer ?? { cancelled: true }) });
+    } catch {
+      // The link dropped: the question is still open after reconnecting, and replayed only if it was missed.
+    }
   }
 
   private fail(error: Error): void {
     this.closedError = error;
+    this.rejectPending(error);
+  }
+
+  private rejectPending(error: Error): void {
     for (const waiting of this.pending.values()) waiting.reject(error);
     this.pending.clear();
   }

@@ -25,8 +25,8 @@ const none = {};
 
 /**
  * Every command: its request fields (beside `id` and `type`) and what it does. Adding one takes a row here, its
- * result type in `RpcResults`, and its handler in the plugin (`plugins/ui-rpc/src/commands.ts`); the compiler
- * refuses a row without the others.
+ * result type in `RpcResults`, and its handler (`libs/rpc-server/src/handlers.ts`); the compiler refuses a row
+ * without the others.
  */
 export const RPC_COMMANDS = {
   prompt: {
@@ -128,17 +128,28 @@ type Unlisted = Exclude<RpcCommandName, keyof RpcResults> | Exclude<keyof RpcRes
 const _allResults: [Unlisted] extends [never] ? true : never = true;
 void _allResults;
 
+/**
+ * Where a message stands in its session's stream, over `keel serve`: every event and question carries the next
+ * number, and a response the number of the last one sent before its command ran (what it reports includes it).
+ * A client that reconnects with the last number it saw receives exactly what came after. Absent on stdio.
+ */
+export interface Sequenced {
+  seq?: number;
+}
+
 /** A command's answer. `id` is the request's; `command` its type (`"parse"` for a line that was not a request). */
-export type RpcResponse =
-  | { type: "response"; id?: string; command: string; success: true; data: unknown }
-  | { type: "response"; id?: string; command: string; success: false; error: string };
+export type RpcResponse = Sequenced &
+  (
+    | { type: "response"; id?: string; command: string; success: true; data: unknown }
+    | { type: "response"; id?: string; command: string; success: false; error: string }
+  );
 
 /** A question a plugin asks the user (`ui_request`), sent to the client with its own id. */
-export type RpcUiRequest = { type: "extension_ui_request"; id: string } & (
-  | { method: "confirm"; title: string; message?: string }
-  | { method: "select"; title: string; options: string[] }
-  | { method: "input"; title: string; placeholder?: string }
-);
+export type RpcUiRequest = Sequenced & { type: "extension_ui_request"; id: string } & (
+    | { method: "confirm"; title: string; message?: string }
+    | { method: "select"; title: string; options: string[] }
+    | { method: "input"; title: string; placeholder?: string }
+  );
 
 /** The client's answer to an `extension_ui_request` with the same id; `cancelled` answers nothing. */
 export const RpcUiResponseSchema = z
@@ -159,16 +170,38 @@ export type RpcUiResponse = z.output<typeof RpcUiResponseSchema>;
  */
 export type RpcEvent = {
   [K in EventName]: { type: K } & (K extends "message_update" ? { delta: DeltaLine } : EventPayloads[K]);
-}[EventName] & {
-  /** What plugins render for the event, as plain lines (a tool's own call or result lines, a plugin's entry). */
-  rendered?: string[];
-};
+}[EventName] &
+  Sequenced & {
+    /** What plugins render for the event, as plain lines (a tool's own call or result lines, a plugin's entry). */
+    rendered?: string[];
+  };
 
 /** A stream delta without its partial message. */
 export type DeltaLine = StreamDelta extends infer D ? (D extends unknown ? Omit<D, "partial"> : never) : never;
 
-/** Everything keel writes on stdout. */
-export type RpcOutput = RpcResponse | RpcUiRequest | RpcEvent;
+/**
+ * Over `keel serve`, where several clients share a session: a question is no longer open (a client answered it,
+ * or the session closed), so the others put it away.
+ */
+export type RpcUiClosed = Sequenced & { type: "extension_ui_closed"; id: string };
+
+/**
+ * Over `keel serve`: the first message on a connection. `seq` is the number of the last message of the session
+ * so far. `resumed` says what came after the number the client asked to resume from was replayed; false for a
+ * new connection, or when the server no longer keeps (or never sent) what followed it: the client reads the
+ * state (`get_messages`, `get_state`), and `questions` are those still open, asked before it came.
+ */
+export interface RpcWelcome {
+  type: "welcome";
+  /** The server's id of the session. */
+  session: string;
+  seq: number;
+  resumed: boolean;
+  questions?: RpcUiRequest[];
+}
+
+/** Everything keel writes on stdout (and, over `keel serve`, on the socket). */
+export type RpcOutput = RpcResponse | RpcUiRequest | RpcEvent | RpcUiClosed | RpcWelcome;
 
 /** The request schema: one object per command, told apart by `type`. */
 export const RpcRequestSchema = z.discriminatedUnion(

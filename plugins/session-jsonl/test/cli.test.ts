@@ -25,6 +25,7 @@ async function run(options: Record<string, unknown>, cwd = "/projects/alpha"): P
     stderr: () => undefined,
     listPlugins: () => [],
     runMode: () => Promise.reject(new Error("no session in this test")),
+    openSession: () => Promise.reject(new Error("no session in this test")),
     command: "keel",
     confirm: async () => false,
     projectTrusted: false,

@@ -5,7 +5,7 @@
  */
 import { definePlugin } from "@keel/extensions-api";
 import { rpcMode } from "./rpc-mode.ts";
-import { UiBridge } from "./ui-bridge.ts";
+import { UiBridge } from "@keel/rpc-server";
 
 export default definePlugin({
   activate(api) {

@@ -1,25 +1,33 @@
 /**
- * The questions plugins ask (`ui_request`) while the RPC mode runs: each goes to the client as an
- * `extension_ui_request` with its own id and waits for the `extension_ui_response` with that id. Before the
- * mode runs, and after its input ends, nothing is asked (undefined: the asking plugin takes its safe default).
+ * The questions plugins ask (`ui_request`) while a client is served: each goes out as an `extension_ui_request`
+ * with its own id and waits for the `extension_ui_response` with that id. Before the bridge opens, and after it
+ * closes, nothing is asked (undefined: the asking plugin takes its safe default).
  */
 import type { UiRequest, UiResponse } from "@keel/extensions-api";
 import type { RpcUiRequest, RpcUiResponse } from "@keel/rpc-client/protocol";
 
 export class UiBridge {
   private send: ((request: RpcUiRequest) => void) | undefined;
+  private closed: ((id: string) => void) | undefined;
   private readonly waiting = new Map<string, { request: UiRequest; resolve(answer: UiResponse | undefined): void }>();
   private nextId = 1;
 
-  /** From now on questions go out through `send`. */
-  open(send: (request: RpcUiRequest) => void): void {
+  /**
+   * From now on questions go out through `send`; `closed` is told each question no longer open (answered, or
+   * withdrawn when the bridge closes), for clients that share it.
+   */
+  open(send: (request: RpcUiRequest) => void, closed?: (id: string) => void): void {
     this.send = send;
+    this.closed = closed;
   }
 
   /** No more questions; the waiting ones are answered with nothing. */
   close(): void {
     this.send = undefined;
-    for (const { resolve } of this.waiting.values()) resolve(undefined);
+    for (const [id, { resolve }] of this.waiting) {
+      resolve(undefined);
+      this.closed?.(id);
+    }
     this.waiting.clear();
   }
 
@@ -43,6 +51,7 @@ export class UiBridge {
     if (answer === "invalid") return invalidAnswer(entry.request);
     this.waiting.delete(response.id);
     entry.resolve(answer);
+    this.closed?.(response.id);
     return undefined;
   }
 }

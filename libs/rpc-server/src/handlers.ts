@@ -1,6 +1,7 @@
 /**
  * What each RPC command does on the runtime: one handler per row of `RPC_COMMANDS`, resolving the response's
- * `data`. A thrown error becomes the failed response's `error`, so each says what to do instead.
+ * `data`. A thrown error becomes the failed response's `error`, so each says what to do instead. The same for
+ * every transport (stdio, `keel serve`'s sockets).
  */
 import type { Runtime, SessionStore, UserContent } from "@keel/extensions-api";
 import type { RpcCommandName, RpcRequestOf, RpcResults } from "@keel/rpc-client/protocol";

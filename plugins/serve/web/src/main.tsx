@@ -1,0 +1,6 @@
+/** The web UI of `keel serve`. */
+import { render } from "preact";
+import { App } from "./app.tsx";
+import "./style.css";
+
+render(<App />, document.getElementById("app")!);
