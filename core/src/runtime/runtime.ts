@@ -28,6 +28,7 @@ import {
   type UiResponse,
   type UserContent,
 } from "@keel/extensions-api";
+import { randomHex } from "@keel/extensions-api/random-id";
 import { EventBus, KERNEL } from "../bus/event-bus.js";
 import { HookBus, type HookFailure } from "../hooks/hook-bus.js";
 import { createContributions, type Contributions } from "../host/contributions.js";
@@ -464,6 +465,13 @@ export class KeelRuntime implements Runtime {
       },
       request,
     );
+  }
+
+  async runTool(call: { name: string; input: Record<string, unknown> }, signal?: AbortSignal) {
+    await this.startSession();
+    const id = `run_${randomHex(8)}`;
+    const toolCall = { type: "toolCall" as const, id, name: call.name, arguments: JSON.stringify(call.input) };
+    return this.agent.runTool(toolCall, signal ?? new AbortController().signal);
   }
 
   async runCommand(line: string): Promise<boolean> {

@@ -54,7 +54,7 @@ describe("reading a commands folder", () => {
     expect(names).toEqual(["ops:db:migrate", "ops:deploy"]);
   });
 
-  it("refuses a file whose name cannot be a command, and says which Claude Code fields it does not honour", async () => {
+  it("refuses a file whose name cannot be a command, and names the Claude Code fields it does not honour", async () => {
     const dir = writeTree({ "my command.md": "x\n", "fork.md": "---\ncontext: fork\nagent: Explore\n---\nx\n" });
     const notes = new Notes();
     const commands = await readCommands(dir, notes);
