@@ -158,6 +158,8 @@ export class KeelRuntime implements Runtime {
   private settle(trust: ProjectTrust): void {
     this.trust = trust;
     this.view.settle(trust);
+    // Before plugins activate, so every process the session starts inherits them (Claude Code's `env`).
+    Object.assign(process.env, this.core.env);
     this.agent = new Agent({
       ...this.sharedLoop(),
       bus: this.bus,

@@ -59,3 +59,11 @@ function split(text: string): ModelChoice | undefined {
   if (at <= 0 || at === text.length - 1) return undefined;
   return { provider: text.slice(0, at), model: text.slice(at + 1) };
 }
+
+/** The `modelAliases` setting as written: alias → `provider/model`, anything else left out. */
+export function modelAliases(value: unknown): Record<string, string> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
+}

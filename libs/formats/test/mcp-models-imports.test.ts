@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { withImports } from "../src/instructions.ts";
-import { expandVariables, mcpServersOf } from "../src/mcp.ts";
+import { expandVariables, mcpServersOf } from "@keel/extensions-api/mcp-config";
 import { resolveModel } from "../src/models.ts";
 import { writeTree } from "./write.ts";
 import { readFileSync } from "node:fs";

@@ -1,8 +1,9 @@
 /**
- * MCP configurations as other clients write them: `{ "mcpServers": { … } }` or the flat form that lists the
- * servers at the top (`{ "github": { "type": "http", "url": … } }`, as many plugins' `.mcp.json` do), and
- * `${VAR}` / `${VAR:-default}` in any string of an entry (command, args, env, url, headers), taken from the
- * environment when the server starts.
+ * MCP configurations as other clients write them (`@keel/extensions-api/mcp-config`: the host reads a project's
+ * `.mcp.json` with it, the MCP plugin a plugin's and every server's entry): `{ "mcpServers": { … } }` or the
+ * flat form that lists the servers at the top (`{ "github": { "type": "http", "url": … } }`, as many plugins'
+ * `.mcp.json` do), and `${VAR}` / `${VAR:-default}` in any string of an entry (command, args, env, url,
+ * headers), taken from the environment when the server starts.
  */
 
 type Json = Record<string, unknown>;
