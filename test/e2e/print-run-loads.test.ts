@@ -15,7 +15,6 @@ import { CompactionSettingsSchema } from "@keel/extensions-api/compaction";
 import { ScriptToolCallSchema, ScriptTurnSchema } from "@keel/extensions-api/scripted";
 import { LockEntrySchema, LockSchema } from "@keel/core/installed";
 import { EntrySchema, HeaderSchema } from "../../plugins/session-jsonl/src/format.ts";
-import { SkillHeader } from "../../plugins/context/src/skills.ts";
 import { TemplateHeader } from "../../plugins/context/src/templates.ts";
 import { UntrustedPermissionsSchema } from "../../plugins/permissions/src/settings.ts";
 import { AgentHeader } from "../../plugins/subagents/src/agents.ts";
@@ -140,7 +139,7 @@ const keysOf = (schema: { shape: object }) => Object.keys(schema.shape).sort().j
  * Schemas of the contract, the kernel and first-party plugins that a `-p` run never parses, built on first use
  * (`lazySchema`): a catalog's, a distribution manifest's, the compaction section's (read by a strategy when it
  * compacts), a lock's (read when plugins are installed), a session file's lines (read on resume), the front matter
- * of subagent definitions, skills and prompt templates, an untrusted project's permissions section, and the
+ * of subagent definitions and prompt templates, an untrusted project's permissions section, and the
  * parameters of tools offered only later (`process`, `read_result`).
  */
 const UNPARSED_SCHEMAS = {
@@ -156,7 +155,6 @@ const UNPARSED_SCHEMAS = {
   HeaderSchema,
   ...Object.fromEntries(EntrySchema.options.map((entry) => [`EntrySchema(${entry.shape.type.value})`, entry])),
   AgentHeader,
-  SkillHeader,
   TemplateHeader,
   UntrustedPermissionsSchema,
   ProcessParams,
