@@ -75,7 +75,8 @@ describe("skills with Claude Code's fields", () => {
   it("hide a skill from the model or from the commands, and fill a skill's arguments and ! lines", async () => {
     const files = {
       "work/.claude/skills/deploy/SKILL.md":
-        "---\nname: deploy\ndescription: Deploys.\ndisable-model-invocation: true\n---\nDeploy $ARGUMENTS now: !`echo READY`\n",
+        "---\nname: deploy\ndescription: Deploys.\ndisable-model-invocation: true\n---\n" +
+        "Deploy $ARGUMENTS now: !`echo READY`\n",
       "work/.claude/skills/style/SKILL.md":
         "---\nname: style\ndescription: House style.\nuser-invocable: false\n---\nx\n",
     };
