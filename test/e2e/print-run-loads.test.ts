@@ -17,7 +17,6 @@ import { LockEntrySchema, LockSchema } from "@keel/core/installed";
 import { EntrySchema, HeaderSchema } from "../../plugins/session-jsonl/src/format.ts";
 import { TemplateHeader } from "../../plugins/context/src/templates.ts";
 import { UntrustedPermissionsSchema } from "../../plugins/permissions/src/settings.ts";
-import { AgentHeader } from "../../plugins/subagents/src/agents.ts";
 import { ProcessParams } from "../../plugins/tool-bash/src/process-tool.ts";
 import { ReadResultParams } from "../../plugins/large-results/src/read-result.ts";
 import { keelEnv, KEEL_BIN, runKeel, SCRIPTED } from "../support/keel-cli.ts";
@@ -139,7 +138,7 @@ const keysOf = (schema: { shape: object }) => Object.keys(schema.shape).sort().j
  * Schemas of the contract, the kernel and first-party plugins that a `-p` run never parses, built on first use
  * (`lazySchema`): a catalog's, a distribution manifest's, the compaction section's (read by a strategy when it
  * compacts), a lock's (read when plugins are installed), a session file's lines (read on resume), the front matter
- * of subagent definitions and prompt templates, an untrusted project's permissions section, and the
+ * of prompt templates, an untrusted project's permissions section, and the
  * parameters of tools offered only later (`process`, `read_result`).
  */
 const UNPARSED_SCHEMAS = {
@@ -154,7 +153,6 @@ const UNPARSED_SCHEMAS = {
   LockEntrySchema,
   HeaderSchema,
   ...Object.fromEntries(EntrySchema.options.map((entry) => [`EntrySchema(${entry.shape.type.value})`, entry])),
-  AgentHeader,
   TemplateHeader,
   UntrustedPermissionsSchema,
   ProcessParams,
