@@ -89,7 +89,7 @@ describe("a project's .claude/settings.json", () => {
     expect(trusted.stderr).not.toContain("not trusted");
   });
 
-  it("untrusted: the hook does not run, its deny rules still narrow, the skip is said once naming the file", async () => {
+  it("untrusted: no hook runs, its deny rules still narrow, the skip is said once naming the file", async () => {
     const env = claudeProject();
     const untrusted = await run(env);
     expect(untrusted.code, untrusted.stderr).toBe(0);
