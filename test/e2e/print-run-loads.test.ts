@@ -51,6 +51,11 @@ const UNUSED_CODE = [
  * servers); the client, its transports and the SDK are chunks (and a package) of their own.
  */
 const MCP_WITHOUT_SERVERS = ["plugins/mcp/dist/index.cjs"];
+/**
+ * Other formats load lazily: in a folder with no skills, commands, agents or CLAUDE.md, the context and
+ * subagents plugins read their entries only, none of the readers of @keel/formats (chunks of their own).
+ */
+const FORMATS_UNUSED = ["plugins/context/dist/index.cjs", "plugins/subagents/dist/index.cjs"];
 
 it("activates and reads nothing of the UIs, RPC, ACP, MCP servers, the marketplace or unused providers", async () => {
   const env = keelEnv({
@@ -77,6 +82,8 @@ it("activates and reads nothing of the UIs, RPC, ACP, MCP servers, the marketpla
   );
   expect(files.filter((file) => UNUSED_CODE.some((prefix) => file.includes(prefix)))).toEqual([]);
   expect(files.filter((file) => file.startsWith("plugins/mcp/")).sort()).toEqual(MCP_WITHOUT_SERVERS);
+  const formats = files.filter((file) => /^plugins\/(context|subagents)\//.test(file) || file.includes("libs/formats"));
+  expect(formats.sort()).toEqual(FORMATS_UNUSED);
 });
 
 /**
