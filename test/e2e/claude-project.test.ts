@@ -39,7 +39,7 @@ function claudeProject(): KeelEnv {
   return env;
 }
 
-const call = (name: string, args: unknown) => ({ reply: { toolCalls: [{ name, arguments: args }] } });
+const call = (name: string, args: Record<string, unknown>) => ({ reply: { toolCalls: [{ name, arguments: args }] } });
 
 /** `keel -p` in JSON mode with everything allowed but what the project's rules and hooks refuse. */
 async function run(env: KeelEnv, extra: string[] = []) {

@@ -6,7 +6,9 @@
  *   that takes no arguments gets them appended as `ARGUMENTS: …` (Claude Code's rule), unless told not to;
  * - `` !`command` `` (and a fenced block opened with ```` ```! ````): the command's output in its place, run
  *   by the caller (through the permission policy);
- * - `@path` naming a file: its contents added after the text, read by the caller (through the policy too).
+ * - `@path` naming a file: its contents added after the text, read by the caller (through the policy too);
+ * - `${NAME}` for the variables the caller gives (`CLAUDE_PLUGIN_ROOT` for a plugin's files, as Claude Code
+ *   fills it in their text), first, so a `!` command or an `@path` may use them.
  */
 
 /** What expansion needs from the session; both run through the permission policy in keel. */
@@ -73,9 +75,11 @@ export async function expandPrompt(
   body: string,
   argumentLine: string,
   steps: ExpandSteps,
-  options: { appendUnused?: boolean } = {},
+  options: { appendUnused?: boolean; variables?: Readonly<Record<string, string>> } = {},
 ): Promise<string> {
-  const withArguments = substituteArguments(body, argumentLine, options.appendUnused ?? true);
+  const variables = options.variables ?? {};
+  const filled = body.replace(/\$\{([A-Z_][A-Z0-9_]*)\}/g, (text, name: string) => variables[name] ?? text);
+  const withArguments = substituteArguments(filled, argumentLine, options.appendUnused ?? true);
   const references = fileReferences(withArguments);
   let text = await runShell(withArguments, steps);
   for (const path of references) {

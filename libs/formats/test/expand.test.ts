@@ -39,6 +39,15 @@ describe("expanding a prompt file", () => {
     expect(text).toBe("Look at @src/a.ts, and ask @alice.\n\nContents of src/a.ts:\nexport const a = 1;");
   });
 
+  it("fills the variables it is given, before the ! commands run, and leaves others as written", async () => {
+    const s = steps();
+    const text = await expandPrompt("Run !`${CLAUDE_PLUGIN_ROOT}/x.sh` with ${HOME_DIR}", "", s, {
+      variables: { CLAUDE_PLUGIN_ROOT: "/plug" },
+    });
+    expect(s.ran).toEqual(["/plug/x.sh"]);
+    expect(text).toBe("Run </plug/x.sh> with ${HOME_DIR}");
+  });
+
   it("does not take @ in code or in an e-mail address for a file", () => {
     expect(fileReferences("mail me@example.com or `@src/x.ts`\n```\n@lib/y.ts\n```\nsee @docs/z.md.")).toEqual([
       "docs/z.md",

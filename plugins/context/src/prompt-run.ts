@@ -48,7 +48,7 @@ export function expandFile(file: PromptFile, args: string, runtime: Runtime, tex
       shell: async (command) => textOf(await runtime.runTool({ name: "bash", input: { command } })).trimEnd(),
       file: (path) => fileContents(runtime, path),
     },
-    { appendUnused: file.appendArguments },
+    { appendUnused: file.appendArguments, variables: { CLAUDE_PROJECT_DIR: runtime.cwd } },
   );
 }
 
