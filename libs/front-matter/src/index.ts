@@ -1,19 +1,18 @@
 /**
  * Markdown files with YAML front matter (`---` lines around it), as skills, prompt templates, slash commands
- * and agent definitions are written. The `yaml` package is imported on the first file that has front matter,
- * so a session with none never loads it. A header that is not valid YAML only because of unquoted colons or
+ * and agent definitions are written. Simple headers are read without a YAML parser (simple.ts); the `yaml`
+ * package is imported on the first header that needs it, so most sessions never load it. A header that is not valid YAML only because of unquoted colons or
  * brackets in single-line values is read as Claude Code reads it (lenient.ts).
  */
 import type { z } from "zod";
 import { quoteLiteralValues } from "./lenient.ts";
+import { parseSimpleHeader } from "./simple.ts";
 
 export interface FrontMatter {
   /** The parsed header; `{}` when the file has none. */
   data: Record<string, unknown>;
   /** The text after the header. */
   body: string;
-  /** The header was not valid YAML and was read leniently (single-line values taken as literal text). */
-  lenient?: boolean;
 }
 
 const HEADER = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
@@ -22,22 +21,22 @@ const HEADER = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
 export async function parseFrontMatter(text: string): Promise<FrontMatter> {
   const match = HEADER.exec(text);
   if (!match) return { data: {}, body: text };
-  const { parse } = await import("yaml");
   const header = match[1] ?? "";
+  const simple = parseSimpleHeader(header);
+  if (simple) return { data: simple, body: text.slice(match[0].length) };
+  const { parse } = await import("yaml");
   let data: unknown;
-  let lenient = false;
   try {
     data = parse(header);
   } catch (error) {
     const quoted = quoteLiteralValues(header, parse);
     if (quoted === header) throw error;
     data = parse(quoted);
-    lenient = true;
   }
   if (data !== null && (typeof data !== "object" || Array.isArray(data)))
     throw new Error("its front matter is not a YAML mapping of keys to values");
   const body = text.slice(match[0].length);
-  return { data: (data ?? {}) as Record<string, unknown>, body, ...(lenient && { lenient }) };
+  return { data: (data ?? {}) as Record<string, unknown>, body };
 }
 
 /**

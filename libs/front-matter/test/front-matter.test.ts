@@ -25,7 +25,6 @@ describe("front matter", () => {
   it("reads an unquoted colon in a value as part of the value", async () => {
     const read = await parseFrontMatter(file("name: x\ndescription: Use when: the build fails. Note: slow"));
     expect(read.data).toEqual({ name: "x", description: "Use when: the build fails. Note: slow" });
-    expect(read.lenient).toBe(true);
   });
 
   it("reads brackets and bars in a one-line value as its text", async () => {
@@ -55,5 +54,26 @@ describe("front matter", () => {
     const problems: string[] = [];
     await readHeader(file("- a\n- b"), "x.md", z.object({}).loose(), problems);
     expect(problems).toEqual(["x.md: its front matter is not a YAML mapping of keys to values; the file was skipped"]);
+  });
+});
+
+describe("simple headers, read without the YAML parser", () => {
+  const cases: [string, string][] = [
+    ["plain and quoted text", "name: a\ndescription: \"Say \\\"hi\\\".\"\nhint: 'it''s'"],
+    ["numbers, flags and null", "maxTurns: 5\nratio: 0.5\non: true\noff: false\nnone: ~\nempty:"],
+    ["flow and block lists", "tools: [Read, Grep]\nskills: []\nallowed-tools:\n  - Read\n  - Bash(git *)"],
+    ["a comment line", "# note\nname: x"],
+  ];
+  for (const [what, header] of cases)
+    it(`reads ${what} as the YAML parser does`, async () => {
+      const { parseSimpleHeader } = await import("../src/simple.ts");
+      const { parse } = await import("yaml");
+      expect(parseSimpleHeader(header)).toEqual(parse(header));
+    });
+
+  it("leaves to the YAML parser what it does not know", async () => {
+    const { parseSimpleHeader } = await import("../src/simple.ts");
+    for (const header of ["a: |\n  x", "a:\n  b: c", "a: x # c", "a: &r x", "a: b\na: c", "d:\n  more text"])
+      expect(parseSimpleHeader(header), header).toBeUndefined();
   });
 });
