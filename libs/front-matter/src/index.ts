@@ -1,8 +1,9 @@
 /**
  * Markdown files with YAML front matter (`---` lines around it), as skills, prompt templates, slash commands
  * and agent definitions are written. Simple headers are read without a YAML parser (simple.ts); the `yaml`
- * package is imported on the first header that needs it, so most sessions never load it. A header that is not valid YAML only because of unquoted colons or
- * brackets in single-line values is read as Claude Code reads it (lenient.ts).
+ * package is imported on the first header that needs it, so most sessions never load it. A header that is not
+ * valid YAML only because of unquoted colons or brackets in single-line values is read as Claude Code reads it
+ * (lenient.ts).
  */
 import type { z } from "zod";
 import { quoteLiteralValues } from "./lenient.ts";
