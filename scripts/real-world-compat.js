@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The compatibility run over real files of other tools' formats (../shared/real-world, or the folder given):
+// The compatibility run over real files of other tools' formats (the shared real-world sample, or a folder given):
 // every skill, AGENTS.md/CLAUDE.md/GEMINI.md, MCP file, hook configuration, subagent and slash command in it,
 // read by the readers keel runs (@keel/formats, the host's .claude/settings.json mapping, hooks-command's and the
 // MCP plugin's parsers), each counted as working unchanged, working with parts keel does not honour, or refused,
@@ -19,9 +19,13 @@ import { readSkillFile } from "../libs/formats/src/skills.ts";
 import { parseHooks } from "../plugins/hooks-command/src/config.ts";
 import { parseServer } from "../plugins/mcp/src/servers.ts";
 
-const root = process.argv[2] ?? fileURLToPath(new URL("../../../shared/real-world/", import.meta.url));
-if (!existsSync(root)) {
-  console.error(`No real-world sample at ${root}; pass its folder.`);
+// The shared sample sits beside the repository, or beside the folder of worktrees holding it.
+const beside = ["../../shared/real-world/", "../../../shared/real-world/"].map((p) =>
+  fileURLToPath(new URL(p, import.meta.url)),
+);
+const root = process.argv[2] ?? beside.find((dir) => existsSync(dir));
+if (!root || !existsSync(root)) {
+  console.error(`No real-world sample at ${root ?? beside.join(" or ")}; pass its folder.`);
   process.exit(2);
 }
 /** The tools of keel's default distribution, which an agent's tools are mapped onto. */
