@@ -17,7 +17,8 @@ export function isPlainObject(value: unknown): value is SettingsObject {
 
 /**
  * Deep merge: later layers win; plain objects merge recursively. A list at one of the `adding` paths
- * (`"permissions.deny"`, from plugins' `keel.addingLists`) is added to the list below instead of replacing it.
+ * (`"permissions.deny"`, from plugins' `keel.addingLists`; `"hooks.*"` for every key of `hooks`) is added to the
+ * list below instead of replacing it.
  */
 export function mergeSettings(
   layers: (SettingsObject | undefined)[],
@@ -31,7 +32,8 @@ export function mergeSettings(
       const current = out[key];
       const at = path ? `${path}.${key}` : key;
       if (isPlainObject(current) && isPlainObject(value)) out[key] = mergeSettings([current, value], adding, at);
-      else if (Array.isArray(current) && Array.isArray(value) && adding.has(at)) out[key] = union(current, value);
+      else if (Array.isArray(current) && Array.isArray(value) && (adding.has(at) || adding.has(`${path}.*`)))
+        out[key] = union(current, value);
       else out[key] = value;
     }
   }

@@ -99,6 +99,19 @@ describe("hooks-command: what runs when", () => {
   });
 });
 
+describe("hooks-command: hooks from several places", () => {
+  it("runs the user's hooks and a trusted project's .claude/settings.json hooks of the same event", async () => {
+    const out = log();
+    const user = oneHook("Stop", { type: "command", command: `echo user >> ${out}` });
+    const project = oneHook("Stop", { type: "command", command: `echo project >> ${out}` });
+    const files = { ".claude/settings.json": JSON.stringify(project) };
+    await withKit({ settings: user, files, trust: true, script: [{ text: "ok" }] }, async (kit) => {
+      await kit.run("go");
+      expect(logs(out).sort()).toEqual(["project", "user"]);
+    });
+  });
+});
+
 describe("hooks-command: configuration it cannot run", () => {
   it("names the file a mapped group came from, and says why an event does not run", async () => {
     const groups = [{ hooks: [{ type: "command", command: "true" }], source: ".claude/settings.json" }];
