@@ -5,7 +5,8 @@
  * contents, `allowed-tools` granted for the command's run, skills' Claude Code fields.
  */
 import { join, resolve } from "node:path";
-import { textOf } from "@keel/extensions-api";
+import { definePlugin, textOf } from "@keel/extensions-api";
+import { playTurn } from "@keel/extensions-api/scripted";
 import type { TestKit } from "@keel/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { contextKit, tree } from "./support.ts";
@@ -68,6 +69,38 @@ describe("Claude Code slash commands", () => {
     await start({ "work/.claude/commands/review.md": "Review the change.\n" }, true);
     await kit!.runtime.runCommand("/review src/a.ts");
     expect(textOf(kit!.runtime.messages[0]!)).toBe("Review the change.\n\nARGUMENTS: src/a.ts");
+  });
+});
+
+describe("a command's model", () => {
+  it("runs the command's run on the model it names (an alias through modelAliases), then the session's again", async () => {
+    const asked: string[] = [];
+    const other = definePlugin({
+      activate(api) {
+        api.registerProvider({
+          id: "other",
+          models: () => [{ id: "fast-1", provider: "other", contextWindow: 100_000, maxOutput: 4096 }],
+          async *stream(request, options) {
+            asked.push(textOf(request.messages.at(-1)!));
+            yield* playTurn({ text: "from other" }, options.signal, { provider: "other", model: "fast-1" });
+          },
+        });
+      },
+    });
+    const root = tree({ "work/.claude/commands/quick.md": "---\nmodel: haiku\n---\nBe quick.\n" });
+    const made = await contextKit({
+      cwd: join(root, "work"),
+      trust: true,
+      inline: [{ name: "other-model", plugin: other }],
+      settings: { modelAliases: { haiku: "other/fast-1" } },
+      script: [{ text: "from the session's model" }],
+    });
+    kit = made.kit;
+    await kit.runtime.runCommand("/quick");
+    expect(asked).toEqual(["Be quick."]);
+    expect(kit.runtime.model).toMatchObject({ provider: "scripted", id: "script" });
+    const result = await kit.run("next");
+    expect(result.finalText).toBe("from the session's model");
   });
 });
 

@@ -52,6 +52,16 @@ describe("hooks-command: what runs when", () => {
     });
   });
 
+  it("an agent hook has a subagent judge the event, and its {ok: false} blocks", async () => {
+    const judge = { text: '{"ok": false, "reason": "the subagent found a reason"}' };
+    const settings = oneHook("PreToolUse", { type: "agent", prompt: "Check this call: $ARGUMENTS" }, "Bash");
+    await withKit({ settings, script: [bashCall("touch a"), judge, { text: "ok" }] }, async (kit) => {
+      await kit.run("go");
+      expect(existsSync(join(kit.cwd, "a"))).toBe(false);
+      expect(textOf(kit.toolResults()[0]!)).toContain("the subagent found a reason");
+    });
+  });
+
   it("an async hook does not hold up its event, and its context joins the next prompt", async () => {
     const gate = join(tempDir("keel-gate-"), "go");
     const hook = script(
