@@ -73,7 +73,7 @@ describe("Claude Code slash commands", () => {
 });
 
 describe("a command's model", () => {
-  it("runs the command's run on the model it names (an alias through modelAliases), then the session's again", async () => {
+  it("runs the command on the model it names (an alias through modelAliases), then the session's again", async () => {
     const asked: string[] = [];
     const other = definePlugin({
       activate(api) {
