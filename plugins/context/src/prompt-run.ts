@@ -56,7 +56,10 @@ export async function runPromptFile(file: PromptFile, text: string, runtime: Run
   const granted = file.allowedTools.filter((tool) => tool.keel !== undefined).map((tool) => tool.written);
   if (granted.length > 0 && file.trusted) deps.grant(granted, file.path);
   else if (granted.length > 0)
-    deps.warn(`${file.path}: its allowed-tools are not granted, because the project folder is not trusted`);
+    deps.warn(
+      `${file.path}: its allowed-tools are not granted (a project's skills grant nothing, being read in any ` +
+        `folder); your permission policy decides each call`,
+    );
   if (runtime.isRunning) return runtime.followUp(text);
   const { choice, problem } = resolveModel(file.model, {
     aliases: modelAliases(deps.aliases()),

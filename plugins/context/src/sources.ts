@@ -2,7 +2,8 @@
  * Where skills, prompt templates and slash commands are looked for, in precedence order (the first of a name
  * wins): the project's folders, narrowest first, then the user's folder, then plugins that list folders in
  * their manifest (`keel.skills`, `keel.prompts`). Claude Code's `.claude/commands` run `!` lines and grant
- * their `allowed-tools`, so the project's are read only once the folder is trusted.
+ * their `allowed-tools`, so the project's are read only once the folder is trusted, and only the working
+ * folder's: trust is decided for that folder's files alone, never a parent's.
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -23,7 +24,7 @@ export interface Source {
   dir: string;
   /** Shown in listings and warnings: `project`, `user`, or the plugin's name. */
   origin: string;
-  /** Its files come from a trusted place (the user, a plugin, a trusted project): they may grant tools. */
+  /** Its files may grant tools: the user's, a plugin's, a trusted project's commands (never a project's skills). */
   trusted: boolean;
 }
 
@@ -61,9 +62,16 @@ export function sourcesOf(
   projectTrusted: boolean,
 ): Record<ContentKind, Source[]> {
   const fromPlugins = pluginFolders(plugins);
+  const project = (kind: ContentKind) =>
+    TRUSTED_ONLY.has(kind) ? (projectTrusted ? chain.slice(-1) : []) : [...chain].reverse();
   const sources = (kind: ContentKind): Source[] => [
-    ...(TRUSTED_ONLY.has(kind) && !projectTrusted ? [] : [...chain].reverse()).flatMap((folder) =>
-      PROJECT_FOLDERS[kind].map((sub) => ({ dir: join(folder, sub), origin: "project", trusted: projectTrusted })),
+    ...project(kind).flatMap((folder) =>
+      PROJECT_FOLDERS[kind].map((sub) => ({
+        dir: join(folder, sub),
+        origin: "project",
+        // Skills are read in any folder, so a project's never grant tools; its commands wait for trust.
+        trusted: TRUSTED_ONLY.has(kind) && projectTrusted,
+      })),
     ),
     { dir: join(keelHome, kind), origin: "user", trusted: true },
     ...fromPlugins[kind],

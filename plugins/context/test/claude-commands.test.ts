@@ -59,6 +59,19 @@ describe("Claude Code slash commands", () => {
     ]);
   });
 
+  it("are read from the trusted working folder only, not from a parent the trust did not cover", async () => {
+    const root = tree({
+      "repo/.git/HEAD": "ref: refs/heads/main\n",
+      "repo/.claude/commands/parent.md": "From the parent.\n",
+      "repo/app/.claude/commands/own.md": "Its own.\n",
+    });
+    const made = await contextKit({ cwd: join(root, "repo/app"), plugins: tools, trust: true });
+    kit = made.kit;
+    const names = kit.runtime.listCommands().map((c) => c.name);
+    expect(names).toContain("/own");
+    expect(names).not.toContain("/parent");
+  });
+
   it("are not read from an untrusted folder", async () => {
     await start({ "work/.claude/commands/git/commit.md": commit }, false);
     expect(kit!.runtime.listCommands().map((c) => c.name)).not.toContain("/git:commit");
@@ -105,6 +118,20 @@ describe("a command's model", () => {
 });
 
 describe("skills with Claude Code's fields", () => {
+  it("grant their allowed-tools from the user's folder, never from a project's", async () => {
+    const skillText = "---\nname: mk\ndescription: Makes a file.\nallowed-tools: Bash(touch:*)\n---\nMake it.\n";
+    const touch = { toolCalls: [{ name: "bash", arguments: { command: "touch made" } }] };
+    await start({ "home/skills/mk/SKILL.md": skillText }, false, [touch, { text: "done" }]);
+    await kit!.runtime.runCommand("/skill:mk");
+    expect(kit!.eventsOf("permission_decision").map((d) => d.decision)).toEqual(["allow"]);
+    await kit!.dispose();
+    kit = undefined;
+    await start({ "work/.claude/skills/mk/SKILL.md": skillText }, true, [touch, { text: "done" }]);
+    await kit!.runtime.runCommand("/skill:mk");
+    expect(kit!.eventsOf("permission_decision").map((d) => [d.decision, d.by])).toEqual([["deny", "no_ui"]]);
+    expect(kit!.problems()).toEqual([expect.stringContaining("its allowed-tools are not granted")]);
+  });
+
   it("hide a skill from the model or from the commands, and fill a skill's arguments and ! lines", async () => {
     const files = {
       "work/.claude/skills/deploy/SKILL.md":
