@@ -1,17 +1,27 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // Tests run against the sources, never a stale build: every `@keel/*` import (and each subpath export) resolves
 // to the `src/*.ts` file its package's `exports` names for `dist/*.js`. The real binary (e2e tests) runs the
-// build, which the global setup brings up to date first.
+// build, which the global setup brings up to date first. The packages are the root package.json's workspaces
+// (`dir` or `dir/*`), so a new library needs no line here.
 const root = fileURLToPath(new URL(".", import.meta.url));
+type Exports = Record<string, string | { default: string }>;
+const readJson = (file: string) => JSON.parse(readFileSync(`${root}${file}`, "utf8"));
+
+function workspaces(): string[] {
+  return (readJson("package.json") as { workspaces: string[] }).workspaces.flatMap((pattern) =>
+    pattern.endsWith("/*")
+      ? readdirSync(`${root}${pattern.slice(0, -2)}`).map((name) => `${pattern.slice(0, -1)}${name}`)
+      : [pattern],
+  );
+}
+
 function sourceAliases(dir: string): { find: string | RegExp; replacement: string }[] {
-  const pkg = JSON.parse(readFileSync(`${root}${dir}/package.json`, "utf8")) as {
-    name: string;
-    exports: Record<string, string | { default: string }>;
-  };
-  return Object.entries(pkg.exports)
+  if (!existsSync(`${root}${dir}/package.json`)) return [];
+  const pkg = readJson(`${dir}/package.json`) as { name: string; exports?: Exports };
+  return Object.entries(pkg.exports ?? {})
     .filter(([key]) => key !== "./package.json")
     .map(([key, target]) => {
       const file = (typeof target === "string" ? target : target.default)
@@ -24,17 +34,15 @@ function sourceAliases(dir: string): { find: string | RegExp; replacement: strin
 
 export default defineConfig({
   resolve: {
-    alias: [
-      ...sourceAliases("extensions-api"),
-      ...sourceAliases("core"),
-      ...sourceAliases("libs/testing"),
-      ...sourceAliases("libs/provider-kit"),
-      ...sourceAliases("libs/rpc-client"),
-      ...sourceAliases("libs/installer"),
-    ],
+    alias: workspaces().flatMap(sourceAliases),
   },
   test: {
-    include: ["test/**/*.test.ts", "plugins/*/test/**/*.test.ts", "libs/*/test/**/*.test.ts"],
+    include: [
+      "test/**/*.test.ts",
+      "kernel/test/**/*.test.ts",
+      "plugins/*/test/**/*.test.ts",
+      "libs/*/test/**/*.test.ts",
+    ],
     globalSetup: ["test/support/build-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,

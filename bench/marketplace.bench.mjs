@@ -12,8 +12,7 @@ import { interleaved, median, ms, printTable, ratio, timeProcess } from "./lib.m
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const bin = fileURLToPath(new URL("../bin/keel.cjs", import.meta.url));
-/** @type {typeof import("../core/src/host/installed/index.ts")} */
-const installed = await import("../core/dist/host/installed/index.js");
+const installed = await import("../libs/plugin-lock/dist/index.js");
 const root = mkdtempSync(join(tmpdir(), "keel-bench-market-"));
 const cache = join(root, "cache");
 

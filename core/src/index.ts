@@ -1,15 +1,9 @@
 /**
- * @keel/core — the kernel (agent loop, event bus, hooks) and the plugin host.
+ * @keel/core — the plugin host around the kernel (`@keel/kernel`): discovery, trust, settings, the runtime a
+ * session is, and the CLI.
  */
-export { EventBus } from "./bus/event-bus.js";
-export { HookBus } from "./hooks/hook-bus.js";
-export { Agent, type AgentDeps, type LoopLimits } from "./loop/agent.js";
-export { toModelContext } from "./loop/history.js";
 export { KeelRuntime, type Distribution, type RuntimeOptions } from "./runtime/runtime.js";
-export { readDistribution, distributionHome } from "./runtime/distribution.js";
-export { PluginHost } from "./host/plugin-host.js";
+export { readDistribution } from "./runtime/distribution.js";
 export type { InlineCandidate } from "./host/plugin-record.js";
-export { Registry } from "./registry/registry.js";
-export { main } from "./cli/main.js";
 /** The host's own copy of the contract: the very module every plugin's `@keel/extensions-api` resolves to. */
 export * as hostApi from "@keel/extensions-api";

@@ -2,6 +2,7 @@
  * Starts the bundled CLI (dist/keel-cli.cjs: kernel, host, zod, commander …) through the V8 code cache:
  * compiling that ~1 MB file is otherwise the largest single cost of starting keel.
  */
+import { writeSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { MainOptions } from "./cli/main.js";
 import { requireWithCodeCache } from "./code-cache.js";
@@ -10,9 +11,22 @@ type Cli = { main(argv: string[], options: MainOptions): Promise<number> };
 
 export async function launch(argv: string[], options: MainOptions): Promise<number> {
   const bundle = requireWithCodeCache(fileURLToPath(new URL("./keel-cli.cjs", import.meta.url)));
+  // Node ends a process whose event loop is empty, with code 0, even while `main` still awaits: a plugin awaiting a
+  // promise that nothing (no timer, socket or process) will ever settle would end a run silently, as a success.
+  process.once("beforeExit", stalled);
   const code = await (bundle.exports as Cli).main(argv, options);
+  process.off("beforeExit", stalled);
   bundle.saveCache();
   return code;
+}
+
+function stalled(): void {
+  writeSync(
+    2,
+    "keel stopped: the run was waiting for something that can no longer happen (a promise that no timer, " +
+      "socket or process is left to settle). A plugin is stuck; KEEL_TRACE=1 shows what ran last.\n",
+  );
+  process.exit(70); // EX_SOFTWARE: an internal error, not the run's own outcome
 }
 
 /**

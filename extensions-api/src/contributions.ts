@@ -4,7 +4,7 @@
  * registries, the declared-vs-registered warnings, `keel plugins` and `docs/contributions.md` all derive from it.
  *
  * Adding a kind takes one row here, its item type in `ContributionTypes`, its `register*` method on
- * `PluginAPI`, and its admission rule in the host (`core/host/contributions.ts`); the compiler refuses a row
+ * `PluginAPI`, and its admission rule in the host (`core/src/host/registries.ts`); the compiler refuses a row
  * without the others.
  */
 import { z } from "zod";

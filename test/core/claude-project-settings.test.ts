@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HookBus } from "../../core/src/hooks/hook-bus.ts";
+import { HookBus } from "@keel/kernel";
 import { loadSettingLayers } from "../../core/src/settings/settings.ts";
 import { decideProjectTrust } from "../../core/src/trust/decide.ts";
 import { TrustStore } from "../../core/src/trust/trust-store.ts";

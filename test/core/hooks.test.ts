@@ -8,7 +8,7 @@ import {
   type PluginRef,
 } from "@keel/extensions-api";
 import { createTestKit, type TestKit } from "@keel/testing";
-import { EventBus, HookBus } from "@keel/core";
+import { EventBus, HookBus } from "@keel/kernel";
 import { filesTool } from "../support/loop-helpers.ts";
 
 const a: PluginRef = { name: "plugin-a", version: "1.0.0" };

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HookBus } from "../../core/src/hooks/hook-bus.ts";
+import { HookBus } from "@keel/kernel";
 import { decideProjectTrust, type TrustOptions } from "../../core/src/trust/decide.ts";
 import { keepingTrust } from "../../core/src/trust/keep-trust.ts";
 import { readProjectConfig } from "../../core/src/trust/project-config.ts";

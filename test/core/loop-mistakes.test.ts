@@ -9,7 +9,7 @@ import {
   z,
   type Message,
 } from "@keel/extensions-api";
-import { toModelContext } from "@keel/core";
+import { toModelContext } from "@keel/kernel";
 import { createTestKit, type InlinePlugin, type TestKit } from "@keel/testing";
 import { expectValidPairs, filesTool } from "../support/loop-helpers.ts";
 

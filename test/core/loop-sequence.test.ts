@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "@keel/extensions-api";
 import { createTestKit, type TestKit } from "@keel/testing";
-import { toModelContext } from "@keel/core";
+import { toModelContext } from "@keel/kernel";
 import { expectValidPairs, filesTool, waitTool } from "../support/loop-helpers.ts";
 
 /** Event names with runs of message_update collapsed and host bookkeeping left out. */

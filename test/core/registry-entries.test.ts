@@ -3,7 +3,7 @@
  * must change exactly when a contribution comes or goes.
  */
 import { describe, expect, it } from "vitest";
-import { Registry } from "../../core/src/registry/registry.ts";
+import { Registry } from "../../core/src/host/registry.ts";
 
 const owner = (name: string, order: number) => ({ name, version: "1.0.0", order });
 

@@ -6,7 +6,7 @@
 import { expect, it } from "vitest";
 import { defineTool, z, type Tool } from "@keel/extensions-api";
 import { isLazySchema, lazySchema } from "@keel/extensions-api/lazy-schema";
-import { ADMISSIONS } from "../../core/src/host/contributions.ts";
+import { ADMISSIONS } from "../../core/src/host/registries.ts";
 
 function laterTool(): { tool: Tool; builds: () => number } {
   let builds = 0;

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { HookBus } from "../../core/src/hooks/hook-bus.ts";
+import { HookBus } from "@keel/kernel";
 import { decideProjectTrust } from "../../core/src/trust/decide.ts";
 import { readProjectConfig } from "../../core/src/trust/project-config.ts";
 import { TrustStore } from "../../core/src/trust/trust-store.ts";

@@ -13,7 +13,7 @@ import { DistributionDefaultsSchema, DistributionManifestSchema, DistributionPlu
 import { CatalogPluginSchema, CatalogSchema, CatalogVersionSchema } from "@keel/extensions-api/catalog";
 import { CompactionSettingsSchema } from "@keel/extensions-api/compaction";
 import { ScriptToolCallSchema, ScriptTurnSchema } from "@keel/extensions-api/scripted";
-import { LockEntrySchema, LockSchema } from "@keel/core/installed";
+import { LockEntrySchema, LockSchema } from "@keel/plugin-lock";
 import { EntrySchema, HeaderSchema } from "../../plugins/session-jsonl/src/format.ts";
 import { TemplateHeader } from "../../plugins/context/src/templates.ts";
 import { UntrustedPermissionsSchema } from "../../plugins/permissions/src/settings.ts";

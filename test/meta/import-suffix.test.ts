@@ -1,5 +1,5 @@
 // The import-suffix rule (CONTRIBUTING.md): a relative specifier names the file that is there when the code
-// runs. In the packages tsc builds to dist (extensions-api, core, libs/testing) that is the emitted `.js`; all
+// runs. In the packages tsc builds to dist (the root tsconfig.json's references) that is the emitted `.js`; all
 // other TypeScript runs from source (plugins and provider-kit through jiti, tests through vitest), so it names
 // the `.ts` file — for jiti also the fast path, since each `./x.js` makes it probe ~20 candidates.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -9,8 +9,9 @@ import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
-const BUILT = ["extensions-api/src", "core/src", "libs/testing/src"];
-const FROM_SOURCE = ["plugins", "libs", "test", "examples"];
+const tsconfig = JSON.parse(readFileSync(join(repo, "tsconfig.json"), "utf8")) as { references: { path: string }[] };
+const BUILT = tsconfig.references.map((r) => `${r.path.replace(/^\.\//, "")}/src`);
+const FROM_SOURCE = ["plugins", "libs", "test", "examples", "kernel/test"];
 const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)["'](\.{1,2}\/[^"']+)["']/gm;
 
 function tsFiles(dir: string): string[] {

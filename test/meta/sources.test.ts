@@ -1,9 +1,10 @@
-// The edit-and-test loop is honest only if tests import the sources: an edited message in core/src must fail
+// The edit-and-test loop is honest only if tests import the sources: an edited message in kernel/src must fail
 // the test that asserts the old text without a build step. These check where the modules really came from.
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 import * as core from "@keel/core";
+import * as kernel from "@keel/kernel";
 import * as api from "@keel/extensions-api";
 import * as stream from "@keel/extensions-api/stream";
 
@@ -18,8 +19,14 @@ function definedIn(fn: () => unknown): string {
   throw new Error("expected the call to throw");
 }
 
+it("resolves @keel/kernel to kernel/src, not kernel/dist", () => {
+  const stack = definedIn(() => kernel.toModelContext(undefined as never));
+  expect(stack).toContain(`${root}kernel/src/`);
+  expect(stack.split("\n")[1]).not.toContain("/dist/");
+});
+
 it("resolves @keel/core to core/src, not core/dist", () => {
-  const stack = definedIn(() => core.toModelContext(undefined as never));
+  const stack = definedIn(() => core.readDistribution(`${root}no-such-distribution.json`));
   expect(stack).toContain(`${root}core/src/`);
   expect(stack.split("\n")[1]).not.toContain("/dist/");
 });

@@ -4,7 +4,7 @@
 import { expect } from "vitest";
 import { definePlugin, defineTool, z, type Message, type ToolResultMessage } from "@keel/extensions-api";
 import type { InlinePlugin } from "@keel/testing";
-import { toModelContext } from "@keel/core";
+import { toModelContext } from "@keel/kernel";
 
 export function filesTool(files: Record<string, string>, onRun?: () => void): InlinePlugin {
   return {

@@ -3,7 +3,7 @@
  * each `@ts-expect-error` below must be an error, so a catalog that stopped refusing these would fail the check.
  */
 import { CONTRIBUTIONS, z, type ContributionTable, type ContributionTypes } from "@keel/extensions-api";
-import { ADMISSIONS, type AdmissionTable } from "../../core/src/host/contributions.ts";
+import { ADMISSIONS, type AdmissionTable } from "../../core/src/host/registries.ts";
 
 interface Sandbox {
   name: string;

@@ -13,7 +13,7 @@ import { inspectPlugin } from "../runtime/inspect-plugin.js";
 import { containPlugins, type Containment } from "../host/containment.js";
 import { scanBootArgs } from "./boot-args.js";
 import { readBootValues } from "./boot-values.js";
-import { trace } from "../trace.js";
+import { trace } from "@keel/kernel";
 import { KERNEL_SETTING_FLAGS, lockedFlagProblems } from "../settings/locked.js";
 import { addBuiltinCommands, BUILTIN_COMMANDS } from "./builtin-commands.js";
 import { RequiredPluginError } from "../runtime/required-plugins.js";

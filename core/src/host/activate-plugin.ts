@@ -9,13 +9,11 @@ import {
   type PluginDefinition,
   type z,
 } from "@keel/extensions-api";
-import { errorText } from "../bus/event-bus.js";
-import { runWithDeadline } from "../hooks/timeout.js";
+import { errorText, runWithDeadline, processMs, trace } from "@keel/kernel";
 import { sectionKeyWarnings } from "../settings/unknown-keys.js";
-import { processMs, trace } from "../trace.js";
 import { registerDeclaredProviders } from "./declared-providers.js";
 import { loadEntry } from "./loader.js";
-import { declaredNames } from "./manifest.js";
+import { declaredNames } from "@keel/plugin-lock";
 import { createScope } from "./plugin-api.js";
 import type { HostDeps } from "./plugin-host.js";
 import { pluginSettings } from "./plugin-settings.js";

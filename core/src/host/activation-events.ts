@@ -1,11 +1,47 @@
 /**
- * The per-kind activation wiring: which lazy plugins an activation event (`onCommand:/compact`,
- * `onTool:grep`) wakes, and the tools lazy plugins declare in full, offered to the model before they load.
+ * The per-kind activation wiring: a manifest's activation events, which lazy plugins an activation event
+ * (`onCommand:/compact`, `onTool:grep`) wakes, and the tools lazy plugins declare in full, offered to the model
+ * before they load.
  */
-import { CONTRIBUTIONS, declaresName, type ContributionKind, type Tool } from "@keel/extensions-api";
-import type { Contributions } from "./contributions.js";
+import {
+  CONTRIBUTION_KINDS,
+  CONTRIBUTIONS,
+  contributionName,
+  declaresName,
+  type ContributionKind,
+  type KeelManifest,
+  type Tool,
+} from "@keel/extensions-api";
+import type { Contributions } from "./registries.js";
 import { declaredTool } from "./declared-tools.js";
 import type { PluginRecord } from "./plugin-record.js";
+
+/**
+ * Activation events: declared, or derived from what the plugin contributes. A plugin contributing a kind that
+ * cannot be lazy (`CONTRIBUTIONS`), a hook, a tool not declared in full, or a `prefix*` command starts with the
+ * host; otherwise it waits for any of its contributions to be used.
+ */
+export function activationEvents(manifest: KeelManifest): string[] {
+  if (manifest.activation && manifest.activation.length > 0) return manifest.activation;
+  const c = manifest.contributes;
+  const eager =
+    c.hooks.length > 0 ||
+    c.tools.some((t) => typeof t === "string") ||
+    c.commands.some((name) => name.endsWith("*")) ||
+    CONTRIBUTION_KINDS.some((kind) => !CONTRIBUTIONS[kind].lazy && c[kind].length > 0);
+  if (eager) return ["onStartup"];
+  const lazy = [
+    ...CONTRIBUTION_KINDS.flatMap((kind) =>
+      (c[kind] as (string | { name: string })[]).map(
+        (entry) => `${CONTRIBUTIONS[kind].event}:${contributionName(entry)}`,
+      ),
+    ),
+    // Providers declared in data. (A plugin serving provider APIs is activated by activateProviderApiServers.)
+    ...manifest.providers.map((p) => `${CONTRIBUTIONS.providers.event}:${p.id}`),
+  ];
+  // A plugin that declares nothing cannot be activated on demand, so it starts with the host.
+  return lazy.length > 0 ? lazy : ["onStartup"];
+}
 
 /** Whether `kind`'s contribution `name` wakes this lazy plugin; `*` matches any contribution of that kind. */
 export function firesFor(r: PluginRecord, kind: ContributionKind, name: string): boolean {

@@ -12,7 +12,7 @@ import { Console } from "node:console";
 import { writeSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { PluginRef } from "@keel/extensions-api";
-import { errorText } from "../bus/event-bus.js";
+import { errorText } from "@keel/kernel";
 
 /** Who owns a source file (a plugin's folder holds it), and where to report that plugin's failure. */
 export interface ContainmentTarget {

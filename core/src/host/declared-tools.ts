@@ -4,7 +4,7 @@
  * name, validating the input again against that tool's own schema.
  */
 import { lazyTool, z, type Tool, type ToolDeclarationManifest } from "@keel/extensions-api";
-import { presetJsonSchema, validate } from "../loop/tool-calls.js";
+import { presetJsonSchema, validate } from "@keel/kernel";
 
 /** `registered` activates the plugin and resolves its tool, or rejects saying why there is none. */
 export function declaredTool(declaration: ToolDeclarationManifest, registered: () => Promise<Tool>): Tool {

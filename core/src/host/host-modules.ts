@@ -1,6 +1,6 @@
 /**
  * The module objects behind `host-specifiers.ts`: `@keel/extensions-api` (and each helper subpath), `zod` and
- * `@keel/core/installed` are the host's own, so `instanceof`, schemas and symbols are the host's and a plugin
+ * `@keel/plugin-lock` are the host's own, so `instanceof`, schemas and symbols are the host's and a plugin
  * needs no install to run. `@keel/provider-kit` (and its subpaths) is the library's compiled CommonJS build
  * (`libs/provider-kit/dist`, what its package's `require` condition names), loaded once for every plugin on
  * first use — a run without an HTTP provider never pays for it — and given these same modules, so a TypeScript
@@ -24,7 +24,7 @@ import * as stream from "@keel/extensions-api/stream";
 import * as truncate from "@keel/extensions-api/truncate";
 import * as userSettings from "@keel/extensions-api/user-settings";
 import * as zod from "zod";
-import * as installed from "./installed/index.js";
+import * as pluginLock from "@keel/plugin-lock";
 import { HOST_LIBRARY, type HostModule } from "./host-specifiers.js";
 
 const moduleInternals = Module as unknown as { _nodeModulePaths(dir: string): string[] };
@@ -45,7 +45,7 @@ export const hostModules: Readonly<Record<HostModule, unknown>> = {
   "@keel/extensions-api/user-settings": userSettings,
   zod,
   "zod/v4": zod,
-  "@keel/core/installed": installed,
+  "@keel/plugin-lock": pluginLock,
 };
 
 /** The file the host's copy of `specifier` (`@keel/provider-kit` or one of its subpaths) is compiled to. */

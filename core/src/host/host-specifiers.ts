@@ -23,7 +23,7 @@ export const HOST_MODULES = [
   "zod",
   "zod/v4",
   // The installer (a library the marketplace plugin loads) writes the lock the host checks: one copy.
-  "@keel/core/installed",
+  "@keel/plugin-lock",
 ] as const;
 
 export type HostModule = (typeof HOST_MODULES)[number];

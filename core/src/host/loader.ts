@@ -11,7 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import type { PluginDefinition } from "@keel/extensions-api";
 import { keelCacheDir } from "../cache-dir.js";
 import { requireWithCodeCache } from "../code-cache.js";
-import { trace } from "../trace.js";
+import { trace } from "@keel/kernel";
 import { hostLibrary, requireWithHostModules } from "./cjs-entry.js";
 import { HOST_LIBRARY } from "./host-specifiers.js";
 import { hostModules } from "./host-modules.js";

@@ -7,8 +7,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { PluginPackage } from "@keel/extensions-api";
-import { CacheShards } from "./cache-shards.js";
-import { readManifest, type ManifestResult } from "./manifest.js";
+import { CacheShards, readManifest, type ManifestResult } from "@keel/plugin-lock";
 
 /**
  * Bump when the cached shape changes, which includes any change to the manifest schema (a cached manifest is

@@ -16,11 +16,10 @@ import {
   type PluginSource,
   type Runtime,
 } from "@keel/extensions-api";
-import type { EventBus } from "../bus/event-bus.js";
-import type { HookBus } from "../hooks/hook-bus.js";
-import type { Owner, Registry } from "../registry/registry.js";
-import type { PluginEntries } from "../runtime/plugin-entries.js";
-import { ADMISSIONS, type Admission, type Contributions } from "./contributions.js";
+import type { EventBus, HookBus } from "@keel/kernel";
+import type { Owner, Registry } from "./registry.js";
+import type { PluginEntries } from "./plugin-entries.js";
+import { ADMISSIONS, type Admission, type Contributions } from "./registries.js";
 
 type RegisterMethods = (typeof CONTRIBUTIONS)[ContributionKind]["register"];
 

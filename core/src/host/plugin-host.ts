@@ -17,19 +17,17 @@ import {
   type PluginRef,
   type Runtime,
 } from "@keel/extensions-api";
-import type { EventBus } from "../bus/event-bus.js";
-import type { HookBus } from "../hooks/hook-bus.js";
+import type { EventBus, HookBus } from "@keel/kernel";
 import type { NamedLayer } from "../settings/settings.js";
-import type { Contributions } from "./contributions.js";
+import type { Contributions } from "./registries.js";
 import type { Candidate } from "./discover.js";
-import { apiFits } from "./api-fit.js";
-import { activationEvents, declaredNames } from "./manifest.js";
+import { apiFits, declaredNames } from "@keel/plugin-lock";
 import { ManifestCache } from "./manifest-cache.js";
 import { orderPlugins } from "./order.js";
 import { keelCacheDir } from "../cache-dir.js";
-import type { PluginEntries } from "../runtime/plugin-entries.js";
+import type { PluginEntries } from "./plugin-entries.js";
 import { activatePlugin, DEGRADED_AFTER, type ActivationContext } from "./activate-plugin.js";
-import { firesFor, offerDeclaredTools, waitsFor } from "./activation-events.js";
+import { activationEvents, firesFor, offerDeclaredTools, waitsFor } from "./activation-events.js";
 import { decidesTrust, policyBars, type PluginPolicy } from "./plugin-policy.js";
 import type { InlineCandidate, PluginRecord } from "./plugin-record.js";
 

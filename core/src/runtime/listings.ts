@@ -1,5 +1,5 @@
 /** What `runtime.listTools` and `runtime.listCommands` show: name, description and owning plugin. */
-import type { Contributions } from "../host/contributions.js";
+import type { Contributions } from "../host/registries.js";
 import type { PluginHost } from "../host/plugin-host.js";
 
 /** One listed tool or command. */

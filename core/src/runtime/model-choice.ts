@@ -1,13 +1,14 @@
 /**
- * Which model the session talks to: the one `setModel` chose, else the `--provider`/`--model` flags, else the
- * settings. Held in a `ModelSlot` (picked at session start, checked for readiness on first use).
+ * Which model the session talks to, and how hard it thinks: what `setModel` (`setThinking`) chose, else the
+ * flags, else the settings. The model is picked when the session starts without asking its provider whether it
+ * is ready (so modes and commands can show it from the start), and checked for readiness when a run first needs
+ * it, so a missing key is a clear error then and only then.
  */
-import type { ModelInfo } from "@keel/extensions-api";
-import type { HookBus } from "../hooks/hook-bus.js";
-import type { Contributions } from "../host/contributions.js";
+import { THINKING_LEVELS, type ModelInfo, type ThinkingLevel } from "@keel/extensions-api";
+import type { HookBus } from "@keel/kernel";
+import type { Contributions } from "../host/registries.js";
 import type { PluginHost } from "../host/plugin-host.js";
-import { allModels, resolveTarget, type Target } from "./model-resolver.js";
-import { ModelSlot } from "./model-slot.js";
+import { allModels, ensureReady, resolveTarget, type Target } from "./model-resolver.js";
 
 /** A provider and model asked for by name; either may be left to the settings' or the provider's default. */
 export interface WantedModel {
@@ -16,7 +17,11 @@ export interface WantedModel {
 }
 
 export class ModelChoice {
-  private readonly slot = new ModelSlot((checkReady) => this.resolve(this.wanted(), checkReady));
+  private target: Target | undefined;
+  /** Whether the target's provider said it is ready (a target picked at session start has not been asked). */
+  private checked = false;
+  /** What `setThinking` chose; undefined falls back to the flag and the setting (`wanted`). */
+  private thinkingChosen: ThinkingLevel | undefined;
 
   /** `wanted` reads the flags and settings in effect; `command` names the program in messages. */
   constructor(
@@ -24,27 +29,46 @@ export class ModelChoice {
     private readonly contributions: Contributions,
     private readonly hooks: HookBus,
     private readonly command: string,
-    private readonly wanted: () => WantedModel,
+    private readonly wanted: () => WantedModel & { thinking?: ThinkingLevel },
   ) {}
 
+  get thinking(): ThinkingLevel | undefined {
+    return this.thinkingChosen ?? this.wanted().thinking;
+  }
+
+  setThinking(level: ThinkingLevel | undefined): void {
+    if (level !== undefined && !THINKING_LEVELS.includes(level))
+      throw new Error(`A thinking level is one of ${THINKING_LEVELS.join(", ")} (got ${JSON.stringify(level)}).`);
+    this.thinkingChosen = level;
+  }
+
   get model(): ModelInfo | undefined {
-    return this.slot.model;
+    return this.target?.model;
   }
 
   /** Picks the session's model if none is yet, without asking its provider; a problem waits for the first run. */
-  pick(): Promise<void> {
-    return this.slot.pick();
+  async pick(): Promise<void> {
+    if (this.target) return;
+    try {
+      this.target = await this.resolve(this.wanted(), false);
+    } catch {
+      // The run resolves again and reports it.
+    }
   }
 
   /** The session's target once its provider says it is ready; rejects with the reason why not. */
-  ready(): Promise<Target> {
-    return this.slot.ready();
+  async ready(): Promise<Target> {
+    if (!this.target) this.target = await this.resolve(this.wanted(), true);
+    else if (!this.checked) await ensureReady(this.target);
+    this.checked = true;
+    return this.target;
   }
 
   /** Switches the session to this model, once its provider says it is ready. */
   async set(provider: string, model: string): Promise<ModelInfo> {
     const target = await this.resolve({ provider, model }, true);
-    this.slot.set(target);
+    this.target = target;
+    this.checked = true;
     return target.model;
   }
 
@@ -53,7 +77,7 @@ export class ModelChoice {
    * provider's endpoint answers (`Provider.probe`; a probe that throws tells nothing).
    */
   problem(options: { probe?: boolean } = {}): Promise<string | undefined> {
-    return this.slot.ready().then(
+    return this.ready().then(
       async ({ provider, model }) =>
         options.probe ? await provider.probe?.(model)?.catch(() => undefined) : undefined,
       (error: Error) => error.message,
@@ -62,7 +86,7 @@ export class ModelChoice {
 
   /** The target for a side request or a subagent: the one asked for (checked for readiness), else the session's. */
   targetFor(want: WantedModel | undefined): Promise<Target> {
-    return want ? this.resolve(want, true) : this.slot.ready();
+    return want ? this.resolve(want, true) : this.ready();
   }
 
   /** The models of the providers registered now. */

@@ -4,8 +4,8 @@
  * activated only when the rule needs them.
  */
 import type { ModelInfo, Provider } from "@keel/extensions-api";
-import type { HookBus } from "../hooks/hook-bus.js";
-import type { Contributions } from "../host/contributions.js";
+import type { HookBus } from "@keel/kernel";
+import type { Contributions } from "../host/registries.js";
 import type { PluginHost } from "../host/plugin-host.js";
 
 export interface Target {

@@ -1,11 +1,27 @@
 /**
- * Choosing the operations backend: the one the `ops` setting names, else the first installed.
+ * The session's operations backend: the one `useOps` chose, else the one the managed layer names, else the one
+ * a given flag picks, else the `ops` setting, else the first installed. It is created once, on first need.
  */
-import type { Operations } from "@keel/extensions-api";
-import type { Contributions } from "../host/contributions.js";
+import type { FlagSpec, Operations } from "@keel/extensions-api";
+import type { EventBus } from "@keel/kernel";
+import type { Contributions } from "../host/registries.js";
 import type { PluginHost } from "../host/plugin-host.js";
 
-export async function createOps(
+/**
+ * The backend the managed layer names (nothing below undoes it), else the one a given boolean flag picks
+ * (`FlagSpec.ops`, e.g. `--sandbox`), else the `ops` setting.
+ */
+function wantedOps(
+  setting: string | undefined,
+  managed: boolean,
+  flags: readonly FlagSpec[],
+  given: Record<string, unknown>,
+): string | undefined {
+  if (managed) return setting;
+  return flags.find((flag) => flag.ops !== undefined && given[flag.name] === true)?.ops ?? setting;
+}
+
+async function createOps(
   wanted: string | undefined,
   cwd: string,
   host: PluginHost,
@@ -27,16 +43,30 @@ export async function createOps(
   return entry.item.create(replaces === undefined ? { cwd } : { cwd, replaces });
 }
 
+/** What the backend is chosen from, read when it is created. */
+export interface BackendChoice {
+  cwd: string;
+  host: PluginHost;
+  contributions: Contributions;
+  /** The `ops` setting in effect, and whether the managed layer set it. */
+  setting(): string | undefined;
+  managed(): boolean;
+  /** The flags given (`runtime.flags`). */
+  given: Record<string, unknown>;
+}
+
 /**
  * The session's backend, created once on first need: `prepare()` starts it (tools await that), `current` hands
  * it to tools synchronously, or throws why there is none.
  */
-export class BackendSlot {
+export class SessionBackend {
   private ops: Operations | undefined;
   private error: string | undefined;
   private ready: Promise<void> | undefined;
+  /** What `useOps` chose, over the flag and the setting. */
+  private chosen: string | undefined;
 
-  constructor(private readonly create: () => Promise<Operations>) {}
+  constructor(private readonly choice: BackendChoice) {}
 
   get started(): boolean {
     return this.ready !== undefined;
@@ -53,5 +83,43 @@ export class BackendSlot {
   get current(): Operations {
     if (this.ops) return this.ops;
     throw new Error(this.error ?? "No operations backend is ready.");
+  }
+
+  /** `Runtime.useOps`: names the backend before it starts, unless the managed settings fix it. */
+  use(name: string): void {
+    if (this.started)
+      throw new Error(`the operations backend has started already; useOps("${name}") must come before the first run`);
+    if (this.choice.managed())
+      throw new Error(`the managed settings fix the operations backend ("${this.choice.setting()}")`);
+    this.chosen = name;
+  }
+
+  /**
+   * Starts the backend once the model begins a tool call during the run `run` makes, so it never delays the
+   * request and an answer of text alone never loads it (a `-p` question saves ~5 ms); the call's arguments
+   * stream meanwhile, and tools wait for it.
+   */
+  async startOnToolCall<T>(bus: EventBus, run: () => Promise<T>): Promise<T> {
+    let off: (() => void) | undefined;
+    if (!this.started) {
+      off = bus.on("message_update", ({ delta }) => {
+        if (delta.type !== "toolcall_start") return;
+        off?.();
+        void this.prepare();
+      });
+    }
+    try {
+      return await run();
+    } finally {
+      off?.();
+    }
+  }
+
+  private create(): Promise<Operations> {
+    const { cwd, host, contributions } = this.choice;
+    const flags = contributions.flags.list().map((e) => e.item);
+    const wanted = wantedOps(this.choice.setting(), this.choice.managed(), flags, this.choice.given);
+    if (this.chosen === undefined) return createOps(wanted, cwd, host, contributions);
+    return createOps(this.chosen, cwd, host, contributions, wanted);
   }
 }

@@ -3,7 +3,6 @@
  * host loaded, and is what modes, commands and plugins drive through the `Runtime` interface.
  */
 import {
-  THINKING_LEVELS,
   type AssistantMessage,
   type CommandArgument,
   type EventSubscriber,
@@ -19,66 +18,33 @@ import {
   type SubagentResult,
   type SessionStore,
   type ThinkingLevel,
-  type Tool,
-  type ToolCall,
-  type ToolContext,
-  type ToolResult,
   type UiContributions,
   type UiRequest,
   type UiResponse,
   type UserContent,
 } from "@keel/extensions-api";
 import { randomHex } from "@keel/extensions-api/random-id";
-import { EventBus, KERNEL } from "../bus/event-bus.js";
-import { HookBus, type HookFailure } from "../hooks/hook-bus.js";
-import { createContributions, type Contributions } from "../host/contributions.js";
-import { discover } from "../host/discover.js";
-import { verifyInstalled } from "../host/installed/verify.js";
-import { PluginHost } from "../host/plugin-host.js";
-import type { InlineCandidate } from "../host/plugin-record.js";
-import { Agent } from "../loop/agent.js";
-import type { ActiveTool } from "../loop/tool-calls.js";
-import type { Entry } from "../registry/registry.js";
+import { trace, type Agent, type EventBus, type HookBus } from "@keel/kernel";
+import type { PluginHost } from "../host/plugin-host.js";
+import type { Contributions } from "../host/registries.js";
 import type { CoreSettings } from "../settings/core-settings.js";
-import { managedSettingsFile } from "../settings/managed.js";
-import { unknownSettingsKeys } from "../settings/unknown-keys.js";
-import { loadSettingLayers, namedLayers, type SettingLayers, type SettingsObject } from "../settings/settings.js";
-import { decideProjectTrust, type ProjectTrust, type TrustOptions } from "../trust/decide.js";
-import { TrustStore } from "../trust/trust-store.js";
+import type { SettingLayers, SettingsObject } from "../settings/settings.js";
+import type { ProjectTrust } from "../trust/decide.js";
 import { keepingTrust } from "../trust/keep-trust.js";
-import { checkRequired } from "./required-plugins.js";
-import { ModelChoice } from "./model-choice.js";
-import { BackendSlot, createOps } from "./ops.js";
-import { SessionMoves } from "./session-moves.js";
-import { sideRequest, type SideRequest } from "./side-request.js";
-import { SettingsView } from "./settings-view.js";
-import { uiContributions } from "./ui-contributions.js";
-import { listCommands, listTools } from "./listings.js";
-import { activeTools, toolContext } from "./tool-wiring.js";
-import { runSubagent, type SubagentHost } from "./subagent.js";
-import { trace } from "../trace.js";
+import { TrustStore } from "../trust/trust-store.js";
 import type { Distribution } from "./distribution.js";
+import { listCommands, listTools } from "./listings.js";
+import { callContext, sessionAgent, sharedLoop } from "./session-loop.js";
+import { sideRequest, type SideRequest } from "./side-request.js";
+import { settingLayers, start, type RuntimeOptions, type Starting } from "./start.js";
+import { runSubagent } from "./subagent.js";
+import { uiContributions } from "./ui-contributions.js";
+import { wire, type Wiring } from "./wiring.js";
 
-export type { Distribution };
-
-export interface RuntimeOptions {
-  cwd: string;
-  keelHome: string;
-  distribution?: Distribution;
-  pluginPaths?: string[];
-  safeMode?: boolean;
-  /** Layers from `--settings`, over the files. */
-  extraSettings?: SettingsObject[];
-  flags?: Record<string, unknown>;
-  inline?: InlineCandidate[];
-  /** How the project folder's trust is decided (`--trust`, whether the UI may ask). */
-  trust?: TrustOptions;
-  /** The managed settings file; default `KEEL_MANAGED_SETTINGS` or /etc/keel/managed-settings.json. */
-  managedSettingsFile?: string;
-}
+export type { Distribution, RuntimeOptions };
 
 export class KeelRuntime implements Runtime {
-  readonly bus = new EventBus();
+  readonly bus: EventBus;
   readonly hooks: HookBus;
   readonly contributions: Contributions;
   readonly host: PluginHost;
@@ -91,116 +57,48 @@ export class KeelRuntime implements Runtime {
   readonly warnings: string[];
   /** The project folder's trust, decided while the runtime is created. */
   trust: ProjectTrust | undefined;
-  private readonly view: SettingsView;
-  private readonly promptAdditions: string[];
-  private agent!: Agent;
-  private readonly target: ModelChoice;
-  /** What `setThinking` chose; undefined falls back to the flag and the setting. */
-  private thinkingChosen: ThinkingLevel | undefined;
-  private readonly backend = new BackendSlot(() => {
-    const wanted = this.wantedOps();
-    if (this.opsChosen === undefined) return createOps(wanted, this.cwd, this.host, this.contributions);
-    return createOps(this.opsChosen, this.cwd, this.host, this.contributions, wanted);
-  });
-  /** What `useOps` chose, over the flag and the setting. */
-  private opsChosen: string | undefined;
-  private readonly session: SessionMoves;
   private sessionStarted = false;
-  private toolsInEffect:
-    | { registered: readonly Entry<Tool>[]; enabled: readonly string[] | undefined; tools: Map<string, ActiveTool> }
-    | undefined;
+  private agent!: Agent;
+  private readonly w: Wiring;
 
   private constructor(options: RuntimeOptions, layers: SettingLayers) {
     this.cwd = options.cwd;
     this.keelHome = options.keelHome;
     this.flags = { ...options.flags };
-    // The distribution's command is what messages call the program.
-    const command = options.distribution?.command ?? "keel";
-    this.app = { command, version: options.distribution?.version ?? "" };
+    this.app = { command: options.distribution?.command ?? "keel", version: options.distribution?.version ?? "" };
     this.warnings = layers.warnings;
-    this.promptAdditions = options.distribution?.promptAdditions ?? [];
-    this.view = new SettingsView(layers, options.distribution?.locked ?? [], command, this.warnings, () =>
-      this.host === undefined ? [] : this.host.addingLists(),
-    );
-    this.hooks = new HookBus(
-      (f) => this.bus.emit("plugin_error", { plugin: f.owner, phase: `hook ${f.hook}`, message: hookFailure(f) }),
-      (hook, by, reason, subject, agent) =>
-        this.bus.emit("guard_blocked", agent ? { hook, by, reason, subject, agent } : { hook, by, reason, subject }),
-    );
-    this.contributions = createContributions(
-      () => this.core.prefer,
-      (message, owner) =>
-        this.bus.emit("plugin_warning", { plugin: { name: owner.name, version: owner.version }, message }),
-    );
-    this.events = this.bus.subscriberFor(KERNEL, () => undefined);
-    this.session = new SessionMoves(this.bus, this.keelHome, this.contributions, () => this.agent);
-    this.host = new PluginHost({
+    this.w = wire(options, layers, {
+      runtime: () => (this.sessionStarted ? this : undefined),
+      agent: () => this.agent,
+      projectTrusted: () => this.trust?.trusted === true,
+      flags: this.flags,
+    });
+    ({
       bus: this.bus,
       hooks: this.hooks,
       contributions: this.contributions,
-      cwd: this.cwd,
-      keelHome: this.keelHome,
-      settings: () => this.view.settings,
-      untrustedSettings: (key) => this.view.untrusted(key),
-      projectTrusted: () => this.trust?.trusted === true,
-      settingLayers: () => namedLayers(this.view.layers),
-      activationTimeoutMs: () => this.core.activationTimeoutMs,
-      session: this.session.entries,
-      runtime: () => (this.sessionStarted ? this : undefined),
-    });
-    this.target = new ModelChoice(this.host, this.contributions, this.hooks, command, () => ({
-      provider: str(this.flags.provider) ?? this.core.provider,
-      model: str(this.flags.model) ?? this.core.model,
-    }));
+      host: this.host,
+      events: this.events,
+    } = this.w);
   }
 
   /** Settles the settings once the project's trust is known, and builds the loop on them. */
   private settle(trust: ProjectTrust): void {
     this.trust = trust;
-    this.view.settle(trust);
+    this.w.view.settle(trust);
     // Before plugins activate, so every process the session starts inherits them (Claude Code's `env`).
     Object.assign(process.env, this.core.env);
-    this.agent = new Agent({
-      ...this.sharedLoop(),
-      bus: this.bus,
-      hooks: this.hooks,
-      model: () => this.target.ready(),
-      tools: () => this.activeTools(),
-      systemPrompt: (model, toolNames) =>
-        this.hooks.transform("system_prompt", this.basePrompt(), {
-          cwd: this.cwd,
-          model,
-          toolNames,
-          additions: this.promptAdditions,
-        }),
-      toolContext: (call, signal, update) => this.toolContext(call, signal, update),
-      historyCompacted: () => this.session.historyReplaced("compaction"),
-    });
-  }
-
-  /** The loop wiring the session's agent and its subagents share. */
-  private sharedLoop(): SubagentHost["shared"] {
-    return {
-      toolsReady: () => this.backend.prepare(),
-      toolFault: (plugin, message, severity) =>
-        severity === "error"
-          ? this.bus.emit("plugin_error", { plugin, phase: "tool", message })
-          : this.bus.emit("plugin_warning", { plugin, message }),
-      sessionId: () => this.session.id,
-      thinking: () => this.thinking,
-      limits: this.core.loop,
-      compaction: this.core.compaction,
-    };
+    this.agent = sessionAgent(this.w);
   }
 
   /** The managed layer's `plugins.allowedCatalogs` and where that file is (for the plugin installer). */
   get catalogPolicy(): { allowedCatalogs?: readonly string[]; managedFile: string } {
-    return this.view.catalogPolicy;
+    return this.w.view.catalogPolicy;
   }
 
   /** The settings keys (dotted) the distribution locks against every layer below the managed one. */
   get lockedKeys(): readonly string[] {
-    return this.view.lockedKeys;
+    return this.w.view.lockedKeys;
   }
 
   /**
@@ -214,79 +112,33 @@ export class KeelRuntime implements Runtime {
 
   /** The merged settings in effect. */
   get settings(): SettingsObject {
-    return this.view.settings;
+    return this.w.view.settings;
   }
 
   /** The kernel's own keys of the settings in effect. */
   get core(): CoreSettings {
-    return this.view.core;
+    return this.w.view.core;
   }
 
-  /**
-   * Builds the runtime: settings, discovery, manifests, and the plugins that start with the host. The order
-   * matters: the plugins that decide project trust activate first, on settings without the
-   * project; then trust is decided and the settings settle; then everything else activates on them. Rejects
-   * (after disposing what started) when a required plugin cannot run.
-   */
+  /** Builds and starts the runtime (`start.ts`); `beforeLoad` sees it before any plugin is loaded. */
   static async create(options: RuntimeOptions, beforeLoad?: (runtime: KeelRuntime) => void): Promise<KeelRuntime> {
-    const layers = loadSettingLayers({
-      keelHome: options.keelHome,
-      cwd: options.cwd,
-      defaults: options.distribution?.settings,
-      extra: options.extraSettings,
-      managedFile: options.managedSettingsFile ?? managedSettingsFile(),
-    });
+    const layers = settingLayers(options);
     const runtime = new KeelRuntime(options, layers);
     beforeLoad?.(runtime);
-    const candidates = discover({
-      distributionPlugins: options.distribution?.plugins ?? [],
-      keelHome: options.keelHome,
-      cliPlugins: options.pluginPaths ?? [],
-      safeMode: options.safeMode ?? false,
-      projectDir: options.cwd,
-    });
-    // A built distribution's plugins (npm ones installed, its own copied) are in its scope `bundled/`, locked too.
-    const shipped = new Set(candidates.filter((c) => c.source === "distribution").map((c) => c.dir));
-    const refused = verifyInstalled(
-      candidates.filter((c) => c.source === "user" || c.source === "distribution").map((c) => c.dir),
-      {
-        keelHome: options.keelHome,
-        command: options.distribution?.command ?? "keel",
-        shipped,
-        distributionRoot: options.distribution?.root,
-      },
-    );
-    trace("installed plugins verified");
-    runtime.host.register(
-      candidates.map((c) => ({ ...c, refused: refused.get(c.dir) })),
-      options.inline,
-    );
-    runtime.warnings.push(...unknownSettingsKeys(namedLayers(layers), runtime.host.knownSettingsKeys()));
-    const trust = await decideProjectTrust({
-      cwd: options.cwd,
-      project: layers.project,
-      store: new TrustStore(options.keelHome),
-      hooks: runtime.hooks,
-      options: options.trust ?? {},
-      isCliCommand: (word) => runtime.host.declaresCliCommand(word),
-      command: options.distribution?.command ?? "keel",
-      warnings: runtime.warnings,
-      activateDeciders: () => runtime.host.activateTrustDeciders(runtime.view.pluginPolicy()),
-    });
-    runtime.settle(trust);
-    runtime.host.applyPolicy(runtime.view.pluginPolicy());
-    const required = runtime.view.requiredPlugins();
-    await runtime.host.activateNow(required);
-    await runtime.host.activateStartup();
-    const failure = checkRequired(required, runtime.host, {
-      safeMode: options.safeMode ?? false,
-      managedFile: layers.managedFile,
-    });
-    if (failure) {
-      await runtime.shutdown();
-      throw failure;
-    }
+    await start(runtime.starting(), options, layers);
     return runtime;
+  }
+
+  private starting(): Starting {
+    return {
+      host: this.host,
+      hooks: this.hooks,
+      warnings: this.warnings,
+      pluginPolicy: () => this.w.view.pluginPolicy(),
+      requiredPlugins: () => this.w.view.requiredPlugins(),
+      settle: (trust) => this.settle(trust),
+      shutdown: () => this.shutdown(),
+    };
   }
 
   // --- session lifecycle -------------------------------------------------------------------------------
@@ -306,7 +158,7 @@ export class KeelRuntime implements Runtime {
    * commands can show it; a problem (unknown provider, missing key) is left for the first run to report.
    */
   pickModel(): Promise<void> {
-    return this.target.pick();
+    return this.w.target.pick();
   }
 
   /** Ends the session (`reason` says why, to `session_end`) and disposes every plugin. Safe to call more than once. */
@@ -327,11 +179,11 @@ export class KeelRuntime implements Runtime {
   // --- Runtime ---------------------------------------------------------------------------------------
 
   get sessionId(): string {
-    return this.session.id;
+    return this.w.session.id;
   }
 
   get dataDir(): string {
-    return this.session.dataDir;
+    return this.w.session.dataDir;
   }
 
   get messages(): readonly Message[] {
@@ -339,7 +191,7 @@ export class KeelRuntime implements Runtime {
   }
 
   get model(): ModelInfo | undefined {
-    return this.target.model;
+    return this.w.target.model;
   }
 
   get isRunning(): boolean {
@@ -347,33 +199,16 @@ export class KeelRuntime implements Runtime {
   }
 
   get thinking(): ThinkingLevel | undefined {
-    return this.thinkingChosen ?? (str(this.flags.thinking) as ThinkingLevel | undefined) ?? this.core.thinking;
+    return this.w.target.thinking;
   }
 
   setThinking(level: ThinkingLevel | undefined): void {
-    if (level !== undefined && !THINKING_LEVELS.includes(level))
-      throw new Error(`A thinking level is one of ${THINKING_LEVELS.join(", ")} (got ${JSON.stringify(level)}).`);
-    this.thinkingChosen = level;
+    this.w.target.setThinking(level);
   }
 
   async prompt(content: string | UserContent[]): Promise<RunResult> {
     await this.startSession();
-    // The backend starts once the model begins a tool call, so it never delays the request and an answer of
-    // text alone never loads it (a `-p` question saves ~5 ms); the call's arguments stream meanwhile, and tools
-    // wait for it.
-    let off: (() => void) | undefined;
-    if (!this.backend.started) {
-      off = this.bus.on("message_update", ({ delta }) => {
-        if (delta.type !== "toolcall_start") return;
-        off?.();
-        void this.backend.prepare();
-      });
-    }
-    try {
-      return await this.agent.run(content);
-    } finally {
-      off?.();
-    }
+    return this.w.backend.startOnToolCall(this.bus, () => this.agent.run(content));
   }
 
   steer(content: string | UserContent[]): void {
@@ -393,32 +228,32 @@ export class KeelRuntime implements Runtime {
   }
 
   get pluginEntries(): readonly PluginEntry[] {
-    return this.session.entries.all;
+    return this.w.session.entries.all;
   }
 
   replaceMessages(messages: Message[], options: ReplaceOptions = {}): void {
-    this.session.replaceMessages(messages, options);
+    this.w.session.replaceMessages(messages, options);
   }
 
   setSessionId(id: string): void {
-    this.session.setSessionId(id);
+    this.w.session.setSessionId(id);
   }
 
   setModel(provider: string, model: string): Promise<ModelInfo> {
-    return this.target.set(provider, model);
+    return this.w.target.set(provider, model);
   }
 
   listModels(): ModelInfo[] {
-    return this.target.list();
+    return this.w.target.list();
   }
 
   /** Every model of every provider, activating lazy provider plugins. */
   allModels(): Promise<ModelInfo[]> {
-    return this.target.all();
+    return this.w.target.all();
   }
 
   modelProblem(options: { probe?: boolean } = {}): Promise<string | undefined> {
-    return this.target.problem(options);
+    return this.w.target.problem(options);
   }
 
   ui(): UiContributions {
@@ -444,14 +279,11 @@ export class KeelRuntime implements Runtime {
 
   complete(request: SideRequest): Promise<AssistantMessage> {
     const want = request.model && { provider: request.model.provider, model: request.model.id };
-    return sideRequest(this.target.targetFor(want), request, this.sessionId, this.hooks, this.bus);
+    return sideRequest(this.w.target.targetFor(want), request, this.sessionId, this.hooks, this.bus);
   }
 
   useOps(name: string): void {
-    if (this.backend.started)
-      throw new Error(`the operations backend has started already; useOps("${name}") must come before the first run`);
-    if (this.view.managedOps) throw new Error(`the managed settings fix the operations backend ("${this.core.ops}")`);
-    this.opsChosen = name;
+    this.w.backend.use(name);
   }
 
   async runSubagent(request: SubagentRequest): Promise<SubagentResult> {
@@ -460,10 +292,10 @@ export class KeelRuntime implements Runtime {
       {
         cwd: this.cwd,
         hooks: this.hooks,
-        tools: () => this.activeTools(),
-        target: (want) => this.target.targetFor(want),
-        toolContext: (call, signal, update, agent) => this.toolContext(call, signal, update, agent),
-        shared: this.sharedLoop(),
+        tools: () => this.w.tools.get(),
+        target: (want) => this.w.target.targetFor(want),
+        toolContext: callContext(this.w),
+        shared: sharedLoop(this.w),
       },
       request,
     );
@@ -496,7 +328,7 @@ export class KeelRuntime implements Runtime {
 
   async sessionStore(): Promise<SessionStore | undefined> {
     await this.startSession();
-    return this.session.sessionStore();
+    return this.w.session.sessionStore();
   }
 
   ask(request: UiRequest): Promise<UiResponse | undefined> {
@@ -506,56 +338,4 @@ export class KeelRuntime implements Runtime {
   notify(message: string, level: "info" | "warning" | "error" = "info"): void {
     this.bus.emit("notice", { level, message });
   }
-
-  // --- wiring ----------------------------------------------------------------------------------------
-
-  /**
-   * The backend the managed layer names (nothing below undoes it), else the one a given boolean flag picks
-   * (`FlagSpec.ops`, e.g. `--sandbox`), else the `ops` setting.
-   */
-  private wantedOps(): string | undefined {
-    if (this.view.managedOps) return this.core.ops;
-    const picked = this.contributions.flags
-      .list()
-      .find((e) => e.item.ops !== undefined && this.flags[e.item.name] === true);
-    return picked?.item.ops ?? this.core.ops;
-  }
-
-  /** The `systemPrompt` setting and the distribution's additions after it, which no settings layer removes. */
-  private basePrompt(): string {
-    return [this.core.systemPrompt, ...this.promptAdditions].filter((part) => part.length > 0).join("\n\n");
-  }
-
-  /** Asked for every request and every call; rebuilt only once a tool came or went or `tools.enabled` changed. */
-  private activeTools(): Map<string, ActiveTool> {
-    const registered = this.contributions.tools.entries();
-    const enabled = this.core.tools.enabled;
-    const memo = this.toolsInEffect;
-    if (memo?.registered === registered && memo.enabled === enabled) return memo.tools;
-    const tools = activeTools(registered, enabled);
-    this.toolsInEffect = { registered, enabled, tools };
-    return tools;
-  }
-
-  private toolContext(
-    call: ToolCall,
-    signal: AbortSignal,
-    update: (partial: ToolResult) => void,
-    agent?: string,
-  ): ToolContext {
-    return toolContext(call, signal, update, agent, {
-      cwd: this.cwd,
-      dataDir: () => this.dataDir,
-      ops: () => this.backend.current,
-    });
-  }
-}
-
-/** Names the hook and, when the plugin named its handler, the handler: the plugin itself is the event's. */
-function hookFailure(f: HookFailure): string {
-  return `its ${f.hook} hook${f.tap !== f.owner.name ? ` handler "${f.tap}"` : ""} failed: ${f.message}`;
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === "string" && value.length > 0 ? value : undefined;
 }

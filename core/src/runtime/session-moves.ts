@@ -6,10 +6,9 @@ import { mkdirSync } from "node:fs";
 import { randomUUID } from "@keel/extensions-api/random-id";
 import { join } from "node:path";
 import type { HistoryReplaceReason, Message, ReplaceOptions, SessionStore } from "@keel/extensions-api";
-import type { EventBus } from "../bus/event-bus.js";
-import type { Contributions } from "../host/contributions.js";
-import type { Agent } from "../loop/agent.js";
-import { checkedEntries, PluginEntries } from "./plugin-entries.js";
+import type { EventBus, Agent } from "@keel/kernel";
+import type { Contributions } from "../host/registries.js";
+import { checkedEntries, PluginEntries } from "../host/plugin-entries.js";
 
 const SESSION_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 

@@ -3,10 +3,7 @@
  * named one, with no tools. A model that cannot be used comes back as an assistant message with the error.
  */
 import { emptyUsage, type AssistantMessage, type Message, type ModelInfo } from "@keel/extensions-api";
-import type { EventBus } from "../bus/event-bus.js";
-import type { HookBus } from "../hooks/hook-bus.js";
-import { toModelContext } from "../loop/history.js";
-import { requestOptions, streamReply } from "../loop/stream-reply.js";
+import { type EventBus, type HookBus, toModelContext, requestOptions, streamReply } from "@keel/kernel";
 import type { Target } from "./model-resolver.js";
 
 /** What `runtime.complete` is given. */

@@ -15,10 +15,7 @@ import type {
   Usage,
 } from "@keel/extensions-api";
 import { emptyUsage } from "@keel/extensions-api";
-import { EventBus } from "../bus/event-bus.js";
-import type { HookBus } from "../hooks/hook-bus.js";
-import { Agent, type AgentDeps } from "../loop/agent.js";
-import type { ActiveTool } from "../loop/tool-calls.js";
+import { EventBus, type HookBus, Agent, type AgentDeps, type ActiveTool } from "@keel/kernel";
 import type { Target } from "./model-resolver.js";
 
 /** What the session lends a subagent. */

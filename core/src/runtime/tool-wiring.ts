@@ -1,7 +1,7 @@
 /** What the loop's tool calls see: the tools in effect and the context each call runs with. */
 import type { Operations, Tool, ToolCall, ToolContext, ToolResult } from "@keel/extensions-api";
-import type { Entry } from "../registry/registry.js";
-import type { ActiveTool } from "../loop/tool-calls.js";
+import type { Entry } from "../host/registry.js";
+import type { ActiveTool } from "@keel/kernel";
 
 /** The registered tools, less those `enabled` (the `tools.enabled` setting, when set) leaves out. */
 export function activeTools(
@@ -14,6 +14,28 @@ export function activeTools(
       .filter((e) => !kept || kept.has(e.name))
       .map((e) => [e.name, { name: e.name, tool: e.item, owner: { name: e.owner.name, version: e.owner.version } }]),
   );
+}
+
+/** The tools in effect, asked for every request and call: rebuilt only once a tool came or went or the list changed. */
+export class ToolsInEffect {
+  private memo:
+    | { registered: readonly Entry<Tool>[]; enabled: readonly string[] | undefined; tools: Map<string, ActiveTool> }
+    | undefined;
+
+  /** `enabled` reads the `tools.enabled` setting in effect. */
+  constructor(
+    private readonly registered: () => readonly Entry<Tool>[],
+    private readonly enabled: () => readonly string[] | undefined,
+  ) {}
+
+  get(): Map<string, ActiveTool> {
+    const registered = this.registered();
+    const enabled = this.enabled();
+    if (this.memo?.registered === registered && this.memo.enabled === enabled) return this.memo.tools;
+    const tools = activeTools(registered, enabled);
+    this.memo = { registered, enabled, tools };
+    return tools;
+  }
 }
 
 /** Where a call runs: the session's folder, its data folder and the operations backend, read when used. */

@@ -1,6 +1,6 @@
 /** What `Runtime.ui()` returns: the UI extension points of the active plugins, read from the registries. */
 import type { Tool, UiContributions } from "@keel/extensions-api";
-import type { Contributions } from "../host/contributions.js";
+import type { Contributions } from "../host/registries.js";
 
 export function uiContributions(contributions: Contributions): UiContributions {
   const items = <T>(list: { item: T }[]) => list.map((e) => e.item);

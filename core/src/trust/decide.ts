@@ -5,7 +5,7 @@
  * merged, so only plugins from outside the project can answer.
  */
 import type { ProjectTrustAnswer } from "@keel/extensions-api";
-import type { HookBus } from "../hooks/hook-bus.js";
+import type { HookBus } from "@keel/kernel";
 import type { SettingsObject } from "../settings/settings.js";
 import { PROJECT_CONFIG_FOLDERS, readProjectConfig, type ProjectConfig } from "./project-config.js";
 import type { TrustStore } from "./trust-store.js";

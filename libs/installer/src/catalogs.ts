@@ -17,7 +17,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join, posix, resolve } from "node:path";
-import { blockedIndexFile, type BlockedIndex } from "@keel/core/installed";
+import { blockedIndexFile, type BlockedIndex } from "@keel/plugin-lock";
 import { CatalogSchema, type Catalog } from "@keel/extensions-api/catalog";
 import { RefusedError } from "./check.ts";
 import { fromClaudeCode, isClaudeCodeCatalog } from "./claude-code.ts";

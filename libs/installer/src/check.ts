@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import satisfies from "semver/functions/satisfies.js";
 import { API_VERSION, type PluginPackage } from "@keel/extensions-api";
-import { apiFits, readManifest } from "@keel/core/installed";
+import { apiFits, readManifest } from "@keel/plugin-lock";
 import { installScripts } from "./dependencies.ts";
 
 /** An npm package name, optionally scoped: lowercase letters, digits, `-`, `.`, `_`, `~`. */

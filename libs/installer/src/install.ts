@@ -5,7 +5,7 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { declaredNames, treeHash, type LockEntry } from "@keel/core/installed";
+import { declaredNames, treeHash, type LockEntry } from "@keel/plugin-lock";
 import type { DeclaredContributions, PluginPackage } from "@keel/extensions-api";
 import { checkStaged, RefusedError, type CheckContext } from "./check.ts";
 import { dependenciesWithScripts, installDependencies, ownDependencies, type LockedPackages } from "./dependencies.ts";

@@ -4,7 +4,7 @@
  * dependency tree, and must hash to the recorded tree, or nothing of them is changed.
  */
 import { existsSync } from "node:fs";
-import { treeHash, type LockEntry } from "@keel/core/installed";
+import { treeHash, type LockEntry } from "@keel/plugin-lock";
 import { installPlugin, type InstallOptions } from "./install.ts";
 import { pluginDir, scopeLock } from "./scope.ts";
 import { parseSource, type Source } from "./source.ts";

@@ -3,7 +3,7 @@
  * plugins, `keel` and `path:` sources): its tree is hashed into the scope's keel.lock like an installed one,
  * so the host refuses it at load once a byte of it changes.
  */
-import { declaredNames, readManifest, treeHash, type LockEntry } from "@keel/core/installed";
+import { declaredNames, readManifest, treeHash, type LockEntry } from "@keel/plugin-lock";
 import { RefusedError } from "./check.ts";
 import { pluginDir, updateLock, type Scope } from "./scope.ts";
 

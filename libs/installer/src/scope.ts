@@ -6,7 +6,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LOCK_FILE, readLock, type Lock, type LockEntry } from "@keel/core/installed";
+import { LOCK_FILE, readLock, type Lock, type LockEntry } from "@keel/plugin-lock";
 
 export interface Scope {
   kind: "user" | "project";

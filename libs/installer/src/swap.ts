@@ -5,7 +5,7 @@
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { LockEntrySchema, type LockEntry } from "@keel/core/installed";
+import { LockEntrySchema, type LockEntry } from "@keel/plugin-lock";
 import { pluginDir, previousDir, previousEntryFile, scopeLock, updateLock, type Scope } from "./scope.ts";
 
 function exists(path: string): boolean {

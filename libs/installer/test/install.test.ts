@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { verifyInstalled } from "@keel/core/installed";
+import { verifyInstalled } from "@keel/plugin-lock";
 import {
   INSTALL_STEPS,
   installPlugin,

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "@keel/extensions-api";
 import { afterAll, describe, expect, it } from "vitest";
-import { toModelContext } from "../../../core/src/loop/history.ts";
+import { toModelContext } from "@keel/kernel";
 import { loadBranch, loadSession } from "../src/load.ts";
 import { SessionRecorder } from "../src/recorder.ts";
 import { assistant, options, recordSeedsExample, tempDir, texts, toolResult, user } from "./helpers.ts";

@@ -1,7 +1,7 @@
 /**
  * The TUI's own commands (/exit, /quit) and keys, and the slash commands it offers for completion: its own and
  * every plugin's, with their descriptions, and the arguments a command offers (`SlashCommand.complete`).
- * /help is the shared command (session-commands); the TUI adds its keys below what it lists.
+ * /help is the shared command (slash-commands); the TUI adds its keys below what it lists.
  */
 import type { SlashCommand as CompletionCommand } from "@earendil-works/pi-tui";
 import type { Runtime } from "@keel/extensions-api";

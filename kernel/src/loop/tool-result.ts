@@ -10,7 +10,7 @@ import {
   type ToolResult,
   type ToolResultMessage,
 } from "@keel/extensions-api";
-import { resultContentProblem, shown } from "./message-checks.js";
+import { resultContentProblem, shown } from "../hooks/message-checks.js";
 
 /** Reports a contract break by a tool to the user, naming the tool's plugin. */
 export type ToolFault = (plugin: PluginRef, message: string, severity: "error" | "warning") => void;

@@ -4,7 +4,7 @@
  */
 import { CONTRIBUTION_KINDS, CONTRIBUTIONS, TOOL_NAME, type ContributionTypes } from "@keel/extensions-api";
 import { isLazySchema } from "@keel/extensions-api/lazy-schema";
-import { aliasFor, Registry, type Owner } from "../registry/registry.js";
+import { aliasFor, Registry, type Owner } from "./registry.js";
 
 export type Contributions = { [K in keyof ContributionTypes]: Registry<ContributionTypes[K]> };
 

@@ -4,7 +4,7 @@
  * reads it next (a session store, a provider); the hook bus skips such a value and reports it like a throw.
  */
 import type { HOOKS, HookName } from "@keel/extensions-api";
-import { assistantMessageProblem, messagesProblem, shown, toolResultProblem } from "../loop/message-checks.js";
+import { assistantMessageProblem, messagesProblem, shown, toolResultProblem } from "./message-checks.js";
 
 type TransformHook = { [K in HookName]: (typeof HOOKS)[K]["kind"] extends "transform" ? K : never }[HookName];
 

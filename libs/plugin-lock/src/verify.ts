@@ -9,8 +9,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { keelCacheDir } from "../../cache-dir.js";
-import { CacheShards } from "../cache-shards.js";
+import { CacheShards } from "./cache-shards.js";
 import { BlockedIndexSchema, blockedIndexFile, readLock, type BlockedIndex, type Lock } from "./lock-file.js";
 import { treeHash, treeStamps, walkTree } from "./tree-hash.js";
 
@@ -34,8 +33,8 @@ export interface VerifyOptions {
   keelHome: string;
   /** The distribution's command, for the messages (`keel install …`). */
   command: string;
-  /** Where the cache of verified trees keeps its files. Default: `keelCacheDir()/verified`. */
-  cacheDir?: string;
+  /** Where the cache of verified trees keeps its files (the host's: `<keel's cache folder>/verified`). */
+  cacheDir: string;
   /**
    * The folders a built distribution ships (its own plugins, copied or installed by `dist build` and locked in
    * its `bundled/keel.lock`): a changed one is fixed by building again, not by installing.
@@ -92,7 +91,7 @@ export function verifyInstalled(dirs: readonly string[], options: VerifyOptions)
       continue;
     }
     if (entry.linked || !entry.tree) continue;
-    cache ??= new CacheShards(options.cacheDir ?? join(keelCacheDir(), "verified"), FORMAT);
+    cache ??= new CacheShards(options.cacheDir, FORMAT);
     const files = walkTree(dir);
     const stamps = createHash("sha1").update(treeStamps(files)).digest("base64");
     const cached = cache.get(dir);

@@ -1,11 +1,11 @@
 /**
- * Reading a plugin's package.json and its `keel` manifest without running any of its code.
+ * Reading a plugin's package.json and its `keel` manifest without running any of its code: the host reads it at
+ * load, the installer before installing, so both see one manifest the same way.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   CONTRIBUTION_KINDS,
-  CONTRIBUTIONS,
   contributionName,
   PluginPackageSchema,
   type DeclaredContributions,
@@ -42,33 +42,6 @@ export function readManifest(dir: string): ManifestResult {
     return { ok: false, name, error: `invalid manifest in ${file}: ${issues}` };
   }
   return { ok: true, pkg: parsed.data };
-}
-
-/**
- * Activation events: declared, or derived from what the plugin contributes. A plugin contributing a kind that
- * cannot be lazy (`CONTRIBUTIONS`), a hook, a tool not declared in full, or a `prefix*` command starts with the
- * host; otherwise it waits for any of its contributions to be used.
- */
-export function activationEvents(manifest: KeelManifest): string[] {
-  if (manifest.activation && manifest.activation.length > 0) return manifest.activation;
-  const c = manifest.contributes;
-  const eager =
-    c.hooks.length > 0 ||
-    c.tools.some((t) => typeof t === "string") ||
-    c.commands.some((name) => name.endsWith("*")) ||
-    CONTRIBUTION_KINDS.some((kind) => !CONTRIBUTIONS[kind].lazy && c[kind].length > 0);
-  if (eager) return ["onStartup"];
-  const lazy = [
-    ...CONTRIBUTION_KINDS.flatMap((kind) =>
-      (c[kind] as (string | { name: string })[]).map(
-        (entry) => `${CONTRIBUTIONS[kind].event}:${contributionName(entry)}`,
-      ),
-    ),
-    // Providers declared in data. (A plugin serving provider APIs is activated by activateProviderApiServers.)
-    ...manifest.providers.map((p) => `${CONTRIBUTIONS.providers.event}:${p.id}`),
-  ];
-  // A plugin that declares nothing cannot be activated on demand, so it starts with the host.
-  return lazy.length > 0 ? lazy : ["onStartup"];
 }
 
 /**

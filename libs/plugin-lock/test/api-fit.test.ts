@@ -1,11 +1,11 @@
 /**
- * The plugin API check (core/src/host/api-fit.ts) reads `^X.Y.Z` against a plain version itself, without semver:
- * its verdicts must be semver's, prereleases included, for that form and every other, valid or not.
+ * The plugin API check (src/api-fit.ts) reads `^X.Y.Z` against a plain version itself, without semver: its
+ * verdicts must be semver's, prereleases included, for that form and every other, valid or not.
  */
 import satisfies from "semver/functions/satisfies.js";
 import validRange from "semver/ranges/valid.js";
 import { expect, it } from "vitest";
-import { rangeFits } from "../../core/src/host/api-fit.ts";
+import { rangeFits } from "../src/api-fit.ts";
 
 const VERSIONS = ["1.0.0", "1.0.1", "1.2.3", "1.10.0", "2.0.0", "0.9.0", "1.0.0-rc.1", "10.0.0"];
 const RANGES = [

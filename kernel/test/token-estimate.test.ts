@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyUsage, type AssistantMessage, type Message } from "@keel/extensions-api";
-import { TokenEstimator } from "../../core/src/loop/token-estimate.ts";
+import { TokenEstimator } from "../src/loop/token-estimate.ts";
 
 const user = (text: string): Message => ({ role: "user", content: text, timestamp: 0 });
 const reply = (text: string, input = 0): AssistantMessage => ({

@@ -1,5 +1,5 @@
 /**
- * session-commands: the session's slash commands every surface shares — /help, /model, /thinking, /resume,
+ * slash-commands: the session's slash commands every surface shares — /help, /model, /thinking, /resume,
  * /new — over the runtime's model and thinking API and its session store. Their pickers ask through
  * `runtime.ask`, which each surface answers its own way. It starts with the host, so /help and completion
  * know its commands from the first screen; the pickers' code loads on a command's first use.

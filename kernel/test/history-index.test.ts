@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyUsage, type AssistantMessage, type Message, type ToolResultMessage } from "@keel/extensions-api";
-import { HistoryIndex, toModelContext } from "../../core/src/loop/history.ts";
+import { HistoryIndex, toModelContext } from "../src/loop/history.ts";
 
 const user = (text: string): Message => ({ role: "user", content: text, timestamp: 0 });
 const reply = (ids: string[], stopReason: AssistantMessage["stopReason"] = "tool_use"): AssistantMessage => ({

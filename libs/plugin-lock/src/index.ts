@@ -1,0 +1,21 @@
+/**
+ * `@keel/plugin-lock`: what an installed plugin must match, one definition for the installer that records it
+ * and the host that checks it at every load — the keel.lock format, the tree hash, the manifest read without
+ * running code, and whether this keel's API fits the plugin's range. The host answers a plugin's (the
+ * installer's) import of this package with its own copy (`core/src/host/host-specifiers.ts`).
+ */
+export {
+  blockedIndexFile,
+  LOCK_FILE,
+  LockEntrySchema,
+  LockSchema,
+  readLock,
+  type BlockedIndex,
+  type Lock,
+  type LockEntry,
+} from "./lock-file.js";
+export { treeHash } from "./tree-hash.js";
+export { verifyInstalled, type VerifyOptions } from "./verify.js";
+export { apiFits, rangeFits } from "./api-fit.js";
+export { declaredNames, readManifest, type ManifestResult } from "./manifest.js";
+export { CacheShards } from "./cache-shards.js";
