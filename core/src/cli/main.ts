@@ -130,7 +130,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     .addOption(new Option("--thinking <level>", "how hard a model that reasons thinks first").choices(THINKING_LEVELS))
     .option("--cwd <dir>", "workspace folder (default: the current folder)")
     .option("--plugin <path>", "load a plugin folder (repeatable)")
-    .option("--settings <json|file>", "extra settings, over the settings files (repeatable)")
+    .option("--settings <json|file>", "extra settings, over the settings files (repeatable)", collect)
     .option("--safe-mode", "load only the distribution's own plugins")
     .option("--trust", "trust this folder's own configuration (.keel/settings.json, .mcp.json) for this run")
     .configureOutput({ writeOut: out, writeErr: err })
@@ -202,6 +202,9 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   }
   return exitCode;
 }
+
+/** Every value of a repeatable flag, so that a subcommand passing them on (`keel batch`) has them all. */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** The value given for the flag `--<name>`, or undefined when it was not given. */
 function flagValue(program: Command, opts: Record<string, unknown>, name: string): unknown {
