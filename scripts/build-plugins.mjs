@@ -45,10 +45,14 @@ function dependenciesOf(pkg, seen = new Set()) {
  * loader. `assert` is signal-exit's (proper-lockfile's) one `assert.equal`, which runs as the lock loads: node:assert
  * loads its error, call tracker and colour modules for it (lock-assert.cjs). provider-kit's eventsource-parser (its
  * SSE reader) is built in too: from node_modules it was a package a run resolved through package `exports`, which
- * loads Node's ES module resolver (bin/keel.cjs and the host find their own packages' files without it).
+ * loads Node's ES module resolver (bin/keel.cjs and the host find their own packages' files without it). `yaml`
+ * (front matter of skills, commands and agents; a chunk of its own, loaded by the first file with front matter)
+ * cost ~20 ms to compile from node_modules on a start that reads a project's `.claude/` folder.
  */
 const BUILT_IN = {
   "@keel/provider-kit": { packages: ["eventsource-parser"] },
+  "@keel/plugin-context": { packages: ["yaml"] },
+  "@keel/plugin-subagents": { packages: ["yaml"] },
   "@keel/plugin-session-jsonl": {
     packages: ["proper-lockfile", "@noble/hashes"],
     alias: {

@@ -56,6 +56,12 @@ export interface EventPayloads {
     reason: string;
     asked: boolean;
   };
+  permission_grant: {
+    /** Allow rules in the `permissions` setting's syntax (Claude Code's names and patterns read too). */
+    rules: string[];
+    /** Who grants them, named in each decision they make (a command's file). */
+    origin: string;
+  };
   session_mcp_servers: {
     /** Server name → entry, in the `mcpServers` setting's format (`{ command, args, env }` | `{ url, headers }`). */
     servers: Record<string, unknown>;
@@ -75,6 +81,7 @@ export interface PlanEntry {
 /** Events a plugin may publish with `api.publish`; every other event is the kernel's alone. */
 export const PLUGIN_EVENTS = [
   "permission_decision",
+  "permission_grant",
   "session_mcp_servers",
   "plan",
 ] as const satisfies readonly EventName[];
@@ -135,6 +142,10 @@ export const EVENTS: { [K in EventName]: string } = {
     "`rule`), the `mode`, a grant the user gave this `session`, the `user` when asked (`asked`), " +
     "`yes` (--yes), `no_ui` (an ask nobody could answer, so a deny) or `error` (the check itself " +
     "failed, so a deny); `reason` says why. Published by a plugin (`api.publish`).",
+  permission_grant:
+    "A plugin grants allow rules until the run going ends, or the next one when none is (a slash command's " +
+    "`allowed-tools`). The permission policy applies them as it applies the user's allow rules: below its " +
+    "deny and ask rules and protected files. Published by a plugin (`api.publish`).",
   session_mcp_servers:
     "MCP servers a client passed for this session only (an ACP editor's `session/new` or `session/load`), " +
     "not written to any settings file; an MCP plugin connects them before the next prompt runs. Published " +

@@ -79,7 +79,8 @@ export const KeelManifestSchema = z
     /**
      * Keys of the plugin's own section whose lists every settings layer adds to instead of replacing
      * (`["deny", "ask"]`): a trusted project's or `--settings`' rules join the user's, and no layer can drop
-     * one from below. Other lists replace, like every setting.
+     * one from below. Other lists replace, like every setting. A key that starts with a section the plugin
+     * `reads` names that section's (`"hooks.*"`); `*` as the last part stands for every key of the object.
      */
     addingLists: z.array(z.string().min(1)).default([]),
     /**

@@ -6,7 +6,7 @@ import type { z } from "zod";
 import type { DeclaredContributions } from "./contributions.js";
 import type { EventPayloads, EventSubscriber, PluginEventName, PluginRef } from "./events.js";
 import type { HookRegistrar, RunEndReason } from "./hooks.js";
-import type { AssistantMessage, Message, Usage, UserContent } from "./messages.js";
+import type { AssistantMessage, Message, ToolResultMessage, Usage, UserContent } from "./messages.js";
 import type { OperationsBackend } from "./ops.js";
 import type { ModelInfo, Provider, ThinkingLevel } from "./provider.js";
 import type { PluginEntry, PluginSession, ReplaceOptions } from "./session.js";
@@ -64,6 +64,8 @@ export interface SubagentRequest {
   model?: { provider: string; model: string };
   /** Aborting it aborts the subagent's run (its provider stream and running tools). */
   signal?: AbortSignal;
+  /** Requests it may make before it is stopped (`max_steps`); default: the session's `loop.maxSteps`. */
+  maxSteps?: number;
 }
 
 /** How a subagent's run ended: its final answer and what it cost; its history is not kept. */
@@ -181,6 +183,13 @@ export interface Runtime {
    * with reason `aborted`. Rejects when a tool or the model is unknown. Several may run at once.
    */
   runSubagent(request: SubagentRequest): Promise<SubagentResult>;
+  /**
+   * Runs one tool call as if the model had made it (a command's `` !`git status` `` line): the `tool_call`
+   * guards judge it — the permission policy asks or refuses as it would for the model —, the tool runs, and the
+   * `tool_result` transform sees its result, which resolves (an error result when it was blocked, unknown or
+   * invalid). UIs see it run (`tool_execution_*` events); nothing enters the history.
+   */
+  runTool(call: { name: string; input: Record<string, unknown> }, signal?: AbortSignal): Promise<ToolResultMessage>;
   /** Runs a `/command args` line. Resolves false when the line names no command. */
   runCommand(line: string): Promise<boolean>;
   /**

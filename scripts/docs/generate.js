@@ -2,6 +2,7 @@
 // that none is stale (scripts/docs.js --check), so a document cannot drift from what it is generated from.
 import { existsSync, readFileSync } from "node:fs";
 import { contributions } from "./contributions.js";
+import { formatTables } from "./formats.js";
 import { hooksAndEvents } from "./hooks-and-events.js";
 import { pluginSettings, readmeSettings, settingsTable } from "./plugin-settings.js";
 import { fillRegion } from "./regions.js";
@@ -28,8 +29,15 @@ export async function generatedDocs(root) {
   const settings = fillRegion(current("docs/settings.md"), "plugin-settings", settingsTable(plugins), () => {
     throw new Error("docs/settings.md has no generated:plugin-settings region");
   });
+  const tables = await formatTables(root);
+  const missing = (/** @type {string} */ name) => () => {
+    throw new Error(`docs/formats.md has no generated:${name} region`);
+  };
+  const withEvents = fillRegion(current("docs/formats.md"), "hook-events", tables.hookEvents, missing("hook-events"));
+  const formats = fillRegion(withEvents, "tool-names", tables.toolNames, missing("tool-names"));
   return [
     { path: "docs/hooks-and-events.md", text: await hooksAndEvents(root) },
+    { path: "docs/formats.md", text: formats },
     { path: "docs/contributions.md", text: contributions() },
     { path: "docs/settings.md", text: settings },
     ...readmes,

@@ -41,7 +41,8 @@ it("holds a project whose only configuration is an agent definition, naming the 
   expect(trust.trusted).toBe(false);
   expect(trust.held).toEqual([".keel/agents"]);
   expect(trust.config.files).toEqual([".keel/agents/scout.md"]);
-  expect(trust.notice).toContain(".keel/agents/scout.md");
+  // The folder is named once, not file by file.
+  expect(trust.notice).toContain("its .keel/agents set");
 });
 
 it("trusts a project with no configuration at all", async () => {

@@ -15,10 +15,8 @@ import { CompactionSettingsSchema } from "@keel/extensions-api/compaction";
 import { ScriptToolCallSchema, ScriptTurnSchema } from "@keel/extensions-api/scripted";
 import { LockEntrySchema, LockSchema } from "@keel/plugin-lock";
 import { EntrySchema, HeaderSchema } from "../../plugins/session-jsonl/src/format.ts";
-import { SkillHeader } from "../../plugins/context/src/skills.ts";
 import { TemplateHeader } from "../../plugins/context/src/templates.ts";
 import { UntrustedPermissionsSchema } from "../../plugins/permissions/src/settings.ts";
-import { AgentHeader } from "../../plugins/subagents/src/agents.ts";
 import { ProcessParams } from "../../plugins/tool-bash/src/process-tool.ts";
 import { ReadResultParams } from "../../plugins/large-results/src/read-result.ts";
 import { keelEnv, KEEL_BIN, runKeel, SCRIPTED } from "../support/keel-cli.ts";
@@ -57,6 +55,11 @@ const UNUSED_CODE = [
  * servers); the client, its transports and the SDK are chunks (and a package) of their own.
  */
 const MCP_WITHOUT_SERVERS = ["plugins/mcp/dist/index.cjs"];
+/**
+ * Other formats load lazily: in a folder with no skills, commands, agents or CLAUDE.md, the context and
+ * subagents plugins read their entries only, none of the readers of @keel/formats (chunks of their own).
+ */
+const FORMATS_UNUSED = ["plugins/context/dist/index.cjs", "plugins/subagents/dist/index.cjs"];
 
 it("activates and reads nothing of the UIs, RPC, ACP, MCP servers, the marketplace or unused providers", async () => {
   const env = keelEnv({
@@ -83,6 +86,8 @@ it("activates and reads nothing of the UIs, RPC, ACP, MCP servers, the marketpla
   );
   expect(files.filter((file) => UNUSED_CODE.some((prefix) => file.includes(prefix)))).toEqual([]);
   expect(files.filter((file) => file.startsWith("plugins/mcp/")).sort()).toEqual(MCP_WITHOUT_SERVERS);
+  const formats = files.filter((file) => /^plugins\/(context|subagents)\//.test(file) || file.includes("libs/formats"));
+  expect(formats.sort()).toEqual(FORMATS_UNUSED);
 });
 
 /**
@@ -146,7 +151,7 @@ const keysOf = (schema: { shape: object }) => Object.keys(schema.shape).sort().j
  * Schemas of the contract, the kernel and first-party plugins that a `-p` run never parses, built on first use
  * (`lazySchema`): a catalog's, a distribution manifest's, the compaction section's (read by a strategy when it
  * compacts), a lock's (read when plugins are installed), a session file's lines (read on resume), the front matter
- * of subagent definitions, skills and prompt templates, an untrusted project's permissions section, and the
+ * of prompt templates, an untrusted project's permissions section, and the
  * parameters of tools offered only later (`process`, `read_result`).
  */
 const UNPARSED_SCHEMAS = {
@@ -161,8 +166,6 @@ const UNPARSED_SCHEMAS = {
   LockEntrySchema,
   HeaderSchema,
   ...Object.fromEntries(EntrySchema.options.map((entry) => [`EntrySchema(${entry.shape.type.value})`, entry])),
-  AgentHeader,
-  SkillHeader,
   TemplateHeader,
   UntrustedPermissionsSchema,
   ProcessParams,

@@ -14,6 +14,7 @@ import * as extensionsApi from "@keel/extensions-api";
 import * as catalog from "@keel/extensions-api/catalog";
 import * as compaction from "@keel/extensions-api/compaction";
 import * as lazySchema from "@keel/extensions-api/lazy-schema";
+import * as mcpConfig from "@keel/extensions-api/mcp-config";
 import * as paths from "@keel/extensions-api/paths";
 import * as randomId from "@keel/extensions-api/random-id";
 import * as render from "@keel/extensions-api/render";
@@ -33,6 +34,7 @@ export const hostModules: Readonly<Record<HostModule, unknown>> = {
   "@keel/extensions-api/catalog": catalog,
   "@keel/extensions-api/compaction": compaction,
   "@keel/extensions-api/lazy-schema": lazySchema,
+  "@keel/extensions-api/mcp-config": mcpConfig,
   "@keel/extensions-api/paths": paths,
   "@keel/extensions-api/random-id": randomId,
   "@keel/extensions-api/render": render,

@@ -11,6 +11,7 @@ export const HOST_MODULES = [
   "@keel/extensions-api/catalog",
   "@keel/extensions-api/compaction",
   "@keel/extensions-api/lazy-schema",
+  "@keel/extensions-api/mcp-config",
   "@keel/extensions-api/paths",
   "@keel/extensions-api/random-id",
   "@keel/extensions-api/render",

@@ -280,9 +280,16 @@ export class PluginHost {
     return r.pending;
   }
 
-  /** The settings paths (`"permissions.deny"`) whose lists every layer adds to, from `keel.addingLists`. */
+  /**
+   * The settings paths (`"permissions.deny"`, `"hooks.*"`) whose lists every layer adds to, from `keel.addingLists`:
+   * keys of the plugin's own section, or of a section it `reads` when the key starts with that section's name.
+   */
   addingLists(): string[] {
-    return this.records.flatMap((r) => (r.manifest?.addingLists ?? []).map((key) => `${r.settingsKey}.${key}`));
+    return this.records.flatMap((r) =>
+      (r.manifest?.addingLists ?? []).map((key) =>
+        r.manifest?.reads.includes(key.split(".")[0]!) ? key : `${r.settingsKey}.${key}`,
+      ),
+    );
   }
 
   /** The settings sections discovered plugins own or read, loaded or not: what top-level keys may be. */

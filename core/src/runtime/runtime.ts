@@ -23,6 +23,7 @@ import {
   type UiResponse,
   type UserContent,
 } from "@keel/extensions-api";
+import { randomHex } from "@keel/extensions-api/random-id";
 import { trace, type Agent, type EventBus, type HookBus } from "@keel/kernel";
 import type { PluginHost } from "../host/plugin-host.js";
 import type { Contributions } from "../host/registries.js";
@@ -85,6 +86,8 @@ export class KeelRuntime implements Runtime {
   private settle(trust: ProjectTrust): void {
     this.trust = trust;
     this.w.view.settle(trust);
+    // Before plugins activate, so every process the session starts inherits them (Claude Code's `env`).
+    Object.assign(process.env, this.core.env);
     this.agent = sessionAgent(this.w);
   }
 
@@ -296,6 +299,13 @@ export class KeelRuntime implements Runtime {
       },
       request,
     );
+  }
+
+  async runTool(call: { name: string; input: Record<string, unknown> }, signal?: AbortSignal) {
+    await this.startSession();
+    const id = `run_${randomHex(8)}`;
+    const toolCall = { type: "toolCall" as const, id, name: call.name, arguments: JSON.stringify(call.input) };
+    return this.agent.runTool(toolCall, signal ?? new AbortController().signal);
   }
 
   async runCommand(line: string): Promise<boolean> {

@@ -61,8 +61,10 @@ export async function runSubagent(host: SubagentHost, request: SubagentRequest):
   const tools = chosenTools(host.tools(), request);
   const target = await host.target(request.model);
   const hooks = host.hooks.forAgent(request.name);
+  const { limits } = host.shared;
   const agent = new Agent({
     ...host.shared,
+    limits: request.maxSteps === undefined ? limits : { ...limits, maxSteps: request.maxSteps },
     bus: new EventBus(),
     hooks,
     model: async () => target,

@@ -54,6 +54,8 @@ export const CoreSettingsSchema = z.object({
     .default({ enabled: true, reserveTokens: 16384 }),
   /** Milliseconds a plugin's activate() may take. */
   activationTimeoutMs: z.number().int().positive().default(10_000),
+  /** Environment variables set for the session: the commands tools, hooks and MCP servers start see them. */
+  env: z.record(z.string(), z.string()).default({}),
 });
 
 export type CoreSettings = z.output<typeof CoreSettingsSchema>;

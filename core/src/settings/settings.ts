@@ -1,11 +1,13 @@
 /**
- * Settings: the distribution's defaults, then `$KEEL_HOME/settings.json` (user), then `.keel/settings.json`
- * (project, only what its trust allows), then `--settings`, merged in that order (objects merge key by key,
- * anything else replaces), and the managed layer over all of them (managed.ts). A file that cannot be read is
- * skipped with a warning naming it; the agent still runs.
+ * Settings: the distribution's defaults, then `$KEEL_HOME/settings.json` (user), then `.keel/settings.json` with
+ * the project's `.claude/settings.json` and `.mcp.json` (project, only what its trust allows), then `--settings`,
+ * merged in that order (objects merge key by key, anything else replaces), and the managed layer over all of them
+ * (managed.ts). A file that cannot be read is skipped with a warning naming it; the agent still runs.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { mcpServersOf } from "@keel/extensions-api/mcp-config";
+import { CLAUDE_SETTINGS_FILES, mapClaudeSettings, type McpChoice } from "./claude-settings.js";
 
 export type SettingsObject = Record<string, unknown>;
 
@@ -15,7 +17,8 @@ export function isPlainObject(value: unknown): value is SettingsObject {
 
 /**
  * Deep merge: later layers win; plain objects merge recursively. A list at one of the `adding` paths
- * (`"permissions.deny"`, from plugins' `keel.addingLists`) is added to the list below instead of replacing it.
+ * (`"permissions.deny"`, from plugins' `keel.addingLists`; `"hooks.*"` for every key of `hooks`) is added to the
+ * list below instead of replacing it.
  */
 export function mergeSettings(
   layers: (SettingsObject | undefined)[],
@@ -29,7 +32,8 @@ export function mergeSettings(
       const current = out[key];
       const at = path ? `${path}.${key}` : key;
       if (isPlainObject(current) && isPlainObject(value)) out[key] = mergeSettings([current, value], adding, at);
-      else if (Array.isArray(current) && Array.isArray(value) && adding.has(at)) out[key] = union(current, value);
+      else if (Array.isArray(current) && Array.isArray(value) && (adding.has(at) || adding.has(`${path}.*`)))
+        out[key] = union(current, value);
       else out[key] = value;
     }
   }
@@ -90,7 +94,7 @@ export function parseSettingsArg(arg: string, cwd: string, errors: string[]): Se
 export interface SettingLayers {
   defaults?: SettingsObject;
   user?: SettingsObject;
-  /** `.keel/settings.json` as the project wrote it, with the servers of its `.mcp.json` (see `projectLayer`). */
+  /** `.keel/settings.json` as the project wrote it, with its Claude Code settings and `.mcp.json` (`projectLayer`). */
   project?: SettingsObject;
   /** Each `--settings`, in order. */
   extra: SettingsObject[];
@@ -122,22 +126,55 @@ export function namedLayers(layers: SettingLayers): NamedLayer[] {
   ];
 }
 
+/** `below` with `above` laid over it, lists added to rather than replaced: two files of one project both speak. */
+function joinProjectFiles(below: SettingsObject, above: SettingsObject): SettingsObject {
+  const out: SettingsObject = { ...below };
+  for (const [key, value] of Object.entries(above)) {
+    const current = out[key];
+    if (isPlainObject(current) && isPlainObject(value)) out[key] = joinProjectFiles(current, value);
+    else if (Array.isArray(current) && Array.isArray(value)) out[key] = union(current, value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** The servers of the project's `.mcp.json` (either form), less those its Claude Code settings switch off. */
+function projectServers(cwd: string, choice: McpChoice | undefined, warnings: string[]): SettingsObject | undefined {
+  const file = join(cwd, ".mcp.json");
+  const raw = readSettingsFile(file, warnings);
+  if (raw === undefined) return undefined;
+  const read = mcpServersOf(raw);
+  if ("problem" in read) {
+    warnings.push(`${file} adds no MCP server: ${read.problem}.`);
+    return undefined;
+  }
+  const on = (name: string) => !choice?.disabled.includes(name) && (!choice?.enabled || choice.enabled.includes(name));
+  return Object.fromEntries(Object.entries(read.servers).filter(([name]) => on(name)));
+}
+
 /**
- * The project's layer: `.keel/settings.json`, and the `mcpServers` of the project's `.mcp.json` (the file Claude
- * Code and other MCP clients read) under its own, so that a cloned repository's servers wait for trust like any
+ * The project's layer: `.keel/settings.json` over the project's Claude Code settings (`.claude/settings.json`,
+ * mapped in claude-settings.ts), and the servers of its `.mcp.json` (the file Claude Code and other MCP clients
+ * read) under `mcpServers`, so that a cloned repository's hooks, rules and servers wait for trust like any
  * project key. A server named in both is the settings file's.
  */
 function projectLayer(cwd: string, projectFile: string, warnings: string[]): SettingsObject | undefined {
-  const settings = readSettingsFile(projectFile, warnings);
-  const mcpFile = join(cwd, ".mcp.json");
-  const mcp = readSettingsFile(mcpFile, warnings);
-  if (mcp === undefined) return settings;
-  if (!isPlainObject(mcp.mcpServers)) {
-    warnings.push(`${mcpFile} has no "mcpServers" object, so it adds no MCP server.`);
-    return settings;
+  let settings: SettingsObject | undefined;
+  const mcp: McpChoice = { disabled: [] };
+  for (const name of CLAUDE_SETTINGS_FILES) {
+    const raw = readSettingsFile(join(cwd, name), warnings);
+    if (raw === undefined) continue;
+    const claude = mapClaudeSettings(raw, name, warnings);
+    settings = joinProjectFiles(settings ?? {}, claude.settings);
+    mcp.disabled.push(...claude.mcp.disabled);
+    mcp.enabled = claude.mcp.enabled ?? mcp.enabled;
   }
-  const own = isPlainObject(settings?.mcpServers) ? settings.mcpServers : {};
-  return { ...settings, mcpServers: { ...mcp.mcpServers, ...own } };
+  const own = readSettingsFile(projectFile, warnings);
+  if (own) settings = joinProjectFiles(settings ?? {}, own);
+  const servers = projectServers(cwd, mcp, warnings);
+  if (servers === undefined) return settings;
+  const ownServers = isPlainObject(settings?.mcpServers) ? settings.mcpServers : {};
+  return { ...settings, mcpServers: { ...servers, ...ownServers } };
 }
 
 export function loadSettingLayers(options: {

@@ -99,7 +99,14 @@ export async function decideProjectTrust(args: TrustInputs): Promise<ProjectTrus
     : remembered === false && !answer
       ? " (you chose not to trust it)"
       : "";
-  const settingFiles = config.files.filter((file) => !config.plugins.includes(file));
+  // A config folder is named once, not file by file.
+  const settingFiles = [
+    ...new Set(
+      config.files
+        .filter((file) => !config.plugins.includes(file))
+        .map((file) => PROJECT_CONFIG_FOLDERS.find((d) => file.startsWith(`${d}/`)) ?? file),
+    ),
+  ];
   const skipped = [
     ...(held.length > 0
       ? [`what its ${settingFiles.join(", ")} set beyond the harmless keys (${held.join(", ")})`]

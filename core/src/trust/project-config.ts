@@ -11,26 +11,46 @@ import { hashPluginFolders, projectPluginFolders } from "./project-plugins.js";
 /** SHA-256 of no input: the digest of a folder with nothing to hash. */
 const NOTHING_HASHED = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
-export const PROJECT_CONFIG_FILES = [".keel/settings.json", ".mcp.json"] as const;
+export const PROJECT_CONFIG_FILES = [
+  ".keel/settings.json",
+  ".claude/settings.json",
+  ".claude/settings.local.json",
+  ".mcp.json",
+] as const;
 
 /**
  * Project folders whose every file is configuration that plugins read from the folder themselves once it is
- * trusted (`PluginAPI.projectTrusted`): agent definitions pick tools and models. Each file counts as a
- * configuration file, so a new or changed one asks again.
+ * trusted (`PluginAPI.projectTrusted`): agent definitions pick tools and models; Claude Code's slash commands
+ * run `!` lines and grant their `allowed-tools`. Each file (subfolders too) counts as a configuration file, so a
+ * new or changed one asks again.
  */
-export const PROJECT_CONFIG_FOLDERS = [".keel/agents"] as const;
+export const PROJECT_CONFIG_FOLDERS = [".keel/agents", ".claude/agents", ".claude/commands"] as const;
 
-/** The files of the config folders, relative to `dir`, sorted; none when a folder is missing. */
+/** How deep a config folder's subfolders are looked into (`git/commit.md` is one level). */
+const FOLDER_DEPTH = 4;
+
+/** The files of a folder and its subfolders, relative to `root`, sorted; none when it is missing. */
+function filesUnder(root: string, folder: string, depth = 0): string[] {
+  let entries;
+  try {
+    entries = readdirSync(join(root, folder), { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? depth < FOLDER_DEPTH
+          ? filesUnder(root, `${folder}/${entry.name}`, depth + 1)
+          : []
+        : [`${folder}/${entry.name}`],
+    );
+}
+
+/** The files of the config folders, relative to `dir`. */
 function folderFiles(dir: string): string[] {
-  return PROJECT_CONFIG_FOLDERS.flatMap((folder) => {
-    try {
-      return readdirSync(join(dir, folder))
-        .sort()
-        .map((name) => `${folder}/${name}`);
-    } catch {
-      return [];
-    }
-  });
+  return PROJECT_CONFIG_FOLDERS.flatMap((folder) => filesUnder(dir, folder));
 }
 
 export interface ProjectConfig {

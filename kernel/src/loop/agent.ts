@@ -20,6 +20,7 @@ import {
   type ToolCall,
   type ToolContext,
   type ToolResult,
+  type ToolResultMessage,
   type UserContent,
 } from "@keel/extensions-api";
 import { estimateTokens } from "@keel/extensions-api/compaction";
@@ -30,7 +31,7 @@ import { Compactor, type CompactionSettings } from "./compactor.js";
 import { HistoryIndex } from "./history.js";
 import { requestOptions, streamReply } from "./stream-reply.js";
 import { toolJsonSchema, withUniqueCallIds, type ActiveTool } from "./tool-calls.js";
-import { runToolCalls, type ToolRunnerDeps } from "./tool-runner.js";
+import { runSingleCall, runToolCalls, type ToolRunnerDeps } from "./tool-runner.js";
 import type { ToolFault } from "./tool-result.js";
 import { TokenEstimator } from "./token-estimate.js";
 import { trace } from "../trace.js";
@@ -252,6 +253,12 @@ export class Agent {
       }
       return { reason: "stop" };
     }
+  }
+
+  /** Runs one call as the model's calls run (guards, the tool, `tool_result`); nothing enters the history. */
+  async runTool(call: ToolCall, signal: AbortSignal): Promise<ToolResultMessage> {
+    await this.deps.toolsReady();
+    return runSingleCall(call, this.runnerDeps(), signal);
   }
 
   private runnerDeps(): ToolRunnerDeps {

@@ -61,6 +61,14 @@ export async function runToolCalls(
   return { results, allMalformed: prepared.length > 0 && prepared.every((p) => !p.ok && p.malformed) };
 }
 
+/**
+ * One call outside a reply (`Runtime.runTool`: a command's `!` line): prepared, guarded, run and transformed
+ * exactly as one of the model's calls would be.
+ */
+export function runSingleCall(call: ToolCall, deps: ToolRunnerDeps, signal: AbortSignal): Promise<ToolResultMessage> {
+  return runOne(prepareCall(call, deps.tools, false), deps, signal);
+}
+
 function isReadOnly(call: PreparedCall): boolean {
   return call.ok && call.tool.tool.readOnly === true;
 }

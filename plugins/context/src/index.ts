@@ -1,10 +1,11 @@
 /**
  * context: the system prompt a coding agent needs and nothing more — a short default base, the session's facts
- * (date, folder, platform, git branch), the project's AGENTS.md files, skills by name and description — and
- * `/skill:<name>` and prompt-template commands. Everything is read once, when the session starts.
+ * (date, folder, platform, git branch), the project's AGENTS.md, CLAUDE.md and GEMINI.md files, skills by name
+ * and description — and `/skill:<name>`, prompt-template and Claude Code slash commands. Everything is read
+ * once, when the session starts.
  */
 import { definePlugin } from "@keel/extensions-api";
-import { skillCommand, templateCommand } from "./commands.ts";
+import type { RunDeps } from "./prompt-run.ts";
 import { readSessionContext, type SessionContext } from "./session-context.ts";
 import { ContextSettingsSchema } from "./settings.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
@@ -19,12 +20,21 @@ export default definePlugin({
         keelHome: api.keelHome,
         caps: api.settings,
         plugins: api.runtime.listPlugins(),
-      }).then((read) => {
+        projectTrusted: api.projectTrusted,
+      }).then(async (read) => {
         for (const problem of read.problems) api.log.warn(problem);
-        for (const skill of read.skills) api.registerCommand(skillCommand(skill));
+        if (read.skills.length + read.templates.length + read.commands.length === 0) return read;
+        const { claudeCommand, skillCommand, templateCommand } = await import("./commands.ts");
+        for (const skill of read.skills) if (skill.userInvocable) api.registerCommand(skillCommand(skill, deps));
         for (const template of read.templates) api.registerCommand(templateCommand(template));
+        for (const command of read.commands) api.registerCommand(claudeCommand(command, deps));
         return read;
       }));
+    const deps: RunDeps = {
+      grant: (rules, origin) => api.publish("permission_grant", { rules, origin }),
+      aliases: () => api.allSettings.modelAliases,
+      warn: (message) => api.log.warn(message),
+    };
     api.hooks.tap("session_start", async () => void (await load()));
     // Asked before every request with the same inputs but when the tools offered change: built once for each.
     let last: { inputs: unknown[]; prompt: string } | undefined;

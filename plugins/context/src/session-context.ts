@@ -1,15 +1,18 @@
 /**
  * What one session's prompt is built from, read once when the session starts (so every request sends the same
- * bytes and a provider's prompt cache keeps hitting): the facts, the project instructions, the skills and the
- * templates. Reading costs a few `stat`s and small reads; nothing is spawned.
+ * bytes and a provider's prompt cache keeps hitting): the facts, the project instructions, the skills, the
+ * templates and the slash commands. Reading costs a few `stat`s and small reads; nothing is spawned, and the
+ * readers of each kind load only when one of its folders exists.
  */
+import { existsSync } from "node:fs";
 import type { PluginInfo } from "@keel/extensions-api";
+import type { Command } from "./claude-commands.ts";
 import { projectFolders } from "./folders.ts";
 import { gitBranch } from "./git-branch.ts";
 import { readInstructions, type Caps, type InstructionFile } from "./instructions.ts";
-import { discoverSkills, type Skill } from "./skills.ts";
-import { sourcesOf } from "./sources.ts";
-import { discoverTemplates, type Template } from "./templates.ts";
+import type { Skill } from "./skills.ts";
+import { sourcesOf, type Source } from "./sources.ts";
+import type { Template } from "./templates.ts";
 
 export interface SessionContext {
   /** `Date: … Folder: … Platform: … Git branch: …` */
@@ -17,6 +20,7 @@ export interface SessionContext {
   instructions: InstructionFile[];
   skills: Skill[];
   templates: Template[];
+  commands: Command[];
   /** What the user should hear about: cut files, bad front matter, hidden duplicates. */
   problems: string[];
 }
@@ -26,8 +30,13 @@ export interface ContextInputs {
   keelHome: string;
   caps: Caps;
   plugins: readonly PluginInfo[];
+  /** Whether the project's configuration applies (its `.claude/commands` are read only then). */
+  projectTrusted: boolean;
   now?: Date;
 }
+
+/** The sources that exist; none (the usual case) means the kind's reader is never loaded. */
+const present = (sources: readonly Source[]) => sources.filter((source) => existsSync(source.dir));
 
 function isoDate(d: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");
@@ -45,12 +54,16 @@ export async function readSessionContext(inputs: ContextInputs): Promise<Session
     `Platform: ${process.platform}.`,
     ...(branch ? [`Git branch: ${branch}.`] : []),
   ].join(" ");
-  const sources = sourcesOf(chain, keelHome, plugins);
+  const sources = sourcesOf(chain, keelHome, plugins, inputs.projectTrusted);
+  const skills = present(sources.skills);
+  const prompts = present(sources.prompts);
+  const commands = present(sources.commands);
   return {
     facts,
-    instructions: readInstructions([keelHome, ...chain], caps, problems),
-    skills: await discoverSkills(sources.skills, problems),
-    templates: await discoverTemplates(sources.prompts, problems),
+    instructions: await readInstructions([keelHome, ...chain], caps, problems),
+    skills: skills.length ? await (await import("./skills.ts")).discoverSkills(skills, problems) : [],
+    templates: prompts.length ? await (await import("./templates.ts")).discoverTemplates(prompts, problems) : [],
+    commands: commands.length ? await (await import("./claude-commands.ts")).discoverCommands(commands, problems) : [],
     problems,
   };
 }

@@ -1,24 +1,31 @@
 /**
- * Where skills and prompt templates are looked for, in precedence order (the first of a name wins): the
- * project's folders, narrowest first, then the user's folder, then plugins that list folders in their
- * manifest (`keel.skills`, `keel.prompts`).
+ * Where skills, prompt templates and slash commands are looked for, in precedence order (the first of a name
+ * wins): the project's folders, narrowest first, then the user's folder, then plugins that list folders in
+ * their manifest (`keel.skills`, `keel.prompts`). Claude Code's `.claude/commands` run `!` lines and grant
+ * their `allowed-tools`, so the project's are read only once the folder is trusted, and only the working
+ * folder's: trust is decided for that folder's files alone, never a parent's.
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z, type PluginInfo } from "@keel/extensions-api";
 
-export type ContentKind = "skills" | "prompts";
+export type ContentKind = "skills" | "prompts" | "commands";
 
 /** Project subfolders of each kind: keel's own, then the ones other agents' users already have. */
 const PROJECT_FOLDERS: Record<ContentKind, string[]> = {
   skills: [".keel/skills", ".agents/skills", ".claude/skills"],
   prompts: [".keel/prompts"],
+  commands: [".claude/commands"],
 };
+/** The kinds whose project folders hold configuration, read only from a trusted folder. */
+const TRUSTED_ONLY: ReadonlySet<ContentKind> = new Set(["commands"]);
 
 export interface Source {
   dir: string;
   /** Shown in listings and warnings: `project`, `user`, or the plugin's name. */
   origin: string;
+  /** Its files may grant tools: the user's, a plugin's, a trusted project's commands (never a project's skills). */
+  trusted: boolean;
 }
 
 const ManifestFolders = z.object({
@@ -27,7 +34,7 @@ const ManifestFolders = z.object({
 
 /** The folders each plugin's manifest lists, read once for both kinds (~30 manifests on a start). */
 function pluginFolders(plugins: readonly PluginInfo[]): Record<ContentKind, Source[]> {
-  const folders: Record<ContentKind, Source[]> = { skills: [], prompts: [] };
+  const folders: Record<ContentKind, Source[]> = { skills: [], prompts: [], commands: [] };
   for (const plugin of plugins) {
     if (plugin.state !== "active" && plugin.state !== "lazy") continue;
     let manifest: z.infer<typeof ManifestFolders>;
@@ -37,24 +44,37 @@ function pluginFolders(plugins: readonly PluginInfo[]): Record<ContentKind, Sour
       continue; // The host read and checked this manifest already; a plugin that lists nothing is the usual case.
     }
     for (const kind of ["skills", "prompts"] as const)
-      folders[kind].push(...manifest.keel[kind].map((dir) => ({ dir: resolve(plugin.dir, dir), origin: plugin.name })));
+      folders[kind].push(
+        ...manifest.keel[kind].map((dir) => ({ dir: resolve(plugin.dir, dir), origin: plugin.name, trusted: true })),
+      );
   }
   return folders;
 }
 
-/** Each kind's sources, in precedence order. `chain` is the project's folders, widest first (see folders.ts). */
+/**
+ * Each kind's sources, in precedence order. `chain` is the project's folders, widest first (see folders.ts);
+ * `projectTrusted` whether the project's configuration applies.
+ */
 export function sourcesOf(
   chain: readonly string[],
   keelHome: string,
   plugins: readonly PluginInfo[],
+  projectTrusted: boolean,
 ): Record<ContentKind, Source[]> {
   const fromPlugins = pluginFolders(plugins);
+  const project = (kind: ContentKind) =>
+    TRUSTED_ONLY.has(kind) ? (projectTrusted ? chain.slice(-1) : []) : [...chain].reverse();
   const sources = (kind: ContentKind): Source[] => [
-    ...[...chain]
-      .reverse()
-      .flatMap((folder) => PROJECT_FOLDERS[kind].map((sub) => ({ dir: join(folder, sub), origin: "project" }))),
-    { dir: join(keelHome, kind), origin: "user" },
+    ...project(kind).flatMap((folder) =>
+      PROJECT_FOLDERS[kind].map((sub) => ({
+        dir: join(folder, sub),
+        origin: "project",
+        // Skills are read in any folder, so a project's never grant tools; its commands wait for trust.
+        trusted: TRUSTED_ONLY.has(kind) && projectTrusted,
+      })),
+    ),
+    { dir: join(keelHome, kind), origin: "user", trusted: true },
     ...fromPlugins[kind],
   ];
-  return { skills: sources("skills"), prompts: sources("prompts") };
+  return { skills: sources("skills"), prompts: sources("prompts"), commands: sources("commands") };
 }

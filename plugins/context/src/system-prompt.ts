@@ -27,9 +27,13 @@ export function buildSystemPrompt(
   const setting = (added && configured.endsWith(added) ? configured.slice(0, -added.length) : configured).trim();
   const base = setting === "" ? [defaultBase(toolNames), ...(added ? [added] : [])].join("\n\n") : configured.trimEnd();
   const parts = [base, context.facts];
-  for (const file of context.instructions) parts.push(`Instructions from ${file.path}:\n${file.text}`);
-  if (context.skills.length > 0) {
-    const lines = context.skills.map((s) => `- ${s.name}: ${s.description} (${shown(s.path, cwd)})`);
+  for (const file of context.instructions)
+    parts.push(
+      `Instructions from ${file.path}${file.importedBy ? ` (imported by ${file.importedBy})` : ""}:\n${file.text}`,
+    );
+  const offered = context.skills.filter((s) => s.modelInvocable);
+  if (offered.length > 0) {
+    const lines = offered.map((s) => `- ${s.name}: ${s.description} (${shown(s.path, cwd)})`);
     parts.push(["Skills: when a task matches one, read its file first and follow it.", ...lines].join("\n"));
   }
   return parts.join("\n\n");

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { z } from "@keel/extensions-api";
 import { lazySchema } from "@keel/extensions-api/lazy-schema";
+import { substituteArguments } from "@keel/formats/expand";
 import { readHeader } from "@keel/front-matter";
 import type { Source } from "./sources.ts";
 
@@ -67,19 +68,7 @@ export async function discoverTemplates(sources: readonly Source[], problems: st
   return [...found.values()];
 }
 
-/** Splits an argument line like a shell would for words: spaces separate, quotes group, no expansion. */
-export function splitArguments(line: string): string[] {
-  const args: string[] = [];
-  for (const match of line.matchAll(/"((?:\\.|[^"\\])*)"|'([^']*)'|(\S+)/g)) {
-    args.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, "$1") : (match[2] ?? match[3]!));
-  }
-  return args;
-}
-
 /** The template's text with its arguments in place; one pass, so an argument's own `$1` stays as typed. */
 export function expandTemplate(body: string, line: string): string {
-  const args = splitArguments(line);
-  return body.replace(/\$(ARGUMENTS|@|[1-9])/g, (_, key: string) =>
-    key === "ARGUMENTS" ? line.trim() : key === "@" ? args.join(" ") : (args[Number(key) - 1] ?? ""),
-  );
+  return substituteArguments(body, line);
 }

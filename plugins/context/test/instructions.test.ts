@@ -1,6 +1,7 @@
 /**
- * Project instructions: AGENTS.md (CLAUDE.md where a folder has no AGENTS.md) from the user's folder and from
- * the repository root down to the working folder, widest first; capped per file and in all, with notices.
+ * Project instructions: AGENTS.md, CLAUDE.md and GEMINI.md (each with its `@` imports where its tool reads them)
+ * from the user's folder and from the repository root down to the working folder, widest first; capped per
+ * file and in all, with notices.
  */
 import { join } from "node:path";
 import type { TestKit } from "@keel/testing";
@@ -12,8 +13,8 @@ afterEach(async () => kit?.dispose());
 
 describe("project instructions", () => {
   it(
-    "come from the user's folder, then the repository root down to the working folder, CLAUDE.md " +
-      "only where no AGENTS.md is",
+    "come from the user's folder, then the repository root down to the working folder, a CLAUDE.md beside " +
+      "an AGENTS.md too",
     async () => {
       const root = tree({
         "AGENTS.md": "OUTSIDE the repository",
@@ -21,7 +22,7 @@ describe("project instructions", () => {
         "repo/.git/HEAD": "ref: refs/heads/feature/x\n",
         "repo/CLAUDE.md": "ROOT claude rules",
         "repo/pkg/AGENTS.md": "PKG agents rules",
-        "repo/pkg/CLAUDE.md": "PKG claude rules (shadowed)",
+        "repo/pkg/CLAUDE.md": "PKG claude rules",
         "repo/pkg/app/AGENTS.md": "APP rules",
       });
       const made = await contextKit({
@@ -32,16 +33,39 @@ describe("project instructions", () => {
       kit = made.kit;
       await kit.run("hi");
       const prompt = made.prompt();
-      const order = ["USER rules", "ROOT claude rules", "PKG agents rules", "APP rules"].map((t) => prompt.indexOf(t));
+      const order = ["USER rules", "ROOT claude rules", "PKG agents rules", "PKG claude rules", "APP rules"].map((t) =>
+        prompt.indexOf(t),
+      );
       expect(order.every((at) => at >= 0)).toBe(true);
       expect([...order].sort((a, b) => a - b)).toEqual(order);
       expect(prompt).not.toContain("OUTSIDE");
-      expect(prompt).not.toContain("shadowed");
       expect(prompt).toContain(`Instructions from ${join(root, "repo/CLAUDE.md")}:\nROOT claude rules`);
       expect(prompt).toContain("Git branch: feature/x.");
       expect(prompt).toContain(`Folder: ${join(root, "repo/pkg/app")}.`);
     },
   );
+
+  it("brings in CLAUDE.md's @ imports after it, reads GEMINI.md, and reads no text twice", async () => {
+    const root = tree({
+      "work/AGENTS.md": "SHARED agent rules",
+      "work/CLAUDE.md": "See @AGENTS.md and @docs/testing.md. Not `@docs/never.md`.",
+      "work/docs/testing.md": "TESTING rules",
+      "work/docs/never.md": "NEVER",
+      "work/GEMINI.md": "SHARED agent rules",
+      "work/.claude/CLAUDE.md": "DOT-CLAUDE rules",
+    });
+    const made = await contextKit({ cwd: join(root, "work"), script: [{ text: "ok" }] });
+    kit = made.kit;
+    await kit.run("hi");
+    const prompt = made.prompt();
+    expect(prompt.match(/SHARED agent rules/g)).toHaveLength(1);
+    expect(prompt).toContain(
+      `Instructions from ${join(root, "work/docs/testing.md")} (imported by ${join(root, "work/CLAUDE.md")}):\n` +
+        "TESTING rules",
+    );
+    expect(prompt).toContain("DOT-CLAUDE rules");
+    expect(prompt).not.toContain("NEVER");
+  });
 
   it("outside a repository, reads only the working folder's", async () => {
     const root = tree({ "AGENTS.md": "PARENT rules", "work/AGENTS.md": "WORK rules" });

@@ -60,18 +60,18 @@ describe("skills", () => {
     ]);
   });
 
-  it("with bad front matter is skipped, naming the file and the key", async () => {
+  it("that cannot be one is skipped, naming the file and why", async () => {
     const root = tree({
       "work/.keel/skills/Bad Name/SKILL.md": skill("Bad Name", "x", "body"),
-      "work/.keel/skills/nodesc/SKILL.md": "---\nname: nodesc\n---\nbody\n",
+      "work/.keel/skills/nodesc/SKILL.md": "---\nname: nodesc\n---\n",
     });
     const made = await contextKit({ cwd: join(root, "work"), script: [{ text: "ok" }] });
     kit = made.kit;
     await kit.run("hi");
     expect(made.prompt()).not.toContain("Skills:");
     expect(kit.problems()).toEqual([
-      expect.stringMatching(/Bad Name\/SKILL\.md: front matter key "name" must be lowercase letters/),
-      expect.stringMatching(/nodesc\/SKILL\.md: front matter key "description" /),
+      expect.stringMatching(/Bad Name\/SKILL\.md: its name "Bad Name" must be letters, digits/),
+      expect.stringMatching(/nodesc\/SKILL\.md: it has no description/),
     ]);
   });
 

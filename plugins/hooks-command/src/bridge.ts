@@ -1,6 +1,7 @@
 /**
  * The Claude Code events on keel's hooks: what each one sends the script, and what its answer does. Every
  * tap returns at once when no hook is configured for its event, so the plugin costs nothing without hooks.
+ * The tool events are tool-hooks.ts; the catalog of events is events.ts.
  */
 import {
   type GuardDecision,
@@ -8,38 +9,51 @@ import {
   type HookInput,
   type InputEvent,
   type PluginAPI,
+  type RunEnd,
   type Runtime,
   type SessionInfo,
-  type ToolCallEvent,
-  type ToolResultMessage,
   type UiRequest,
 } from "@keel/extensions-api";
 import { parseHooks } from "./config.ts";
 import type { HookEventName } from "./events.ts";
+import { judgeWith } from "./judge.ts";
 import type { Outcome } from "./outcome.ts";
 import { pluginHooks } from "./plugin-hooks.ts";
 import { HookRunner } from "./runner.ts";
-import { keelInput, toolNamesOf, wireCall, wireResponse } from "./tool-wire.ts";
+import { toolHooks } from "./tool-hooks.ts";
 import { Transcript } from "./transcript.ts";
 
 /** Claude Code's SessionEnd reasons for keel's; keel has no /clear or logout, so those two never occur. */
 const END_REASONS = { exit: "prompt_input_exit", completed: "other", signal: "other", other: "other" } as const;
+
+const textOfInput = (content: InputEvent["content"]) =>
+  typeof content === "string" ? content : content.map((p) => (p.type === "text" ? p.text : "")).join("");
 
 export function hookBridge(api: PluginAPI) {
   const problems: string[] = [];
   const runner = new HookRunner();
   runner.add(parseHooks(api.allSettings.hooks, "settings", problems));
   let sessionContext: string | undefined;
+  /** What `async` hooks said after their event: added to the next prompt, as Claude Code adds it next turn. */
+  let pending: string[] = [];
   // Kept from session_start: the host takes `api.runtime` away before session_end, which still runs hooks.
   let session: Runtime | undefined;
   const runtimeOf = () => session ?? api.runtime;
   const transcript = new Transcript();
+  const warn = (message: string) => api.log.warn(message);
+  const judge = judgeWith(runtimeOf, () => api.allSettings.modelAliases, warn);
 
   const report = (outcome: Outcome) => {
-    for (const problem of outcome.problems) api.log.warn(problem);
+    for (const problem of outcome.problems) warn(problem);
     for (const notice of outcome.notices) runtimeOf().notify(notice);
   };
+  const later = (outcome: Outcome) => {
+    report(outcome);
+    if (outcome.context) pending.push(outcome.context);
+  };
   const run = (event: HookEventName, subjects: readonly string[], input: Record<string, unknown>, ctx: HookContext) => {
+    // A hook's own subagent (an `agent` hook) is not watched by hooks: it would judge itself.
+    if (ctx.agent?.startsWith("hook:")) return Promise.resolve<Outcome>({ notices: [], problems: [] });
     const runtime = runtimeOf();
     const common = {
       session_id: runtime.sessionId,
@@ -47,19 +61,22 @@ export function hookBridge(api: PluginAPI) {
       cwd: runtime.cwd,
       permission_mode: (runtime.flags["permission-mode"] as string | undefined) ?? "default",
     };
-    return runner.run(event, subjects, { ...common, ...input }, { cwd: runtime.cwd, signal: ctx.signal, report });
+    const context = { cwd: runtime.cwd, signal: ctx.signal, report, later, judge };
+    return runner.run(event, subjects, { ...common, ...input }, context);
   };
-  /** `continue: false`: the user sees why, and the run ends. */
   const stopRun = (reason: string) => {
     runtimeOf().notify(reason, "warning");
     queueMicrotask(() => runtimeOf().abort());
   };
+  const tools = toolHooks({ runtime: runtimeOf, has: (e) => runner.has(e), run, stopRun });
 
   return {
+    ...tools,
+
     async sessionStart(_: unknown, ctx: HookContext): Promise<void> {
       session = api.runtime;
       runner.add(pluginHooks(session.listPlugins(), problems));
-      for (const problem of problems.splice(0)) api.log.warn(problem);
+      for (const problem of problems.splice(0)) warn(problem);
       if (!runner.has("SessionStart")) return;
       const source = session.messages.length > 0 ? "resume" : "startup";
       sessionContext = (await run("SessionStart", [source], { source }, ctx)).context;
@@ -75,91 +92,30 @@ export function hookBridge(api: PluginAPI) {
       await run("SessionEnd", [reason], { reason }, ctx);
     },
 
-    async preToolUse(event: ToolCallEvent, ctx: HookContext): Promise<GuardDecision<ToolCallEvent>> {
-      if (!runner.has("PreToolUse")) return;
-      const call = wireCall(event.toolName, event.input, runtimeOf().cwd);
-      const input = { tool_name: call.name, tool_input: call.input, tool_use_id: event.toolCallId };
-      const o = await run("PreToolUse", toolNamesOf(event.toolName), input, ctx);
-      if (o.stop) {
+    /** The session's prompts: UserPromptSubmit. A subagent's first prompt: SubagentStart. */
+    async input(event: InputEvent, ctx: HookContext): Promise<GuardDecision<InputEvent>> {
+      const subagent = ctx.agent !== undefined;
+      if (subagent && event.source !== "prompt") return;
+      const name: HookEventName = subagent ? "SubagentStart" : "UserPromptSubmit";
+      const added = subagent ? [] : pending.splice(0);
+      let o: Outcome = { notices: [], problems: [] };
+      if (runner.has(name)) {
+        const type = ctx.agent?.replace(/^task:/, "").replace(/#\d+$/, "") ?? "";
+        const input = subagent ? { agent_id: ctx.agent, agent_type: type } : { prompt: textOfInput(event.content) };
+        o = await run(name, subagent ? [type] : [], input, ctx);
+      }
+      if (!subagent && o.stop) {
         stopRun(o.stop);
         return { block: true, reason: o.stop };
       }
-      if (o.block) return { block: true, reason: o.block };
-      if (o.permission === "deny") return { block: true, reason: o.permissionReason ?? "denied by a PreToolUse hook" };
-      if (o.permission === "ask") {
-        const title = `A hook asks: allow ${call.name} ${JSON.stringify({ ...call.input, ...o.updatedInput })}?`;
-        const answer = await runtimeOf().ask({ kind: "confirm", title, message: o.permissionReason });
-        if (!answer)
-          return {
-            block: true,
-            reason:
-              `a PreToolUse hook asks for approval ` +
-              `(${o.permissionReason ?? "no reason given"}) and there is no UI to ask`,
-          };
-        if (answer.kind !== "confirm" || !answer.confirmed)
-          return {
-            block: true,
-            reason:
-              `the user declined ${event.toolName} when a hook ` +
-              `asked${o.permissionReason ? ` (${o.permissionReason})` : ""}`,
-          };
-      }
-      // "allow" is no objection: keel's own permission policy still decides (it runs after this guard).
-      if (!o.updatedInput) return;
-      try {
-        return { rewrite: { input: keelInput(event.toolName, call.input, o.updatedInput) } };
-      } catch (error) {
-        // Running the call as it was would ignore the hook; refusing it says why.
-        return {
-          block: true,
-          reason: `a PreToolUse hook's updatedInput cannot be applied: ${(error as Error).message}`,
-        };
-      }
-    },
-
-    async postToolUse(
-      result: ToolResultMessage,
-      info: { input: unknown },
-      ctx: HookContext,
-    ): Promise<ToolResultMessage> {
-      if (!runner.has("PostToolUse")) return result;
-      const cwd = runtimeOf().cwd;
-      const keelIn = (info.input ?? {}) as Record<string, unknown>;
-      const call = wireCall(result.toolName, keelIn, cwd);
-      const input = {
-        tool_name: call.name,
-        tool_input: call.input,
-        tool_response: wireResponse(result, keelIn, cwd),
-        tool_use_id: result.toolCallId,
-      };
-      const o = await run("PostToolUse", toolNamesOf(result.toolName), input, ctx);
-      if (o.stop) stopRun(o.stop);
-      // The tool already ran: a block cannot undo it, so its reason is feedback the model reads with the result.
-      const feedback = [o.block, o.context].filter((t): t is string => Boolean(t));
-      if (feedback.length === 0) return result;
-      return {
-        ...result,
-        content: [...result.content, { type: "text", text: `\n\nPostToolUse hook: ${feedback.join("\n")}` }],
-      };
-    },
-
-    async userPromptSubmit(event: InputEvent, ctx: HookContext): Promise<GuardDecision<InputEvent>> {
-      if (!runner.has("UserPromptSubmit")) return;
-      const prompt =
-        typeof event.content === "string"
-          ? event.content
-          : event.content.map((p) => (p.type === "text" ? p.text : "")).join("");
-      const o = await run("UserPromptSubmit", [], { prompt }, ctx);
-      if (o.stop) {
-        stopRun(o.stop);
-        return { block: true, reason: o.stop };
-      }
-      if (o.block) return { block: true, reason: o.block };
-      if (!o.context) return;
+      if (!subagent && o.block) return { block: true, reason: o.block };
+      if (o.context) added.push(o.context);
+      if (added.length === 0) return;
+      const extra = added.join("\n\n");
       const content =
         typeof event.content === "string"
-          ? `${event.content}\n\n${o.context}`
-          : [...event.content, { type: "text" as const, text: o.context }];
+          ? `${event.content}\n\n${extra}`
+          : [...event.content, { type: "text" as const, text: extra }];
       return { rewrite: { content } };
     },
 
@@ -172,6 +128,12 @@ export function hookBridge(api: PluginAPI) {
       return { continueWith: o.block };
     },
 
+    /** A run ended with an error: StopFailure, which may only observe. */
+    async runEnded(end: RunEnd, ctx: HookContext): Promise<void> {
+      if (end.reason !== "error" || !runner.has("StopFailure")) return;
+      await run("StopFailure", [], { error: end.errorMessage ?? "" }, ctx);
+    },
+
     async preCompact(
       event: HookInput<"compact_before">,
       ctx: HookContext,
@@ -180,6 +142,13 @@ export function hookBridge(api: PluginAPI) {
       const trigger = event.reason === "manual" ? "manual" : "auto";
       const o = await run("PreCompact", [trigger], { trigger, custom_instructions: "" }, ctx);
       if (o.block) return { block: true, reason: o.block };
+    },
+
+    /** Compaction finished (an event: nothing waits for these hooks). */
+    postCompact(reason: string): void {
+      if (!runner.has("PostCompact")) return;
+      const trigger = reason === "manual" ? "manual" : "auto";
+      void run("PostCompact", [trigger], { trigger }, { signal: new AbortController().signal });
     },
 
     /** keel asks the user something: Claude Code's "needs your attention" notification. Never answers. */

@@ -1,8 +1,9 @@
 /**
- * hooks-command: team hooks in Claude Code's format. The `hooks` key of settings.json (and a plugin's
- * `hooks/hooks.json`) names commands or URLs to run on PreToolUse, PostToolUse, UserPromptSubmit, Stop,
- * SessionStart, SessionEnd, Notification and PreCompact; each event sits on the keel hook of the same moment.
- * Hooks of an untrusted project never reach it: the host keeps that project's `hooks` key out of the settings.
+ * hooks-command: team hooks in Claude Code's format. The `hooks` key of settings (a project's
+ * `.claude/settings.json` is mapped into it) and a plugin's `hooks/hooks.json` name commands, URLs or model
+ * judgements to run on Claude Code's events (events.ts lists which keel runs); each event sits on the keel
+ * hook of the same moment. Hooks of an untrusted project never reach it: the host keeps that project's `hooks`
+ * key out of the settings.
  *
  * This file is all that loads with the host: the bridge (parsing, running, the wire shapes) is imported when
  * the session starts with a hook configured, so without hooks the plugin costs a few no-op taps.
@@ -27,9 +28,16 @@ export default definePlugin({
     // Ahead of the permission policy, as in Claude Code: a hook's deny saves the user a question.
     api.hooks.tap("tool_call", { ...own, stage: STAGE_POLICY - 10 }, (call, ctx) => bridge?.preToolUse(call, ctx));
     api.hooks.tap("tool_result", own, (result, info, ctx) => bridge?.postToolUse(result, info, ctx) ?? result);
-    api.hooks.tap("input", own, (event, ctx) => bridge?.userPromptSubmit(event, ctx));
+    api.hooks.tap("input", own, (event, ctx) => bridge?.input(event, ctx));
     api.hooks.tap("stop", own, (request, ctx) => bridge?.stop(request, ctx));
+    api.hooks.tap("agent_end", own, (end, ctx) => bridge?.runEnded(end, ctx));
     api.hooks.tap("compact_before", own, (event, ctx) => bridge?.preCompact(event, ctx));
     api.hooks.tap("ui_request", { stage: STAGE_POLICY - 10 }, (request, ctx) => bridge?.notification(request, ctx));
+    api.events.on("compaction_end", ({ reason }) => bridge?.postCompact(reason));
+    // Any guard's block, this plugin's or another's: the call never ran, so PostToolUse must not hear of it.
+    api.events.on("guard_blocked", ({ hook, subject, agent }) => {
+      const id = (subject as { toolCallId?: unknown } | undefined)?.toolCallId;
+      if (hook === "tool_call" && typeof id === "string") bridge?.blockedCall(id, agent);
+    });
   },
 });

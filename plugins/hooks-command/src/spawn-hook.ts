@@ -1,6 +1,7 @@
 /**
- * Runs one command hook: `sh -c command` in its own process group with the event JSON on stdin. A timeout or
- * an abort kills the whole group, so a script's children (a `sleep`, a backgrounded curl) go with it.
+ * Runs one command hook: `sh -c command` (or the hook's `shell`) in its own process group with the event JSON on
+ * stdin. A timeout or an abort kills the whole group, so a script's children (a `sleep`, a backgrounded curl) go
+ * with it.
  */
 import { spawn } from "node:child_process";
 
@@ -20,10 +21,10 @@ const MAX_OUTPUT = 1 << 20;
 export function runCommandHook(
   command: string,
   input: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; signal: AbortSignal },
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; signal: AbortSignal; shell?: string },
 ): Promise<HookRun> {
   return new Promise((resolve) => {
-    const child = spawn("/bin/sh", ["-c", command], {
+    const child = spawn(options.shell ?? "/bin/sh", ["-c", command], {
       cwd: options.cwd,
       env: options.env,
       detached: true,

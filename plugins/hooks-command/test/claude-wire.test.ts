@@ -115,7 +115,8 @@ describe("hooks-command: Claude Code's tool_input and tool_response", () => {
   });
 
   it(
-    "PostToolUse sends Claude Code's tool_response: Bash stdout, Write and Edit filePath, a " + "failure's error",
+    "PostToolUse sends Claude Code's tool_response (Bash stdout, Write and Edit filePath); a failure goes to " +
+      "PostToolUseFailure with its error",
     async () => {
       const out = join(tempDir(), "events.jsonl");
       const turns = [
@@ -125,20 +126,27 @@ describe("hooks-command: Claude Code's tool_input and tool_response", () => {
         call("read", { path: "missing.txt" }),
         { text: "ok" },
       ];
-      await withKit(
-        { plugins: withFs, settings: oneHook("PostToolUse", recorder(out)), script: turns },
-        async (kit) => {
-          await kit.run("go");
-          const file = join(kit.cwd, "new.txt");
-          const responses = recorded(out).map((e) => [e.tool_name, e.tool_response]);
-          expect(responses).toEqual([
-            ["Bash", { stdout: expect.stringContaining("hello"), stderr: "", interrupted: false, isImage: false }],
-            ["Write", { type: "create", filePath: file, content: "a", success: true }],
-            ["Edit", { filePath: file, oldString: "a", newString: "b", replaceAll: false, success: true }],
-            ["Read", { success: false, error: expect.stringContaining("missing.txt") }],
-          ]);
+      const settings = {
+        hooks: {
+          ...oneHook("PostToolUse", recorder(out)).hooks,
+          ...oneHook("PostToolUseFailure", recorder(out)).hooks,
         },
-      );
+      };
+      await withKit({ plugins: withFs, settings, script: turns }, async (kit) => {
+        await kit.run("go");
+        const file = join(kit.cwd, "new.txt");
+        const responses = recorded(out).map((e) => [e.hook_event_name, e.tool_name, e.tool_response ?? e.error]);
+        expect(responses).toEqual([
+          [
+            "PostToolUse",
+            "Bash",
+            { stdout: expect.stringContaining("hello"), stderr: "", interrupted: false, isImage: false },
+          ],
+          ["PostToolUse", "Write", { type: "create", filePath: file, content: "a", success: true }],
+          ["PostToolUse", "Edit", { filePath: file, oldString: "a", newString: "b", replaceAll: false, success: true }],
+          ["PostToolUseFailure", "Read", expect.stringContaining("missing.txt")],
+        ]);
+      });
     },
   );
 });

@@ -191,7 +191,7 @@ describe("hooks-command: the run's own hooks", () => {
           { matcher: "(", hooks: [{ type: "command", command: "exit 2" }] },
           {
             hooks: [
-              { type: "prompt", prompt: "judge it" },
+              { type: "webhook", url: "https://example.com" },
               { type: "command" },
               { type: "command", command: `touch ${marker}` },
             ],
@@ -205,9 +205,9 @@ describe("hooks-command: the run's own hooks", () => {
       expect(existsSync(marker)).toBe(true);
       const problems = kit.problems().join("\n");
       expect(problems).toContain('settings: hooks.PreToolUse[0]: matcher "(" is not a regular expression');
-      expect(problems).toContain('settings: hooks.PreToolUse[1].hooks[0]: type "prompt" is not supported');
+      expect(problems).toContain('settings: hooks.PreToolUse[1].hooks[0]: type "webhook" is not one keel runs');
       expect(problems).toContain("settings: hooks.PreToolUse[1].hooks[1]:");
-      expect(problems).toContain("settings: hooks.BeforeEverything is not an event keel runs");
+      expect(problems).toContain("settings: hooks.BeforeEverything was skipped (it is not a Claude Code event)");
     });
   });
 });

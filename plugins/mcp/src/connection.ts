@@ -192,7 +192,10 @@ export class ServerConnection {
 
   private async checkedEntry(): Promise<ServerConfig> {
     const parsed = (await lazyModules.servers()).parseServer(this.name, this.entry);
-    if (parsed.ok) return parsed.config;
+    if (parsed.ok) {
+      if (parsed.ignored.length > 0) this.on.problem(ignoredFields(this.name, parsed.ignored));
+      return parsed.config;
+    }
     this.status = "failed";
     this.lastError = parsed.error;
     throw new Error(parsed.error);
@@ -205,11 +208,13 @@ export class ServerConnection {
 
   private async transport(config: ServerConfig): Promise<Transport> {
     if ("url" in config) {
-      const { StreamableHTTPClientTransport } = await lazyModules.sdk();
-      return new StreamableHTTPClientTransport(new URL(config.url), {
+      const { SSEClientTransport, StreamableHTTPClientTransport } = await lazyModules.sdk();
+      const options = {
         requestInit: { headers: config.headers },
         ...(this.auth ? { authProvider: this.auth.provider } : {}),
-      });
+      };
+      if (config.type === "sse") return new SSEClientTransport(new URL(config.url), options);
+      return new StreamableHTTPClientTransport(new URL(config.url), options);
     }
     const { ProcessGroupStdioTransport } = await lazyModules.stdio();
     return new ProcessGroupStdioTransport({
@@ -261,4 +266,9 @@ function negotiationMode(protocol: McpSettings["protocol"]) {
   if (protocol === "auto") return "auto" as const;
   if (protocol === "2026-07-28") return { pin: "2026-07-28" };
   return "legacy" as const;
+}
+
+/** The one line that names the fields of a server's entry keel does not use. */
+export function ignoredFields(name: string, fields: readonly string[]): string {
+  return `MCP server "${name}": keel does not use ${fields.join(", ")}; the rest of its entry applies.`;
 }

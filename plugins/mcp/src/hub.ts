@@ -5,7 +5,7 @@
  * one by one, or, above the search threshold, only those `mcp_search` has chosen.
  */
 import type { Runtime, SlashCommand, Tool } from "@keel/extensions-api";
-import { ServerConnection } from "./connection.ts";
+import { ignoredFields, ServerConnection } from "./connection.ts";
 import { hashOf, type KnownTool, type McpPrompt } from "./definition.ts";
 import { lazyModules } from "./lazy-modules.ts";
 import { mcpToolName } from "./names.ts";
@@ -84,6 +84,7 @@ export class McpHub {
           this.deps.warn(parsed.error);
           continue;
         }
+        if (parsed.ignored.length > 0) this.deps.warn(ignoredFields(name, parsed.ignored));
         config = parsed.config;
       }
       const connection = new ServerConnection(

@@ -143,7 +143,8 @@ export async function serverAuth(
   if (oauth.grant === "client_credentials") return credentialsAuth(name, oauth);
   const file = new AuthFile(keelHome, name, config.url);
   const kept = file.read();
-  let callback = await listen(kept.port ?? 0).catch(() => undefined);
+  // A client registered with a fixed callback port (Claude Code's `oauth.callbackPort`) keeps it.
+  let callback = await listen(oauth.callbackPort ?? kept.port ?? 0).catch(() => undefined);
   if (!callback) {
     // The port the registration named is taken: a new port needs a new registration.
     callback = await listen(0);

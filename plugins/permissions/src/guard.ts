@@ -28,11 +28,18 @@ function sessionGrants(api: PluginAPI): Rule[] {
   return parseRules(patterns).rules;
 }
 
+/** Allow rules a plugin granted for one run (`permission_grant`), and who granted them. */
+export interface RunGrant {
+  rules: readonly string[];
+  origin: string;
+}
+
 /**
  * The guard; `restore` takes the session's grants again after the history was replaced. Loaded on the first
- * tool call: the policy (rules, grants, the shell parser for bash) is built then, not at startup.
+ * tool call: the policy (rules, grants, the shell parser for bash) is built then, not at startup. `grants` are
+ * the run's granted rules, replaced (never changed in place) when they change.
  */
-export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
+export function permissionGuard(api: PluginAPI<PermissionsSettings>, grants: () => readonly RunGrant[] = () => []) {
   let state: { policy: Policy; places: Places } | undefined;
   // Questions wait for each other: two prompts at once would confuse any UI.
   let asking: Promise<unknown> = Promise.resolve();
@@ -87,8 +94,24 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
     }
   }
 
+  let granted: { from: readonly RunGrant[]; rules: Rule[] } = { from: [], rules: [] };
+  /** The run's granted rules, parsed once per change; each named with its origin in decisions. */
+  function runGrants(): Rule[] {
+    const from = grants();
+    if (from === granted.from) return granted.rules;
+    const rules = from.flatMap((grant) => {
+      const parsed = parseRules(grant.rules);
+      for (const problem of parsed.problems) api.log.warn(`${grant.origin}: ${problem}; that rule grants nothing`);
+      return parsed.rules.map((rule) => ({ ...rule, text: `${rule.text} (allowed by ${grant.origin})` }));
+    });
+    granted = { from, rules };
+    return rules;
+  }
+
   async function guard(call: ToolCallEvent): Promise<GuardDecision<ToolCallEvent>> {
-    const { policy, places } = session();
+    const { policy: base, places } = session();
+    const extra = runGrants();
+    const policy = extra.length === 0 ? base : { ...base, allow: [...base.allow, ...extra] };
     let decision: Decision;
     try {
       // The grammar loads only for a line that is more than one command of plain words.
@@ -123,9 +146,9 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>) {
     }
     if (answer.grant) {
       const rules = parseRules(ask.suggestions).rules;
-      policy.session = [...policy.session, ...rules];
+      base.session = [...base.session, ...rules];
       if (answer.grant === "always") {
-        policy.allow = [...policy.allow, ...rules];
+        base.allow = [...base.allow, ...rules];
         try {
           saveAllowRules(api.keelHome, ask.suggestions);
         } catch (error) {

@@ -9,7 +9,7 @@
  * parser on the first bash call, so a run that calls no tool never pays for either.
  */
 import { definePlugin, STAGE_OBSERVE, STAGE_POLICY } from "@keel/extensions-api";
-import type { permissionGuard } from "./guard.ts";
+import type { permissionGuard, RunGrant } from "./guard.ts";
 import { flagModeProblem, MODES, PermissionsSettingsSchema, type Mode } from "./settings.ts";
 
 export default definePlugin({
@@ -30,10 +30,15 @@ export default definePlugin({
       // It undoes what an `ask` mode is for, so a distribution that locks the mode refuses it too.
       setting: "permissions.mode",
     });
+    // A command's `allowed-tools` (`permission_grant`): kept until the run they were granted for ends.
+    let grants: readonly RunGrant[] = [];
+    api.events.on("permission_grant", ({ rules, origin }) => void (grants = [...grants, { rules, origin }]));
+    api.events.on("agent_end", () => void (grants = []));
     let permissions: ReturnType<typeof permissionGuard> | undefined;
     // One promise for every caller: calls made while it loads share one guard (one question at a time).
     let loading: Promise<ReturnType<typeof permissionGuard>> | undefined;
-    const load = () => (loading ??= import("./guard.ts").then((m) => (permissions = m.permissionGuard(api))));
+    const load = () =>
+      (loading ??= import("./guard.ts").then((m) => (permissions = m.permissionGuard(api, () => grants))));
     // Not loaded yet: the first call builds the policy from the branch as it is then.
     api.events.on("history_replaced", () => permissions?.restore());
     api.registerCommand({

@@ -10,19 +10,8 @@
  * starts with `**\/` also matches outside the workspace.
  */
 import { createRequire } from "node:module";
+import { keelToolName } from "@keel/formats/tools";
 import type { ResolvedPath } from "./paths.ts";
-
-/** Claude Code's tool names, as keel calls the same tools. */
-const CLAUDE_CODE_NAMES: Readonly<Record<string, string>> = {
-  Bash: "bash",
-  Edit: "edit",
-  MultiEdit: "edit",
-  Write: "write",
-  Read: "read",
-  Glob: "find",
-  Grep: "grep",
-  LS: "ls",
-};
 
 /** File rules by family: the tools a `read(…)` or `edit(…)` rule speaks for. */
 const FAMILIES: Readonly<Record<string, readonly string[]>> = {
@@ -61,7 +50,8 @@ export function parseRule(text: string): Rule {
   const [, toolPart, pattern] = match as unknown as [string, string, string | undefined];
   if (pattern !== undefined && pattern.trim() === "")
     throw new Error(`"${text}" has an empty pattern: leave the parentheses out to match every call of the tool`);
-  const tool = CLAUDE_CODE_NAMES[toolPart] ?? toolPart;
+  // A Claude Code tool keel has no counterpart of keeps its name, which no keel tool has: the rule matches nothing.
+  const tool = keelToolName(toolPart) ?? toolPart;
   const family = FAMILIES[tool];
   const namePattern = wildcard(toolPart);
   const tools = family

@@ -1,22 +1,27 @@
 /**
- * Agent definitions: Markdown files whose front matter says `name`, `description`, `tools` (names, or a
- * comma-separated line; absent: every tool of the session but `task`) and `model` (`provider/model`, absent or
- * `inherit`: the session's), and whose body is the agent's system prompt. From `$KEEL_HOME/agents`, then the
- * project's `.keel/agents` when the folder is trusted (a definition picks tools and a model, so it is
- * configuration, not just text); a project definition replaces a user one of the same name.
+ * Agent definitions, keel's and Claude Code's alike (`@keel/formats/agents`): Markdown files (subfolders too)
+ * whose front matter says `name` (default: the file's), `description`, `tools` (keel's names or Claude Code's,
+ * MCP tools, patterns such as `Bash(git *)`; absent: every tool of the session but `task`),
+ * `disallowedTools`, `model` (`provider/model`, an alias such as `sonnet`, absent or `inherit`: the session's),
+ * `permissionMode` and `maxTurns`; the body is the agent's system prompt. From `$KEEL_HOME/agents`, then the
+ * project's `.keel/agents` and `.claude/agents` when the folder is trusted (a definition picks tools and a
+ * model, so it is configuration, not just text); a later definition of a name replaces an earlier one.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { basename, join } from "node:path";
-import { z } from "@keel/extensions-api";
-import { lazySchema } from "@keel/extensions-api/lazy-schema";
-import { readHeader } from "@keel/front-matter";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentFile, PermissionMode } from "@keel/formats/agents";
+import type { ToolSpec } from "@keel/formats/tools";
 
 export interface AgentDefinition {
   name: string;
   description: string;
   /** undefined: every tool of the session but `task`. */
-  tools?: string[];
-  model?: { provider: string; model: string };
+  tools?: readonly ToolSpec[];
+  disallowedTools: readonly ToolSpec[];
+  /** As written: `provider/model`, an alias, a model id; undefined for the session's. */
+  model?: string;
+  permissionMode: PermissionMode;
+  maxTurns?: number;
   systemPrompt: string;
   /** The file it was read from; undefined for the built-in one. */
   path?: string;
@@ -26,62 +31,17 @@ export interface AgentDefinition {
 export const GENERAL: AgentDefinition = {
   name: "general",
   description: "any job, with every tool",
+  disallowedTools: [],
+  permissionMode: "default",
   systemPrompt:
     "You are a subagent: do the task you are given with your tools, then answer with what it asks " +
     "for. Your final answer is all the caller sees, so put everything it needs in it.",
 };
 
-/** A definition's front matter, built when the first definition file is read (most runs have none). */
-export const AgentHeader = lazySchema(() => {
-  const names = z
-    .union([z.array(z.string().min(1)), z.string()])
-    .transform((v) => (Array.isArray(v) ? v : v.split(",")).map((s) => s.trim()).filter((s) => s.length > 0));
-  return z.object({
-    name: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9_-]*$/, "must be lowercase letters, digits, _ and -")
-      .optional(),
-    description: z.string().trim().min(1),
-    tools: names.optional(),
-    model: z
-      .string()
-      .regex(/^(inherit|[^/\s]+\/\S+)$/, 'must be "provider/model" or "inherit"')
-      .optional(),
-  });
-});
+/** The project folders agent definitions are read from once it is trusted, in order. */
+export const PROJECT_AGENT_FOLDERS = [".keel/agents", ".claude/agents"] as const;
 
-function parseModel(model: string | undefined): AgentDefinition["model"] {
-  if (model === undefined || model === "inherit") return undefined;
-  const at = model.indexOf("/");
-  return { provider: model.slice(0, at), model: model.slice(at + 1) };
-}
-
-async function readFolder(dir: string, problems: string[]): Promise<AgentDefinition[]> {
-  let files: string[];
-  try {
-    files = readdirSync(dir)
-      .filter((f) => f.endsWith(".md"))
-      .sort();
-  } catch {
-    return []; // No such folder: the usual case.
-  }
-  const out: AgentDefinition[] = [];
-  for (const file of files) {
-    const path = join(dir, file);
-    const header = await readHeader(readFileSync(path, "utf8"), path, AgentHeader, problems);
-    if (!header) continue;
-    const { data } = header;
-    out.push({
-      name: data.name ?? basename(file, ".md"),
-      description: data.description,
-      tools: data.tools,
-      model: parseModel(data.model),
-      systemPrompt: header.body.trim(),
-      path,
-    });
-  }
-  return out;
-}
+const definition = (file: AgentFile): AgentDefinition => file;
 
 /** The built-in agent, then the user's, then (trusted only) the project's; a later one of a name replaces. */
 export async function discoverAgents(
@@ -91,7 +51,19 @@ export async function discoverAgents(
   problems: string[],
 ): Promise<Map<string, AgentDefinition>> {
   const agents = new Map([[GENERAL.name, GENERAL]]);
-  const folders = [join(keelHome, "agents"), ...(projectTrusted ? [join(cwd, ".keel", "agents")] : [])];
-  for (const dir of folders) for (const agent of await readFolder(dir, problems)) agents.set(agent.name, agent);
+  const folders = [
+    join(keelHome, "agents"),
+    ...(projectTrusted ? PROJECT_AGENT_FOLDERS.map((folder) => join(cwd, folder)) : []),
+  ].filter((dir) => existsSync(dir));
+  // The reader loads only when there is a folder to read (most sessions have none).
+  if (folders.length === 0) return agents;
+  const [{ Notes, noteText }, { readAgents }] = await Promise.all([
+    import("@keel/formats"),
+    import("@keel/formats/agents"),
+  ]);
+  const notes = new Notes();
+  for (const dir of folders)
+    for (const agent of await readAgents(dir, notes)) agents.set(agent.name, definition(agent));
+  problems.push(...notes.list.map(noteText));
   return agents;
 }

@@ -5,6 +5,8 @@
  * calls of one reply run in parallel, up to `maxParallel` at once.
  */
 import { defineTool, z, type Runtime, type ToolResult, type Usage } from "@keel/extensions-api";
+import { modelAliases, resolveModel } from "@keel/formats/models";
+import { agentTools } from "./agent-tools.ts";
 import type { AgentDefinition } from "./agents.ts";
 import { concurrencyLimit } from "./limit.ts";
 import type { SubagentsSettings } from "./settings.ts";
@@ -27,6 +29,10 @@ export interface TaskDeps {
   settings: SubagentsSettings;
   runtime(): Runtime;
   agents(): ReadonlyMap<string, AgentDefinition>;
+  /** The `modelAliases` setting, as written. */
+  aliases(): unknown;
+  /** Told once per agent what of it this session cannot give (tools it lacks, a model it cannot find). */
+  warn(message: string): void;
 }
 
 function describe(agents: ReadonlyMap<string, AgentDefinition>): string {
@@ -40,6 +46,7 @@ function describe(agents: ReadonlyMap<string, AgentDefinition>): string {
 
 export function taskTool(deps: TaskDeps) {
   const limit = concurrencyLimit(deps.settings.maxParallel);
+  const warned = new Set<string>();
   let seq = 0;
   return defineTool({
     name: TASK_TOOL,
@@ -60,14 +67,25 @@ export function taskTool(deps: TaskDeps) {
       if (!agent)
         throw new Error(`No agent is named "${input.agent}"; the agents are ${[...agents.keys()].join(", ")}.`);
       const runtime = deps.runtime();
-      const sessionTools = runtime.listTools().map((t) => t.name);
-      const tools = (agent.tools ?? sessionTools).filter((name) => name !== TASK_TOOL);
-      const missing = tools.filter((name) => !sessionTools.includes(name));
-      if (missing.length > 0)
-        throw new Error(
-          `Agent "${agent.name}"${agent.path ? ` (${agent.path})` : ""} names tools this session ` +
-            `does not have: ${missing.join(", ")}.`,
-        );
+      const where = agent.path ? ` (${agent.path})` : "";
+      const { tools, missing } = agentTools(
+        agent,
+        runtime.listTools().map((t) => t.name),
+        TASK_TOOL,
+      );
+      if (missing.length > 0 && !warned.has(`tools:${agent.name}`)) {
+        warned.add(`tools:${agent.name}`);
+        deps.warn(`agent "${agent.name}"${where} runs without ${missing.join(", ")}: this session has no such tool`);
+      }
+      const { choice, problem } = resolveModel(agent.model, {
+        aliases: modelAliases(deps.aliases()),
+        models: runtime.listModels(),
+        provider: runtime.model?.provider,
+      });
+      if (problem && !warned.has(`model:${agent.name}`)) {
+        warned.add(`model:${agent.name}`);
+        deps.warn(`agent "${agent.name}"${where} runs on the session's model: ${problem}`);
+      }
       const name = `task:${agent.name}#${++seq}`;
       const result = await limit(() =>
         runtime.runSubagent({
@@ -75,8 +93,9 @@ export function taskTool(deps: TaskDeps) {
           systemPrompt: agent.systemPrompt,
           prompt: input.prompt,
           tools,
-          model: agent.model,
+          ...(choice && { model: choice }),
           signal: ctx.signal,
+          maxSteps: agent.maxTurns ?? deps.settings.maxSteps,
         }),
       );
       const details = { agent: name, reason: result.reason, usage: result.usage };
