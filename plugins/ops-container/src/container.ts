@@ -1,0 +1,154 @@
+/**
+ * The container of one session: started from an image (the workspace bind-mounted, no network unless asked,
+ * labelled with keel's process so a later keel can remove it should this one die) or attached to a running
+ * one that already mounts the workspace. `close` removes what it created, or in an attached container stops the
+ * processes this session started, and leaves the rest.
+ */
+import { hostname } from "node:os";
+import { basename, posix, relative } from "node:path";
+import { randomHex } from "@keel/extensions-api/random-id";
+import type Docker from "dockerode";
+import { engineMessage, runScript, startExec, type Exec, type ExecRequest } from "./exec.ts";
+import { ensureImage } from "./image.ts";
+import type { ContainerPlan } from "./plan.ts";
+import { removeOrphans, OWNER_LABEL } from "./orphans.ts";
+import { KILL_SCRIPT, SHELL_PROBE, tagPattern } from "./scripts.ts";
+import type { ContainerTarget } from "./target.ts";
+
+/** The created container's main process: waits, reaping what it inherits, and leaves at TERM. */
+const KEEP_ALIVE = "trap 'exit 0' TERM; while sleep 1000 & wait $!; do :; done";
+
+export class ContainerSession implements ContainerTarget {
+  private tags = 0;
+  private closing: Promise<void> | undefined;
+  /** Every tag this session gives starts so; the kill at close finds them all by it. */
+  private readonly tagPrefix = `k${randomHex(8)}`;
+
+  private constructor(
+    private readonly docker: Docker,
+    private readonly container: Docker.Container,
+    readonly name: string,
+    /** Where the workspace is inside. */
+    readonly mount: string,
+    /** Whether keel created it (and so removes it). */
+    readonly created: boolean,
+    private readonly user: string | undefined,
+    readonly shell: string,
+  ) {}
+
+  /** Starts or attaches the container the plan names, and finds its shell. */
+  static async open(docker: Docker, plan: ContainerPlan, log: (text: string) => void): Promise<ContainerSession> {
+    const opened = plan.container !== undefined ? await attach(docker, plan) : await create(docker, plan, log);
+    const { container, name, mount, created } = opened;
+    try {
+      const probe = await runScript(docker, container, ["/bin/sh", "-c", SHELL_PROBE], plan.user);
+      const shell = probe.stdout.split("\n")[0]!.trim();
+      if (shell === "") throw new Error(probe.stderr.trim() || "no shell found");
+      return new ContainerSession(docker, container, name, mount, created, plan.user, shell);
+    } catch (error) {
+      if (created) await container.remove({ force: true, v: true }).catch(() => {});
+      throw new Error(
+        `The container ${name} cannot run commands: ${engineMessage(error)}. The backend needs /bin/sh in the image.`,
+      );
+    }
+  }
+
+  nextTag(): string {
+    return `${this.tagPrefix}-${++this.tags}`;
+  }
+
+  exec(request: Omit<ExecRequest, "user">): Promise<Exec> {
+    return startExec(this.docker, this.container, { ...request, ...(this.user && { user: this.user }) });
+  }
+
+  script(script: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+    return runScript(this.docker, this.container, ["/bin/sh", "-c", script, "keel", ...args], this.user);
+  }
+
+  /** Removes the container keel created; in an attached one, stops what this session started. Once. */
+  close(): Promise<void> {
+    this.closing ??= this.created
+      ? this.container.remove({ force: true, v: true }).then(
+          () => undefined,
+          (error: unknown) => {
+            if ((error as { statusCode?: number }).statusCode !== 404) throw error;
+          },
+        )
+      : this.script(KILL_SCRIPT, [tagPattern(this.tagPrefix, true), "", "1000"]).then(() => undefined);
+    return this.closing;
+  }
+}
+
+interface Opened {
+  container: Docker.Container;
+  name: string;
+  mount: string;
+  created: boolean;
+}
+
+async function create(docker: Docker, plan: ContainerPlan, log: (text: string) => void): Promise<Opened> {
+  const image = plan.image!;
+  const mount = plan.mount!;
+  await removeOrphans(docker);
+  await ensureImage(docker, image, log);
+  const name = `keel-${basename(plan.workspace)
+    .replace(/[^A-Za-z0-9_.-]/g, "_")
+    .slice(0, 40)}-${randomHex(3)}`;
+  let container: Docker.Container;
+  try {
+    container = await docker.createContainer({
+      name,
+      Image: image,
+      Entrypoint: ["/bin/sh", "-c", KEEP_ALIVE],
+      Cmd: ["keel"],
+      WorkingDir: mount,
+      Env: Object.entries(plan.env).map(([key, value]) => `${key}=${value}`),
+      ...(plan.user && { User: plan.user }),
+      Labels: { [OWNER_LABEL]: `${hostname()}:${process.pid}` },
+      HostConfig: {
+        Mounts: [{ Type: "bind", Source: plan.workspace, Target: mount }],
+        NetworkMode: plan.network,
+        ...(plan.memory !== undefined && { Memory: plan.memory }),
+        ...(plan.cpus !== undefined && { NanoCpus: Math.round(plan.cpus * 1e9) }),
+        ...(plan.pids !== undefined && { PidsLimit: plan.pids }),
+      },
+    });
+  } catch (error) {
+    throw new Error(`Cannot create a container from ${image}: ${engineMessage(error)}`);
+  }
+  try {
+    await container.start();
+  } catch (error) {
+    await container.remove({ force: true, v: true }).catch(() => {});
+    throw new Error(`The container from ${image} does not start: ${engineMessage(error)}`);
+  }
+  return { container, name, mount, created: true };
+}
+
+async function attach(docker: Docker, plan: ContainerPlan): Promise<Opened> {
+  const container = docker.getContainer(plan.container!);
+  let info: Docker.ContainerInspectInfo;
+  try {
+    info = await container.inspect();
+  } catch (error) {
+    throw new Error(
+      `Cannot attach to the container "${plan.container}" ("ops-container.container"): ${engineMessage(error)}.`,
+    );
+  }
+  const name = info.Name.replace(/^\//, "");
+  if (!info.State.Running)
+    throw new Error(`The container ${name} is not running; start it (docker start ${name}) and run keel again.`);
+  const bind = info.Mounts.find((m) => m.Type === "bind" && !relative(m.Source, plan.workspace).startsWith(".."));
+  if (!bind)
+    throw new Error(
+      `The container ${name} does not bind-mount the workspace ${plan.workspace}, so keel's file tools and its ` +
+        `commands would see different files. Start it with the workspace mounted (-v ${plan.workspace}:/workspace), ` +
+        `or set "ops-container.image" to let keel start one.`,
+    );
+  const mount = posix.join(bind.Destination, relative(bind.Source, plan.workspace));
+  if (plan.mount !== undefined && plan.mount !== mount)
+    throw new Error(
+      `The container ${name} mounts the workspace at ${mount}, not at ${plan.mount} ("ops-container.workspaceMount").`,
+    );
+  return { container, name, mount, created: false };
+}

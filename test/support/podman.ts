@@ -1,0 +1,125 @@
+/**
+ * A private Podman for a test file or a benchmark: its own storage, its own containers.conf and its own Docker
+ * API socket in a temp folder, serving one image built here (no image can be pulled on this machine). The image
+ * is busybox-static with the applets linked, `/etc/keel-image` to tell it from the host, and a user `tester`
+ * (uid 1000). What containers.conf says, and why: runc (crun fails on this machine), cgroupfs (no systemd), no
+ * default ulimits (raising nofile fails here), and no exit-command delay, so the `conmon` each exec leaves
+ * waiting ends at once instead of after 5 minutes. Needs Debian's podman, runc and busybox-static (.ci/run).
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync, copyFileSync } from "node:fs";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { tempFolder } from "./workspace.ts";
+
+export const TEST_IMAGE = "localhost/keel-test:1";
+
+const CONTAINERS_CONF = `[containers]
+default_ulimits = []
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+exit_command_delay = 0
+`;
+
+export interface Podman {
+  /** The Docker API socket, for `"ops-container": { "socket" }`. */
+  socket: string;
+  image: string;
+  /** Runs the podman CLI on this instance's storage; returns stdout. */
+  cli(args: string[]): string;
+  /** Names of the containers that exist (running or not). */
+  containers(): string[];
+  /** Stops the service, waits for its conmons, and deletes everything. */
+  stop(): Promise<void>;
+}
+
+function requirePrograms(): void {
+  const missing = ["podman", "runc", "busybox"].filter(
+    (name) => !["/usr/bin", "/usr/sbin", "/bin", "/sbin"].some((dir) => existsSync(join(dir, name))),
+  );
+  if (missing.length > 0)
+    throw new Error(`The container tests need ${missing.join(", ")}: apt-get install podman runc busybox-static.`);
+}
+
+function buildRootfs(dir: string): void {
+  const bin = join(dir, "bin");
+  mkdirSync(bin, { recursive: true });
+  for (const folder of ["etc", "tmp", "proc", "sys", "dev", "root", "home/tester"])
+    mkdirSync(join(dir, folder), { recursive: true });
+  copyFileSync("/bin/busybox", join(bin, "busybox"));
+  const applets = execFileSync("/bin/busybox", ["--list"], { encoding: "utf8" }).split("\n").filter(Boolean);
+  for (const applet of applets) if (applet !== "busybox") symlinkSync("busybox", join(bin, applet));
+  writeFileSync(join(dir, "etc/passwd"), "root:x:0:0:root:/root:/bin/sh\ntester:x:1000:1000::/home/tester:/bin/sh\n");
+  writeFileSync(join(dir, "etc/group"), "root:x:0:\ntester:x:1000:\n");
+  writeFileSync(join(dir, "etc/keel-image"), "keel test image\n");
+}
+
+/** Resolves once something accepts connections on `socket`. */
+async function answering(socket: string, service: ChildProcess, log: () => string): Promise<void> {
+  for (;;) {
+    if (service.exitCode !== null) throw new Error(`podman system service exited: ${log()}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const probe = connect(socket, () => (probe.end(), resolve(true)));
+      probe.on("error", () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Pids of processes whose command line names `text` (this instance's folder). */
+function processesNaming(text: string): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+    .filter((name) => {
+      try {
+        return readFileSync(`/proc/${name}/cmdline`, "latin1").includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+export async function startPodman(): Promise<Podman> {
+  requirePrograms();
+  const folder = tempFolder("keel-podman-");
+  const at = (name: string) => join(folder.path, name);
+  writeFileSync(at("containers.conf"), CONTAINERS_CONF);
+  const env = { ...process.env, CONTAINERS_CONF: at("containers.conf") };
+  const flags = ["--root", at("root"), "--runroot", at("run"), "--tmpdir", at("tmp")];
+  const cli = (args: string[]) =>
+    execFileSync("podman", [...flags, ...args], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  buildRootfs(at("rootfs"));
+  execFileSync("tar", ["-C", at("rootfs"), "-cf", at("rootfs.tar"), "."]);
+  cli(["import", at("rootfs.tar"), TEST_IMAGE]);
+  const socket = at("podman.sock");
+  let log = "";
+  const service = spawn("podman", [...flags, "system", "service", "--time=0", `unix://${socket}`], {
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  service.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  await answering(socket, service, () => log);
+  return {
+    socket,
+    image: TEST_IMAGE,
+    cli,
+    containers: () => cli(["ps", "-a", "--format", "{{.Names}}"]).split("\n").filter(Boolean),
+    async stop() {
+      const gone = new Promise((resolve) => service.once("exit", resolve));
+      if (service.exitCode === null) service.kill("SIGTERM");
+      await gone;
+      // Containers a failed test left, then the conmons of its execs (which end by themselves once their
+      // container is gone); anything still naming this folder after that is killed, by pid.
+      cli(["rm", "-af", "-t", "0"]);
+      for (let tries = 0; processesNaming(folder.path).length > 0 && tries < 100; tries++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      for (const pid of processesNaming(folder.path)) process.kill(pid, "SIGKILL");
+      cli(["system", "reset", "-f"]);
+      folder.remove();
+    },
+  };
+}
