@@ -118,7 +118,13 @@ export async function startPodman(): Promise<Podman> {
       for (let tries = 0; processesNaming(folder.path).length > 0 && tries < 100; tries++)
         await new Promise((resolve) => setTimeout(resolve, 20));
       for (const pid of processesNaming(folder.path)) process.kill(pid, "SIGKILL");
-      cli(["system", "reset", "-f"]);
+      // Storage a container left mounted (deepest first), then the files.
+      const mounts = readFileSync("/proc/mounts", "utf8")
+        .split("\n")
+        .map((line) => line.split(" ")[1] ?? "")
+        .filter((point) => point.startsWith(`${folder.path}/`))
+        .reverse();
+      for (const point of mounts) execFileSync("umount", ["-l", point]);
       folder.remove();
     },
   };
