@@ -7,7 +7,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startFolderSwapper } from "../support/folder-swapper.ts";
+import { startFolderSwapper } from "@keel/testing/ops-conformance";
 import { keelEnv, runKeel, SCRIPTED } from "../support/keel-cli.ts";
 import { tempDir } from "../support/plugin-fixtures.ts";
 

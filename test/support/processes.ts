@@ -8,16 +8,7 @@ import { join } from "node:path";
 import type { ToolContext, ToolResult } from "@keel/extensions-api";
 import { createLocalOps } from "../../plugins/ops-local/src/local-ops.ts";
 
-/** True while `pid` names a process that has not exited (a zombie has). */
-export function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
-}
+export { isAlive, processesWithEnv } from "@keel/testing/ops-conformance";
 
 /** Live processes whose process group is `pgid`. */
 export function groupMembers(pgid: number): number[] {
@@ -30,21 +21,6 @@ export function groupMembers(pgid: number): number[] {
       if (fields[0] !== "Z" && fields[0] !== "X" && Number(fields[2]) === pgid) out.push(Number(name));
     } catch {
       // exited while we looked
-    }
-  }
-  return out;
-}
-
-/** Live processes whose environment holds `NAME=value` (e.g. a marker a test gave a command). */
-export function processesWithEnv(name: string, value: string): number[] {
-  const marker = Buffer.from(`${name}=${value}\0`);
-  const out: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || !isAlive(Number(entry))) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/environ`).includes(marker)) out.push(Number(entry));
-    } catch {
-      // gone
     }
   }
   return out;

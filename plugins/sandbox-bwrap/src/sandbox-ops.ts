@@ -7,7 +7,7 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Operations, ProcessHandle, SpawnOptions } from "@keel/extensions-api";
+import { PathAccessError, type Operations, type ProcessHandle, type SpawnOptions } from "@keel/extensions-api";
 import { bwrapArgs, sandboxedCommand, type SandboxLayout } from "./bwrap-args.ts";
 import { visibleInSandbox } from "./visible.ts";
 
@@ -70,8 +70,9 @@ export class SandboxOps implements Operations {
 
   /**
    * Runs `command` in the sandbox, in the working folder asked for. bubblewrap starts a command whose folder it
-   * cannot enter in the private home instead, so a folder the sandbox does not show is refused here, saying
-   * what would show it; `--chdir` makes bubblewrap fail rather than move, should the two ever disagree.
+   * cannot enter in the private home instead, so a folder the sandbox does not show is refused here (a path
+   * refusal, like the wrapped backend's for a folder outside), saying what would show it; `--chdir` makes
+   * bubblewrap fail rather than move, should the two ever disagree.
    */
   spawn(command: string, options?: SpawnOptions): ProcessHandle {
     if (this.refusal) throw new Error(this.refusal);
@@ -79,8 +80,9 @@ export class SandboxOps implements Operations {
     // A missing folder is the wrapped backend's to report, with its own message.
     const dir = existsSync(asked) ? realpathSync.native(asked) : asked;
     if (existsSync(asked) && !visibleInSandbox(this.options.layout, dir))
-      throw new Error(
-        `The shell sandbox (plugin sandbox-bwrap) cannot run ${JSON.stringify(command)} in ${dir}: ` +
+      throw new PathAccessError(
+        options?.cwd ?? ".",
+        `the shell sandbox (plugin sandbox-bwrap) cannot run ${JSON.stringify(command)} in ${dir}: ` +
           `that folder is not inside the sandbox ` +
           `(it shows the workspace, "sandbox-bwrap.writable" and ops-local's allowedRoots, and the ` +
           `host's files outside /tmp and the home folder). ` +

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLocalOps } from "../../ops-local/src/local-ops.ts";
 import { createFileTools } from "../src/tools.ts";
-import { startFolderSwapper, type FolderSwapper } from "../../../test/support/folder-swapper.ts";
+import { startFolderSwapper, type FolderSwapper } from "@keel/testing/ops-conformance";
 import { callTool, tempFolder, toolContext } from "../../../test/support/workspace.ts";
 
 const INSIDE = { "same.txt": "inside words\n", "inside-only.txt": "inside words\n" };

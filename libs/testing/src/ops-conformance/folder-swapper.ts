@@ -1,9 +1,10 @@
 /**
- * An attacker racing the file tools: another process that swaps a folder of the workspace for a symlink to a
- * folder outside it and back, nonstop, pausing a fraction of a millisecond in each state. The real folder keeps its
- * inode the whole time; it is parked beside the symlink while the symlink stands in its place. In the moment
- * between the two renames the path is missing, and a tool may create a folder there (a write makes its parent
- * folders): the swapper moves such a folder aside as `<path>.made-<n>`, keeping what was written into it.
+ * An attacker racing the file tools and the conformance suite's race cases: another process that swaps a folder
+ * of the workspace for a symlink to a folder outside it and back, nonstop, pausing a fraction of a millisecond in
+ * each state. The real folder keeps its inode the whole time; it is parked beside the symlink while the symlink
+ * stands in its place. In the moment between the two renames the path is missing, and a tool may create a folder
+ * there (a write makes its parent folders): the swapper moves such a folder aside as `<path>.made-<n>`, keeping
+ * what was written into it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
