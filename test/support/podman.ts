@@ -1,15 +1,16 @@
 /**
  * A private Podman for a test file or a benchmark: its own storage, its own containers.conf and its own Docker
  * API socket in a temp folder, serving one image built here (no image can be pulled on this machine). The image
- * is busybox-static with the applets linked, `/etc/keel-image` to tell it from the host, and a user `tester`
- * (uid 1000). What containers.conf says, and why: runc (crun fails on this machine), cgroupfs (no systemd), no
+ * is busybox-static with the applets linked, this machine's bash (unless left out) and nohup, `/etc/keel-image` to tell
+ * it from the host, and a user `tester` (uid 1000). What containers.conf says, and why: runc (crun fails on this machine), cgroupfs (no systemd), no
  * default ulimits (raising nofile fails here), and no exit-command delay, so the `conmon` each exec leaves
  * waiting ends at once instead of after 5 minutes. Needs Debian's podman, runc and busybox-static (.ci/run).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync, copyFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { tempFolder } from "./workspace.ts";
 
 export const TEST_IMAGE = "localhost/keel-test:1";
@@ -43,7 +44,19 @@ function requirePrograms(): void {
     throw new Error(`The container tests need ${missing.join(", ")}: apt-get install podman runc busybox-static.`);
 }
 
-function buildRootfs(dir: string): void {
+/** Programs of this machine and the shared libraries they load (as `ldd` names them), copied to the same paths. */
+function copyPrograms(dir: string, programs: string[]): void {
+  const libraries = execFileSync("ldd", programs, { encoding: "utf8" })
+    .split("\n")
+    .map((line) => /(\/\S+) \(0x/.exec(line)?.[1])
+    .filter((path): path is string => path !== undefined);
+  for (const file of new Set([...programs, ...libraries])) {
+    mkdirSync(join(dir, dirname(file)), { recursive: true });
+    copyFileSync(realpathSync(file), join(dir, file));
+  }
+}
+
+function buildRootfs(dir: string, bash: boolean): void {
   const bin = join(dir, "bin");
   mkdirSync(bin, { recursive: true });
   for (const folder of ["etc", "tmp", "proc", "sys", "dev", "root", "home/tester"])
@@ -54,6 +67,8 @@ function buildRootfs(dir: string): void {
   writeFileSync(join(dir, "etc/passwd"), "root:x:0:0:root:/root:/bin/sh\ntester:x:1000:1000::/home/tester:/bin/sh\n");
   writeFileSync(join(dir, "etc/group"), "root:x:0:\ntester:x:1000:\n");
   writeFileSync(join(dir, "etc/keel-image"), "keel test image\n");
+  // nohup is not a busybox applet; the conformance suite's process trees use it.
+  copyPrograms(dir, bash ? ["/usr/bin/nohup", "/bin/bash"] : ["/usr/bin/nohup"]);
 }
 
 /** Resolves once something accepts connections on `socket`. */
@@ -83,7 +98,8 @@ function processesNaming(text: string): number[] {
     .map(Number);
 }
 
-export async function startPodman(): Promise<Podman> {
+/** `bash: false` leaves bash out of the image, so commands run on busybox's sh. */
+export async function startPodman(options: { bash?: boolean } = {}): Promise<Podman> {
   requirePrograms();
   const folder = tempFolder("keel-podman-");
   const at = (name: string) => join(folder.path, name);
@@ -92,7 +108,7 @@ export async function startPodman(): Promise<Podman> {
   const flags = ["--root", at("root"), "--runroot", at("run"), "--tmpdir", at("tmp")];
   const cli = (args: string[]) =>
     execFileSync("podman", [...flags, ...args], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  buildRootfs(at("rootfs"));
+  buildRootfs(at("rootfs"), options.bash !== false);
   execFileSync("tar", ["-C", at("rootfs"), "-cf", at("rootfs.tar"), "."]);
   cli(["import", at("rootfs.tar"), TEST_IMAGE]);
   const socket = at("podman.sock");

@@ -29,8 +29,8 @@ export class ContainerOps implements Operations {
     this.cwd = map.container;
   }
 
-  async resolve(path: string, access: "read" | "write"): Promise<string> {
-    return this.map.toContainer(await this.checked(path, access));
+  resolve(path: string, access: "read" | "write"): Promise<string> {
+    return this.run(path, access, async (host) => this.map.toContainer(host), "follow", true);
   }
 
   readFile(path: string): Promise<Uint8Array> {
@@ -73,16 +73,20 @@ export class ContainerOps implements Operations {
     return followed === host ? real : posix.join(real, posix.basename(host));
   }
 
-  /** Runs `operation` on the host path of `path`, once checked, with errors naming the container's paths. */
+  /**
+   * Runs `operation` on the host path of `path` once checked (on the checked real path when `real`), with errors
+   * naming the container's paths.
+   */
   private async run<T>(
     path: string,
     access: "read" | "write",
     operation: (host: string) => Promise<T>,
     mode: "follow" | "entry" = "follow",
+    real = false,
   ): Promise<T> {
     try {
-      await this.checked(path, access, mode);
-      return await operation(this.map.toHost(path));
+      const checked = await this.checked(path, access, mode);
+      return await operation(real ? checked : this.map.toHost(path));
     } catch (error) {
       throw this.restated(error, path);
     }

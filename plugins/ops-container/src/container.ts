@@ -12,7 +12,7 @@ import { engineMessage, runScript, startExec, type Exec, type ExecRequest } from
 import { ensureImage } from "./image.ts";
 import type { ContainerPlan } from "./plan.ts";
 import { removeOrphans, OWNER_LABEL } from "./orphans.ts";
-import { KILL_SCRIPT, SHELL_PROBE, tagPattern } from "./scripts.ts";
+import { KILL_SCRIPT, tagPattern } from "./scripts.ts";
 import type { ContainerTarget } from "./target.ts";
 
 /** The created container's main process: waits, reaping what it inherits, and leaves at TERM. */
@@ -33,24 +33,12 @@ export class ContainerSession implements ContainerTarget {
     /** Whether keel created it (and so removes it). */
     readonly created: boolean,
     private readonly user: string | undefined,
-    readonly shell: string,
   ) {}
 
-  /** Starts or attaches the container the plan names, and finds its shell. */
+  /** Starts or attaches the container the plan names. */
   static async open(docker: Docker, plan: ContainerPlan, log: (text: string) => void): Promise<ContainerSession> {
     const opened = plan.container !== undefined ? await attach(docker, plan) : await create(docker, plan, log);
-    const { container, name, mount, created } = opened;
-    try {
-      const probe = await runScript(docker, container, ["/bin/sh", "-c", SHELL_PROBE], plan.user);
-      const shell = probe.stdout.split("\n")[0]!.trim();
-      if (shell === "") throw new Error(probe.stderr.trim() || "no shell found");
-      return new ContainerSession(docker, container, name, mount, created, plan.user, shell);
-    } catch (error) {
-      if (created) await container.remove({ force: true, v: true }).catch(() => {});
-      throw new Error(
-        `The container ${name} cannot run commands: ${engineMessage(error)}. The backend needs /bin/sh in the image.`,
-      );
-    }
+    return new ContainerSession(docker, opened.container, opened.name, opened.mount, opened.created, plan.user);
   }
 
   nextTag(): string {
@@ -65,8 +53,12 @@ export class ContainerSession implements ContainerTarget {
     return runScript(this.docker, this.container, ["/bin/sh", "-c", script, "keel", ...args], this.user);
   }
 
-  /** Removes the container keel created; in an attached one, stops what this session started. Once. */
+  /**
+   * Removes the container keel created; in an attached one, stops what this session started (if it started
+   * anything). Once.
+   */
   close(): Promise<void> {
+    if (!this.created && this.tags === 0) return Promise.resolve();
     this.closing ??= this.created
       ? this.container.remove({ force: true, v: true }).then(
           () => undefined,

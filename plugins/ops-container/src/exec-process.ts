@@ -79,7 +79,7 @@ export class ExecProcess implements ProcessHandle {
     };
     try {
       this.exec = await target.exec({
-        cmd: ["/bin/sh", "-c", RUN_SCRIPT, "keel", options.tag, target.shell, command],
+        cmd: ["/bin/sh", "-c", RUN_SCRIPT, "keel", options.tag, command],
         env: Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`),
         workingDir: options.workingDir,
         stdin: fed,
@@ -87,7 +87,10 @@ export class ExecProcess implements ProcessHandle {
         onStderr: (chunk) => lines.push(chunk),
       });
     } catch (error) {
-      throw new Error(`The container ${target.name} could not run the command: ${engineMessage(error)}`);
+      throw new Error(
+        `The container ${target.name} could not run the command: ${engineMessage(error)} (the backend runs ` +
+          `commands through /bin/sh, which the image must have).`,
+      );
     }
     for (const data of this.queued.splice(0)) this.exec.write(data);
     if (options.stdin !== undefined) this.exec.write(options.stdin);

@@ -40,7 +40,8 @@ members() {
 `;
 
 /**
- * Runs one command: args `<tag> <shell> <command>`. The command's shell gets stdin (the exec's, which is
+ * Runs one command: args `<tag> <command>`, through bash when the image has it, else sh (asked each time: a
+ * builtin lookup, cheaper than an exec to ask once). The command's shell gets stdin (the exec's, which is
  * /dev/null unless keel feeds it), writes stdout and stderr to the exec's stdout in the order written (`exec
  * 2>&1`, as the local backend does), and leads its own session. The exec's stderr is the script's own: it
  * says `start <pid>` once the command runs and `exit <status> <processes left>` once it ended, the last being
@@ -48,12 +49,14 @@ members() {
  * background job, which sh would otherwise give /dev/null.
  */
 export const RUN_SCRIPT = `
-tag=$1 shell=$2
+tag=$1
+shell=sh
+command -v bash >/dev/null 2>&1 && shell=bash
 pattern="^${TAG_VARIABLE}=$tag$"
 lead=
 command -v setsid >/dev/null 2>&1 && lead=setsid
 exec 3<&0
-${TAG_VARIABLE}=$tag $lead "$shell" -c 'exec 2>&1; eval "shift; $1"' keel "$3" <&3 3<&- 2>&1 &
+${TAG_VARIABLE}=$tag $lead "$shell" -c 'exec 2>&1; eval "shift; $1"' keel "$2" <&3 3<&- 2>&1 &
 pid=$!
 exec 3<&-
 sid=
@@ -96,9 +99,6 @@ while [ "$tries" -lt 60 ]; do
 done
 exit 1
 `;
-
-/** Prints the shell commands run with: bash when the image has it, else sh. */
-export const SHELL_PROBE = "command -v bash || command -v sh";
 
 /** The `pattern` of one command's tag, or of every tag with `prefix` (a session's). */
 export function tagPattern(tag: string, prefix = false): string {
