@@ -1,10 +1,11 @@
 /**
- * A private Podman for a test file or a benchmark: its own storage, its own containers.conf and its own Docker
- * API socket in a temp folder, serving one image built here (no image can be pulled on this machine). The image
- * is busybox-static with the applets linked, this machine's bash (unless left out) and nohup, `/etc/keel-image` to tell
- * it from the host, and a user `tester` (uid 1000). What containers.conf says, and why: runc (crun fails on this machine), cgroupfs (no systemd), no
- * default ulimits (raising nofile fails here), and no exit-command delay, so the `conmon` each exec leaves
- * waiting ends at once instead of after 5 minutes. Needs Debian's podman, runc and busybox-static (.ci/run).
+ * A private Podman for a test file or a benchmark: its own storage, its own containers.conf and its own Docker API
+ * socket in a temp folder, serving one image built here (no image can be pulled on this machine). The image is
+ * busybox-static with the applets linked, this machine's bash (unless left out) and nohup, `/etc/keel-image` to tell it
+ * from the host, and a user `tester` (uid 1000). What containers.conf says, and why: runc (crun fails on this machine),
+ * cgroupfs (no systemd), no default ulimits (raising nofile fails here), and no exit-command delay, so the `conmon`
+ * each exec leaves waiting ends at once instead of after 5 minutes. Needs Debian's podman, runc and busybox-static
+ * (.ci/run).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";

@@ -1,5 +1,6 @@
 /**
- * What a command needs of the container it runs in: its name for messages, and execs. The container session (container.ts) is one; tests may give another.
+ * What a command needs of the container it runs in: its name for messages, and execs. The container session
+ * (container.ts) is one; tests may give another.
  */
 import type { Exec, ExecRequest } from "./exec.ts";
 

@@ -1,8 +1,9 @@
 /**
- * Commands in the container, against a real Podman whose image has no bash (commands run on busybox's sh, the
- * least an image may have): the local backend's semantics (output in the order written, exit codes, stdin,
- * environment, working folder) and its process-tree guarantees (a kill takes what left the group or the
- * session; what a command left running is found after it exited; the container's end takes the rest). Processes are checked with podman's own `ps`, not through the backend.
+ * Commands in the container, against a real Podman whose image has no bash (commands run on busybox's sh, the least an
+ * image may have): the local backend's semantics (output in the order written, exit codes, stdin, environment, working
+ * folder) and its process-tree guarantees (a kill takes what left the group or the session; what a command left running
+ * is found after it exited; the container's end takes the rest). Processes are checked with podman's own `ps`, not
+ * through the backend.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
