@@ -46,8 +46,14 @@ function dependenciesOf(pkg, seen = new Set()) {
  * SSE reader) is built in too: from node_modules it was a package a run resolved through package `exports`, which
  * loads Node's ES module resolver (bin/keel.cjs and the host find their own packages' files without it).
  */
+const ENGINE_UNUSED = fileURLToPath(new URL("engine-unused.cjs", import.meta.url));
 const BUILT_IN = {
   "@keel/provider-kit": { packages: ["eventsource-parser"] },
+  // dockerode built in, without the ssh2 and gRPC it loads at start and the backend never uses (engine-unused.cjs).
+  "@keel/plugin-ops-container": {
+    packages: ["dockerode"],
+    alias: { ssh2: ENGINE_UNUSED, "@grpc/grpc-js": ENGINE_UNUSED, "@grpc/proto-loader": ENGINE_UNUSED },
+  },
   "@keel/plugin-session-jsonl": {
     packages: ["proper-lockfile", "@noble/hashes"],
     alias: {
