@@ -34,6 +34,7 @@ const UNUSED_PLUGINS = [
   "marketplace",
   "distribution",
   "plugin-dev",
+  "ops-container",
   "provider-anthropic",
   "provider-openai",
   "provider-openai-responses",
@@ -45,6 +46,7 @@ const UNUSED_CODE = [
   "libs/rpc-client/",
   "libs/provider-kit/",
   "node_modules/@modelcontextprotocol/",
+  "node_modules/dockerode/",
   "node_modules/@agentclientprotocol/",
   "node_modules/@earendil-works/",
 ];
