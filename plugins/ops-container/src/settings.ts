@@ -51,8 +51,8 @@ export const ContainerSettingsSchema = z
       .min(1)
       .optional()
       .describe(
-        "The user (`name`, `uid` or `uid:gid`) commands run as. Unset: the devcontainer.json's " +
-          "`remoteUser`, else the image's.",
+        "The user (`name`, `uid` or `uid:gid`) the container and its commands run as. Unset: the " +
+          "devcontainer.json's `remoteUser`, else the image's.",
       ),
     env: z
       .record(z.string(), z.string())

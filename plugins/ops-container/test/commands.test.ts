@@ -117,6 +117,32 @@ describe("stopping a command", () => {
   });
 });
 
+describe("the settings", () => {
+  it("runs commands as the user asked for, within the memory, CPU and process limits asked for", async () => {
+    const limited = await openContainerOps(podman, ws.path, {
+      user: "1000",
+      memory: 64 * 1024 * 1024,
+      cpus: 1.5,
+      pids: 64,
+    });
+    try {
+      const out = outputCollector();
+      // cgroup v2 names first, then v1's.
+      const read = (v2: string, v1: string) => `cat /sys/fs/cgroup/${v2} 2>/dev/null || cat /sys/fs/cgroup/${v1}`;
+      const command = [
+        "id -u",
+        read("memory.max", "memory/memory.limit_in_bytes"),
+        read("pids.max", "pids/pids.max"),
+        `${read("cpu.max", "cpu/cpu.cfs_quota_us")} | cut -d' ' -f1`,
+      ].join("; ");
+      expect(await limited.spawn(command, { onData: out.onData }).exited).toEqual({ code: 0, signal: null });
+      expect(out.text()).toBe("1000\n67108864\n64\n150000\n");
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe("the end of the session", () => {
   it("removes the container it created, with what still runs in it, which ends as killed", async () => {
     const own = await openContainerOps(podman, ws.path);
