@@ -55,8 +55,13 @@ export class ExecProcess implements ProcessHandle {
     this.exited = this.run(command);
     // A rejection is the caller's to see through `exited`; kill paths must not leave it unhandled.
     this.exited.catch(() => {}).finally(this.startedResolve);
-    options.signal?.addEventListener("abort", () => void this.kill(), { once: true });
-    if (options.signal?.aborted) void this.kill();
+    const signal = options.signal;
+    if (signal?.aborted) void this.kill();
+    else if (signal) {
+      const onAbort = () => void this.kill();
+      signal.addEventListener("abort", onAbort, { once: true });
+      void this.exited.catch(() => {}).finally(() => signal.removeEventListener("abort", onAbort));
+    }
   }
 
   /** The command's shell's pid inside the container, once it started. */

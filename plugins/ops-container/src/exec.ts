@@ -55,12 +55,14 @@ export async function startExec(docker: Docker, container: Docker.Container, req
   const ended = new Promise<void>((resolve, reject) => {
     stream.once("end", resolve);
     stream.once("close", resolve);
-    stream.once("error", reject);
+    // Every error, not only the first: a write racing the process's end must not become an uncaught one.
+    stream.on("error", reject);
   });
+  const open = () => !stream.destroyed && !stream.writableEnded;
   return {
     ended,
-    write: (data) => void stream.write(data),
-    endInput: () => void stream.end(),
+    write: (data) => void (open() && stream.write(data)),
+    endInput: () => void (open() && stream.end()),
     close: () => void stream.destroy(),
   };
 }

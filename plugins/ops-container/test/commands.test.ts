@@ -61,6 +61,7 @@ describe("running a command", () => {
     handle.write("typed\n");
     expect(await handle.exited).toEqual({ code: 0, signal: null });
     expect(out.text()).toBe("got typed\n");
+    handle.write("after the end, dropped\n");
   });
 
   it("adds the environment asked for, and starts in the folder asked for", async () => {
