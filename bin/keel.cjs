@@ -1,15 +1,15 @@
-#!/usr/bin/env -S node --max-semi-space-size=1 --interrupt-budget=1000000
+#!/usr/bin/env -S node --max-semi-space-size=1 --invocation-count-for-turbofan=21000
 // The `keel` command: keel's default coding-agent distribution (the `keelDistribution` field of
 // ../package.json) run by the kernel's bundled CLI with a code cache. CommonJS, so that Node's ES module loader
-// is never started (~6 ms); `--version` answers with one synchronous write before anything else is loaded
-// (process.stdout would load the stream machinery, another ~6 ms). The young generation is kept at 1 MB per
-// semi-space (V8 grows it to 8 MB, nearly all garbage at peak): a 20-turn run peaks ~5 MB lower, which every
-// fork of a tool command copies less of, at no measured time cost. V8 optimises a function after ~7x more
-// work than its default (`--interrupt-budget`): a run that waits on a model most of its life rarely repays an
-// optimising compile, whose compiler and memory were ~5 MB of a 20-turn run's 64 MB peak (see
-// docs/architecture.md § Performance). Only a shebang can set these early enough (`v8.setFlagsFromString` at
-// run time does not resize the heap nor reach the budgets already handed out), so `node bin/keel.cjs` runs
-// without them; `keel dist build`'s launchers carry the same line (a test compares them).
+// is never started; `--version` answers with one synchronous write before anything else is loaded (process.stdout
+// would load the stream machinery). The young generation is kept at 1 MB per semi-space (V8 grows it to 8 MB and
+// more, nearly all garbage at peak): a 20-turn run peaks ~5 MB lower, which every fork of a tool command copies
+// less of. TurboFan optimises a function after 7x its default invocations: a run that waits on a model most of
+// its life rarely repays an optimising compile, whose compiler and code took ~6 MB of a 1-turn run's peak on Node
+// 22 and 24 (docs/design/startup.md has the figures per line). Only a shebang can set these early enough
+// (`v8.setFlagsFromString` at run time does not resize the heap), so `node bin/keel.cjs` runs without them. Every
+// supported Node line must accept each option (test/e2e/node-lines.test.ts), and `keel dist build`'s launchers
+// carry the same line (test/e2e/distributions.test.ts compares them).
 "use strict";
 const { readFileSync, writeSync } = require("node:fs");
 const { join } = require("node:path");

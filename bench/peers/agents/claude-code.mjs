@@ -9,8 +9,8 @@ const MODEL = "claude-sonnet-4-5";
 
 /** @type {import("./index.mjs").Agent} */
 export const claudeCode = {
-  name: "Claude Code 2.1.197",
-  npm: "@anthropic-ai/claude-code@2.1.197",
+  name: "Claude Code 2.1.332",
+  npm: "@anthropic-ai/claude-code@2.1.332",
   wire: "anthropic",
   command: (agents) => installed(agents, `@anthropic-ai/claude-code-${process.platform}-${process.arch}`, "claude"),
   prepare(ctx) {

@@ -1,14 +1,14 @@
-// pi (@mariozechner/pi-coding-agent), a Node CLI, over Chat Completions: a custom provider in models.json.
+// pi (@earendil-works/pi-coding-agent), a Node CLI, over Chat Completions: a custom provider in models.json.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { installed } from "./installed.mjs";
 
 /** @type {import("./index.mjs").Agent} */
 export const pi = {
-  name: "pi 0.73.1",
-  npm: "@mariozechner/pi-coding-agent@0.73.1",
+  name: "pi 1.6.0",
+  npm: "@earendil-works/pi-coding-agent@1.6.0",
   wire: "openai",
-  command: (agents) => installed(agents, "@mariozechner/pi-coding-agent", "dist/cli.js", true),
+  command: (agents) => installed(agents, "@earendil-works/pi-coding-agent", "dist/bundle/cli.js", true),
   prepare(ctx) {
     const dir = join(ctx.home, ".pi", "agent");
     mkdirSync(dir, { recursive: true });

@@ -134,12 +134,16 @@ describe("over HTTP against the mock server", () => {
   it("never reports a local exception as a network failure, and does not retry it", async () => {
     const provider = at(ANTHROPIC);
     const before = llm.requests.length;
-    let deep: Record<string, unknown> = {};
-    for (let i = 0; i < 200_000; i++) deep = { a: deep };
+    // A value the request body cannot be written from (JSON.stringify calls its toJSON, which throws).
+    const unwritable = {
+      toJSON() {
+        throw new RangeError("metadata is not serialisable");
+      },
+    };
     const run = await collect(provider, request(provider.models()[0]!), {
-      onPayload: async (payload, headers) => ({ payload: { ...(payload as object), metadata: deep }, headers }),
+      onPayload: async (payload, headers) => ({ payload: { ...(payload as object), metadata: unwritable }, headers }),
     });
-    expect(run.message.errorMessage).toMatch(/^Failed while preparing the request: Maximum call stack size exceeded/);
+    expect(run.message.errorMessage).toMatch(/^Failed while preparing the request: metadata is not serialisable/);
     expect(run.message.errorMessage).not.toMatch(/could not reach/);
     expect(run.retries).toEqual([]);
     expect(llm.requests.length).toBe(before);

@@ -57,9 +57,12 @@ describe("keel plugin new", () => {
       expect(validated.stdout).toBe(`${name}@0.1.0 is valid.\n`);
       expect(validated.code).toBe(0);
 
-      const tested = await run("npm", ["test"], { cwd: dir }).catch((error: { stdout: string; stderr: string }) => {
-        throw new Error(`npm test failed in ${dir}:\n${error.stdout}\n${error.stderr}`);
-      });
+      // TAP, which every Node line prints alike when asked (their default reporters differ).
+      const tested = await run("npm", ["test", "--", "--test-reporter=tap"], { cwd: dir }).catch(
+        (error: { stdout: string; stderr: string }) => {
+          throw new Error(`npm test failed in ${dir}:\n${error.stdout}\n${error.stderr}`);
+        },
+      );
       expect(tested.stdout).toMatch(/# pass 1\n/);
       expect(tested.stdout).toMatch(/# fail 0\n/);
     },

@@ -99,8 +99,9 @@ export const grepDeclaration = {
     pattern: z.string().min(1).describe("Regular expression, or plain text with literal"),
     path: z.string().optional().describe(`File or folder. ${IN_WORKSPACE}`),
     glob: z.string().optional().describe("Only files matching this glob (*.ts)"),
-    ignoreCase: z.boolean().optional().describe("Ignore case"),
-    literal: z.boolean().optional().describe("Pattern is plain text"),
+    // The names say it: each description is sent on every request (the first request stays under 5 KB).
+    ignoreCase: z.boolean().optional(),
+    literal: z.boolean().optional(),
     context: z.number().int().min(0).max(20).optional().describe("Lines shown around each match"),
     limit: z.number().int().min(1).optional().describe(`Most lines (default ${GREP_DEFAULT_LIMIT})`),
   }),

@@ -9,7 +9,7 @@ import {
   Editor,
   matchesKey,
   ProcessTerminal,
-  TUI,
+  TuiMainScreen,
   type Component,
   type KeyId,
 } from "@earendil-works/pi-tui";
@@ -24,7 +24,7 @@ import { editorTheme } from "./style.ts";
 import { Lines, type ViewState } from "./views.ts";
 
 export class TuiApp {
-  private readonly tui = new TUI(new ProcessTerminal());
+  private readonly tui = new TuiMainScreen(new ProcessTerminal());
   private readonly state: ViewState = { expandThinking: false, expandTools: false };
   private readonly editor = new Editor(this.tui, editorTheme);
   private readonly slot = new Container();

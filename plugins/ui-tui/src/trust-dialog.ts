@@ -4,13 +4,13 @@
  * terminal UI of its own holding only the dialog, and stops it once answered; the UI proper starts after, below
  * it. Esc answers nothing: the folder stays untrusted for this run and is asked about again next time.
  */
-import { Container, ProcessTerminal, TUI } from "@earendil-works/pi-tui";
+import { Container, ProcessTerminal, TuiMainScreen } from "@earendil-works/pi-tui";
 import type { ProjectTrustAnswer, ProjectTrustRequest } from "@keel/extensions-api";
 import { trustPrompt } from "@keel/extensions-api/render";
 import { Dialogs } from "./dialogs.ts";
 
 export async function askTrust(request: ProjectTrustRequest): Promise<ProjectTrustAnswer | undefined> {
-  const tui = new TUI(new ProcessTerminal());
+  const tui = new TuiMainScreen(new ProcessTerminal());
   const slot = new Container();
   tui.addChild(slot);
   const dialogs = new Dialogs({
