@@ -98,7 +98,15 @@ async function create(docker: Docker, plan: ContainerPlan, log: (text: string) =
       ...(plan.user && { User: plan.user }),
       Labels: { [OWNER_LABEL]: `${hostname()}:${process.pid}` },
       HostConfig: {
-        Mounts: [{ Type: "bind", Source: plan.workspace, Target: mount }],
+        Mounts: [
+          { Type: "bind", Source: plan.workspace, Target: mount },
+          ...(plan.readOnly ?? []).map((path) => ({
+            Type: "bind" as const,
+            Source: path,
+            Target: path,
+            ReadOnly: true,
+          })),
+        ],
         NetworkMode: plan.network,
         ...(plan.memory !== undefined && { Memory: plan.memory }),
         ...(plan.cpus !== undefined && { NanoCpus: Math.round(plan.cpus * 1e9) }),

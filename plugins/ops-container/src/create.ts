@@ -24,9 +24,25 @@ function devcontainerOf(api: PluginAPI<ContainerSettings>, workspace: string): D
   return found;
 }
 
+/**
+ * The session's data folder, shown read-only in the container at its own path: what tools keep there for the
+ * model (a command's full output, when the bash tool cut it) is named by that path, and a command must be able
+ * to read it, as on this machine. None before a session runs (a backend made without one).
+ */
+function sessionData(api: PluginAPI<ContainerSettings>): string[] {
+  try {
+    return [api.runtime.dataDir];
+  } catch {
+    return [];
+  }
+}
+
 export async function createContainerOps(api: PluginAPI<ContainerSettings>, cwd: string): Promise<ContainerOps> {
   const workspace = realpathSync.native(cwd);
-  const plan = planContainer(api.settings, workspace, devcontainerOf(api, workspace));
+  const plan = {
+    ...planContainer(api.settings, workspace, devcontainerOf(api, workspace)),
+    readOnly: sessionData(api),
+  };
   const files = await api.opsBackend(FILES_FROM);
   if (!files)
     throw new Error(

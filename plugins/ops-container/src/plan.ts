@@ -14,6 +14,8 @@ export interface ContainerPlan {
   workspace: string;
   /** Where the workspace is in the container; for an attached container, undefined means "find its mount". */
   mount?: string;
+  /** Folders of this machine shown read-only in a started container, each at its own path. */
+  readOnly?: string[];
   env: Record<string, string>;
   user?: string;
   network: string;

@@ -78,6 +78,28 @@ describe("the container backend through the host", () => {
     expect(results[2]!.text).toBe("none\n\n[Exit code: 0]");
   });
 
+  it("cuts a long output for the model, and a command in the container can read the full output it names", async () => {
+    const logs = "find / -path /proc -prune -o -name 'bash-*.log' -print";
+    const { results } = await session([
+      [{ name: "bash", arguments: { command: "seq 1 100000" } }],
+      [{ name: "bash", arguments: { command: `wc -l $(${logs}) | cut -d' ' -f1; tail -n 1 $(${logs})` } }],
+    ]);
+    expect(results[0]!.text).toMatch(
+      /\[Output truncated: showing lines \d+-100000 of 100000 .*Full output: \/.+\.log\]/,
+    );
+    expect(results[1]!.text).toBe("100000\n100000\n\n[Exit code: 0]");
+  });
+
+  it("runs a background process, fed and waited on through the process tool", async () => {
+    const { results } = await session([
+      [{ name: "bash", arguments: { command: 'read -r line; echo "got $line"', background: true } }],
+      [{ name: "process", arguments: { action: "write", id: "1", input: "hello\n" } }],
+      [{ name: "process", arguments: { action: "wait", id: "1", timeout: 30 } }],
+    ]);
+    expect(results.map((r) => r.isError)).toEqual([false, false, false]);
+    expect(results[2]!.text).toContain("got hello");
+  });
+
   it("takes the image, folder, environment and user from a trusted project's devcontainer.json", async () => {
     const files = {
       ".devcontainer/devcontainer.json": JSON.stringify({
