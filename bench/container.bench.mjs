@@ -2,7 +2,8 @@
 // cgroupfs, the Docker API on a socket in a temp folder, a busybox+bash image built here):
 // - per tool call, through the real tools: `read` and `write` of a small file and `bash({ command: "echo hi" })`,
 //   on the container backend as ratios to the local backend over the same workspace in the same run (interleaved,
-//   medians);
+//   medians); bash both back to back and after a 300 ms pause, as after a model's answer, which lets the exec
+//   started ahead for the next command (src/spare.ts) be ready;
 // - setting up: starting a container from the image (create, start) and removing it, attaching to a running one,
 //   and loading the backend's built code in a fresh node (run `npm run build` first), against loading dockerode
 //   from node_modules (ssh2 and gRPC with it), each over a node that loaded only the contract's modules.
@@ -53,6 +54,16 @@ function toolCase(tool, ops, input) {
   };
 }
 
+/**
+ * `run` after an untimed pause of PAUSE_MS, as when a model answers between two calls: back to back, a command
+ * in the container cannot use the exec the backend starts ahead for the next one (it is still starting).
+ */
+const PAUSE_MS = 300;
+const afterPause = (run) => async () => {
+  await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+  return run();
+};
+
 let writes = 0;
 const writeInput = () => ({ path: `out/w${writes++ % 10}.txt`, content: "y".repeat(500) });
 const readInput = () => ({ path: "small.txt" });
@@ -62,13 +73,19 @@ const perCall = [
   ["read, container", toolCase(tools.read, container, readInput)],
   ["write, local", toolCase(tools.write, local, writeInput)],
   ["write, container", toolCase(tools.write, container, writeInput)],
-  ["bash echo hi, local", await bashToolCase(local, join(root, "data"), "echo hi")],
-  ["bash echo hi, container", await bashToolCase(container, join(root, "data"), "echo hi")],
+  ["bash echo hi, back to back, local", await bashToolCase(local, join(root, "data"), "echo hi")],
+  ["bash echo hi, back to back, container", await bashToolCase(container, join(root, "data"), "echo hi")],
+  ["bash echo hi, after a model's answer, local", afterPause(await bashToolCase(local, join(root, "data"), "echo hi"))],
+  [
+    "bash echo hi, after a model's answer, container",
+    afterPause(await bashToolCase(container, join(root, "data"), "echo hi")),
+  ],
 ];
 // Files and commands apart: a container exec's end (its socket closing) would otherwise land in the next file call.
 const callSamples = [
   ...(await interleaved(perCall.slice(0, 4), 5, RUNS)),
-  ...(await interleaved(perCall.slice(4), 5, RUNS)),
+  ...(await interleaved(perCall.slice(4, 6), 5, RUNS)),
+  ...(await interleaved(perCall.slice(6), 2, Math.round(RUNS / 2))),
 ];
 
 podman.cli([
@@ -106,8 +123,14 @@ const setup = [
     "attach to a running container",
     async () => {
       const start = performance.now();
-      await ContainerSession.open(docker, { ...plan, container: "attach-me", mount: undefined }, () => {});
-      return performance.now() - start;
+      const attached = await ContainerSession.open(
+        docker,
+        { ...plan, container: "attach-me", mount: undefined },
+        () => {},
+      );
+      const elapsed = performance.now() - start;
+      await attached.close();
+      return elapsed;
     },
   ],
   ["node: the contract's modules", nodeRun("")],
@@ -123,7 +146,7 @@ rmSync(root, { recursive: true, force: true });
 
 printTable(`per tool call, container backend vs local (${RUNS} runs each, interleaved, medians)`, [
   ["call", "local", "container", "container / local"],
-  ...[0, 2, 4].map((k) => {
+  ...[0, 2, 4, 6].map((k) => {
     const [name] = perCall[k];
     const [base, other] = [median(callSamples[k]), median(callSamples[k + 1])];
     return [name.replace(", local", ""), ms(base), ms(other), ratio(other, base)];

@@ -1,5 +1,5 @@
 /**
- * A command running in the container as a `ProcessHandle`. The exec runs the run script (scripts.ts), which
+ * A command running in the container as a `ProcessHandle`. Its exec runs the run script (scripts.ts), which
  * starts the command's shell tagged and in its own session and reports its pid and exit on stderr. `exited`
  * resolves from that report, once the output has ended (or gone quiet: an engine may keep the stream open while
  * a background child holds it). `kill` runs the kill script in a second exec, since the API cannot signal an
@@ -9,7 +9,7 @@ import { constants } from "node:os";
 import type { ProcessHandle, SpawnOptions } from "@keel/extensions-api";
 import { ControlLines, type ControlEvent } from "./control-lines.ts";
 import { engineMessage, type Exec } from "./exec.ts";
-import { KILL_SCRIPT, RUN_SCRIPT, tagPattern } from "./scripts.ts";
+import { KILL_SCRIPT, tagPattern } from "./scripts.ts";
 import type { ContainerTarget } from "./target.ts";
 
 /** TERM, then KILL after this long, unless the caller says otherwise (as the local backend). */
@@ -83,11 +83,12 @@ export class ExecProcess implements ProcessHandle {
       options.onData?.(chunk);
     };
     try {
-      this.exec = await target.exec({
-        cmd: ["/bin/sh", "-c", RUN_SCRIPT, "keel", options.tag, command],
-        env: Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`),
+      this.exec = await target.run({
+        tag: options.tag,
+        command,
         workingDir: options.workingDir,
-        stdin: fed,
+        env: options.env ?? {},
+        fed,
         onStdout: onData,
         onStderr: (chunk) => lines.push(chunk),
       });

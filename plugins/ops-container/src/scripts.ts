@@ -40,23 +40,22 @@ members() {
 `;
 
 /**
- * Runs one command: args `<tag> <command>`, through bash when the image has it, else sh (asked each time: a
- * builtin lookup, cheaper than an exec to ask once). The command's shell gets stdin (the exec's, which is
- * /dev/null unless keel feeds it), writes stdout and stderr to the exec's stdout in the order written (`exec
- * 2>&1`, as the local backend does), and leads its own session. The exec's stderr is the script's own: it
- * says `start <pid>` once the command runs and `exit <status> <processes left>` once it ended, the last being
- * what it left running (so keel skips the kill pass when nothing is left). `3<&0` keeps stdin for the
- * background job, which sh would otherwise give /dev/null.
+ * Runs `$command` (its tag in `$tag`), through bash when the image has it, else sh (asked each time: a builtin
+ * lookup, cheaper than an exec to ask once). The command's shell gets stdin (the exec's, which is /dev/null
+ * unless keel feeds it), writes stdout and stderr to the exec's stdout in the order written (`exec 2>&1`, as the
+ * local backend does), and leads its own session. The exec's stderr is the script's own: it says `start <pid>`
+ * once the command runs and `exit <status> <processes left>` once it ended, the last being what it left running
+ * (so keel skips the kill pass when nothing is left). `3<&0` keeps stdin for the background job, which sh would
+ * otherwise give /dev/null.
  */
-export const RUN_SCRIPT = `
-tag=$1
+const RUN = `
 shell=sh
 command -v bash >/dev/null 2>&1 && shell=bash
 pattern="^${TAG_VARIABLE}=$tag$"
 lead=
 command -v setsid >/dev/null 2>&1 && lead=setsid
 exec 3<&0
-${TAG_VARIABLE}=$tag $lead "$shell" -c 'exec 2>&1; eval "shift; $1"' keel "$2" <&3 3<&- 2>&1 &
+${TAG_VARIABLE}=$tag $lead "$shell" -c 'exec 2>&1; eval "shift; $1"' keel "$command" <&3 3<&- 2>&1 &
 pid=$!
 exec 3<&-
 sid=
@@ -69,6 +68,55 @@ members
 set -- $found
 printf 'exit %s %s\\n' "$status" "$#" >&2
 `;
+
+/** Runs one command in an exec made for it: args `<tag> <command>`; the exec's folder and environment are its own. */
+export const RUN_SCRIPT = `tag=$1 command=$2\n${RUN}`;
+
+/**
+ * A spare: an exec started before its command is known, so a command does not wait for the engine to create
+ * and start one; its one arg is the folder the exec starts in (where the engine put it, which a user without
+ * access to it could not `cd` into again). It reads one line from stdin, `<tag> <folder> <command>
+ * <NAME=value>…`, and each word but the tag is `p` and the text itself when that is plain (letters, digits and
+ * `_.,:/=+@%-`: no decoding, which costs forks), else `x` and its base64 (any bytes fit, an empty one stays a
+ * word, and a trailing newline survives the `$(…)` by the `.` after it). It changes into the folder, exports the
+ * variables, and runs the command as RUN_SCRIPT does, the rest of stdin being the command's. End of input
+ * before a line, or an image without base64: it exits unused, and commands get execs of their own.
+ */
+export const SPARE_SCRIPT = `
+started_in=$1
+command -v base64 >/dev/null 2>&1 || exit 0
+IFS= read -r line || exit 0
+word() {
+  case $1 in
+    p*) value=\${1#p} ;;
+    *) value=$(printf '%s' "\${1#x}" | base64 -d; echo .); value=\${value%.} ;;
+  esac
+}
+set -- $line
+tag=$1
+word "$2"; folder=$value
+word "$3"; command=$value
+shift 3
+for entry in "$@"; do
+  word "$entry"; export -- "$value" 2>/dev/null
+done
+if [ "$folder" != "$started_in" ] && ! cd -- "$folder" 2>/dev/null; then
+  printf 'cannot enter the folder %s in the container\\n' "$folder"
+  printf 'exit 1 0\\n' >&2
+  exit 0
+fi
+${RUN}`;
+
+/** One word of a spare's line: the text itself when plain, else its base64 (see SPARE_SCRIPT). */
+function word(text: string): string {
+  return /^[\w.,:/=+@%-]+$/.test(text) ? `p${text}` : `x${Buffer.from(text, "utf8").toString("base64")}`;
+}
+
+/** The line that hands a spare its command (see SPARE_SCRIPT). */
+export function spareLine(tag: string, folder: string, command: string, env: Record<string, string>): string {
+  const words = [tag, word(folder), word(command), ...Object.entries(env).map(([n, v]) => word(`${n}=${v}`))];
+  return `${words.join(" ")}\n`;
+}
 
 /**
  * Stops processes: args `<pattern> <sid> <grace ms>` (`sid` may be empty). TERM to every member, KILL to what
