@@ -67,6 +67,21 @@ export interface Operations {
    * file methods only (an in-memory double, a container, a remote host).
    */
   readonly local?: boolean;
+  /**
+   * Where the backend points when that is not this machine's workspace folder (`user@host:22/srv/app`): the
+   * session records it beside the backend's name, and UIs may show it.
+   */
+  readonly where?: string;
+  /**
+   * Plain JSON the session records with the backend's name; when the session is resumed, `create` gets it back
+   * as `resume`, so the backend reaches the same place whatever the settings say by then.
+   */
+  readonly resumeWith?: unknown;
+  /**
+   * Where `spawn` finds `program` (a name such as `rg`) on its PATH, or undefined when it is not there: lets a
+   * tool use the backend machine's own binary when `local` is not true.
+   */
+  which?(program: string): Promise<string | undefined>;
   /** Resolves a path to an absolute, confined one. `write` also checks the root is writable. */
   resolve(path: string, access: "read" | "write"): Promise<string>;
   readFile(path: string): Promise<Uint8Array>;
@@ -92,6 +107,7 @@ export interface OperationsBackend {
    * Creates the session's operations. `replaces` is set when a mode chose this backend with `runtime.useOps`:
    * the name of the backend the flags and settings would have used (undefined: the first installed), which a
    * backend that adds to another (files through an editor, processes as before) wraps with `api.opsBackend`.
+   * `resume` is what this backend's `resumeWith` was when the session being resumed recorded it.
    */
-  create(options: { cwd: string; replaces?: string }): Operations | Promise<Operations>;
+  create(options: { cwd: string; replaces?: string; resume?: unknown }): Operations | Promise<Operations>;
 }

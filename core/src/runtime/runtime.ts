@@ -47,7 +47,7 @@ import { TrustStore } from "../trust/trust-store.js";
 import { keepingTrust } from "../trust/keep-trust.js";
 import { checkRequired } from "./required-plugins.js";
 import { ModelChoice } from "./model-choice.js";
-import { BackendSlot, createOps } from "./ops.js";
+import { BackendSlot, createSessionOps } from "./ops.js";
 import { SessionMoves } from "./session-moves.js";
 import { sideRequest, type SideRequest } from "./side-request.js";
 import { SettingsView } from "./settings-view.js";
@@ -97,9 +97,12 @@ export class KeelRuntime implements Runtime {
   /** What `setThinking` chose; undefined falls back to the flag and the setting. */
   private thinkingChosen: ThinkingLevel | undefined;
   private readonly backend = new BackendSlot(() => {
-    const wanted = this.wantedOps();
-    if (this.opsChosen === undefined) return createOps(wanted, this.cwd, this.host, this.contributions);
-    return createOps(this.opsChosen, this.cwd, this.host, this.contributions, wanted);
+    const { explicit, setting } = this.wantedOps();
+    const choice =
+      this.opsChosen === undefined
+        ? { explicit, setting }
+        : { explicit: this.opsChosen, replaces: explicit ?? setting };
+    return createSessionOps(choice, this.session.entries, this.cwd, this.host, this.contributions);
   });
   /** What `useOps` chose, over the flag and the setting. */
   private opsChosen: string | undefined;
@@ -510,15 +513,16 @@ export class KeelRuntime implements Runtime {
   // --- wiring ----------------------------------------------------------------------------------------
 
   /**
-   * The backend the managed layer names (nothing below undoes it), else the one a given boolean flag picks
-   * (`FlagSpec.ops`, e.g. `--sandbox`), else the `ops` setting.
+   * `explicit`: the backend the managed layer names (nothing below undoes it), else the one a given boolean flag
+   * picks (`FlagSpec.ops`, e.g. `--sandbox`); `setting`: the `ops` setting, which a resumed session's record of
+   * its backend overrides.
    */
-  private wantedOps(): string | undefined {
-    if (this.view.managedOps) return this.core.ops;
+  private wantedOps(): { explicit?: string; setting?: string } {
+    if (this.view.managedOps) return { explicit: this.core.ops };
     const picked = this.contributions.flags
       .list()
       .find((e) => e.item.ops !== undefined && this.flags[e.item.name] === true);
-    return picked?.item.ops ?? this.core.ops;
+    return { explicit: picked?.item.ops, setting: this.core.ops };
   }
 
   /** The `systemPrompt` setting and the distribution's additions after it, which no settings layer removes. */

@@ -1,7 +1,8 @@
 /**
- * Running ripgrep through the backend. The binary ships inside `@vscode/ripgrep` (no download); it can only
- * serve a backend whose `spawn` runs this machine's programs on this machine's files (`ops.local`). When it is
- * switched off, the backend is not local, or the binary cannot run, callers fall back to walking `ops.list`.
+ * Running ripgrep through the backend. On a backend whose `spawn` runs this machine's programs on this
+ * machine's files (`ops.local`), the binary that ships inside `@vscode/ripgrep` (no download); on another that
+ * says where its own programs are (`ops.which`, a remote host), the `rg` on its PATH. When it is switched off,
+ * there is none, or it cannot run, callers fall back to walking `ops.list`.
  */
 import type { Operations, ProcessHandle } from "@keel/extensions-api";
 
@@ -45,15 +46,17 @@ export interface RunOptions {
 
 export class Ripgrep {
   private binary: Promise<string | undefined> | undefined;
-  private broken = false;
+  /** The `rg` each backend that is not local found on its own PATH. */
+  private readonly elsewhere = new WeakMap<Operations, Promise<string | undefined>>();
+  private readonly broken = new WeakSet<Operations>();
 
   /** `enabled` is the `ripgrep` setting; false always uses the fallback. */
   constructor(private readonly enabled: boolean) {}
 
   /** Whether searches on `ops` should try ripgrep. */
   async usable(ops: Operations): Promise<boolean> {
-    if (!this.enabled || this.broken || ops.local !== true) return false;
-    return (await this.path()) !== undefined;
+    if (!this.enabled || this.broken.has(ops)) return false;
+    return (await this.binaryFor(ops)) !== undefined;
   }
 
   /**
@@ -67,7 +70,7 @@ export class Ripgrep {
     signal: AbortSignal,
     options: RunOptions = {},
   ): Promise<RipgrepRun | undefined> {
-    const binary = await this.path();
+    const binary = await this.binaryFor(ops);
     if (!binary) return undefined;
     const redirect = options.stderr === "only" ? "2>&1 >/dev/null" : "2>/dev/null";
     const command = `${[binary, ...args].map(shellQuote).join(" ")} ${redirect}`;
@@ -88,10 +91,18 @@ export class Ripgrep {
     if (signal.aborted) throw new Error("The search was aborted.");
     if (stopped) return { code: 0, output: Buffer.concat(chunks), stopped };
     if (code === null || CANNOT_RUN.has(code)) {
-      this.broken = true;
+      this.broken.add(ops);
       return undefined;
     }
     return { code, output: Buffer.concat(chunks), stopped };
+  }
+
+  private binaryFor(ops: Operations): Promise<string | undefined> {
+    if (ops.local === true) return this.path();
+    if (!ops.which) return Promise.resolve(undefined);
+    let found = this.elsewhere.get(ops);
+    if (!found) this.elsewhere.set(ops, (found = ops.which("rg").catch(() => undefined)));
+    return found;
   }
 
   private path(): Promise<string | undefined> {

@@ -81,19 +81,19 @@ export function makeWorldRoot(prefix = "keel-ops-conformance-"): string {
 }
 
 /**
- * A world on this machine around the backend `create` makes over `<root>/ws`; `close` ends it (after each
- * case). `root` defaults to a new temp root; a backend that sees this machine's files under another name
- * (an SSH server's remote root) makes the root itself and passes it.
+ * A world on this machine around the backend `create` makes over `<root>/ws` (this machine's path); `close` ends
+ * it (after each case). `root` defaults to a new temp root. `seenAs`: the root's path as the backend names it,
+ * when it sees this machine's folder under another (a container's bind mount); then its `ws` is `ops.cwd`.
  */
 export async function thisMachineWorld(
   create: (cwd: string) => Operations | Promise<Operations>,
-  options: { close?: (ops: Operations) => void | Promise<void>; root?: string } = {},
+  options: { close?: (ops: Operations) => void | Promise<void>; root?: string; seenAs?: string } = {},
 ): Promise<OpsWorld> {
   const root = options.root ?? makeWorldRoot();
   const ops = await create(join(root, "ws"));
   return {
     ops,
-    root,
+    root: options.seenAs ?? root,
     files: filesUnder(root),
     processesWith: async (name, value) => processesWithEnv(name, value),
     startSwapper: (path, target) => startFolderSwapper(join(root, path), join(root, target)),
