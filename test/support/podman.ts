@@ -1,11 +1,11 @@
 /**
  * A private Podman for a test file or a benchmark: its own storage, its own containers.conf and its own Docker API
  * socket in a temp folder, serving one image built here (no image can be pulled on this machine). The image is
- * busybox-static with the applets linked, this machine's bash (unless left out) and nohup, `/etc/keel-image` to tell it
- * from the host, and a user `tester` (uid 1000). What containers.conf says, and why: runc (crun fails on this machine),
- * cgroupfs (no systemd), no default ulimits (raising nofile fails here), and no exit-command delay, so the `conmon`
- * each exec leaves waiting ends at once instead of after 5 minutes. Needs Debian's podman, runc and busybox-static
- * (.ci/run).
+ * busybox-static with the applets linked, this machine's bash and ripgrep (unless left out) and nohup,
+ * `/etc/keel-image` to tell it from the host, and a user `tester` (uid 1000). What containers.conf says, and why: runc
+ * (crun fails on this machine), cgroupfs (no systemd), no default ulimits (raising nofile fails here), and no
+ * exit-command delay, so the `conmon` each exec leaves waiting ends at once instead of after 5 minutes. Needs Debian's
+ * podman, runc and busybox-static (.ci/run).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
@@ -38,11 +38,13 @@ export interface Podman {
 }
 
 function requirePrograms(): void {
-  const missing = ["podman", "runc", "busybox"].filter(
+  const missing = ["podman", "runc", "busybox", "rg"].filter(
     (name) => !["/usr/bin", "/usr/sbin", "/bin", "/sbin"].some((dir) => existsSync(join(dir, name))),
   );
   if (missing.length > 0)
-    throw new Error(`The container tests need ${missing.join(", ")}: apt-get install podman runc busybox-static.`);
+    throw new Error(
+      `The container tests need ${missing.join(", ")}: apt-get install podman runc busybox-static ripgrep.`,
+    );
 }
 
 /** Programs of this machine and the shared libraries they load (as `ldd` names them), copied to the same paths. */
@@ -68,8 +70,9 @@ function buildRootfs(dir: string, bash: boolean): void {
   writeFileSync(join(dir, "etc/passwd"), "root:x:0:0:root:/root:/bin/sh\ntester:x:1000:1000::/home/tester:/bin/sh\n");
   writeFileSync(join(dir, "etc/group"), "root:x:0:\ntester:x:1000:\n");
   writeFileSync(join(dir, "etc/keel-image"), "keel test image\n");
-  // nohup is not a busybox applet; the conformance suite's process trees use it.
-  copyPrograms(dir, bash ? ["/usr/bin/nohup", "/bin/bash"] : ["/usr/bin/nohup"]);
+  // nohup is not a busybox applet; the conformance suite's process trees use it. rg: grep and find use the
+  // container's ripgrep when it has one.
+  copyPrograms(dir, bash ? ["/usr/bin/nohup", "/bin/bash", "/usr/bin/rg"] : ["/usr/bin/nohup"]);
 }
 
 /** Resolves once something accepts connections on `socket`. */

@@ -29,6 +29,20 @@ export class ContainerOps implements Operations {
     this.cwd = map.container;
   }
 
+  /** The image (or attached container) and where the workspace is in it. */
+  get where(): string {
+    const { recorded } = this.session;
+    return `${"image" in recorded ? `image ${recorded.image}` : `container ${recorded.container}`}, ${recorded.mount}`;
+  }
+
+  get resumeWith(): unknown {
+    return this.session.recorded;
+  }
+
+  which(program: string): Promise<string | undefined> {
+    return this.session.which(program);
+  }
+
   resolve(path: string, access: "read" | "write"): Promise<string> {
     return this.run(path, access, async (host) => this.map.toContainer(host), "follow", true);
   }

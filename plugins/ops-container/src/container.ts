@@ -10,7 +10,7 @@ import { randomHex } from "@keel/extensions-api/random-id";
 import type Docker from "dockerode";
 import { engineMessage, runScript, startExec, type Exec } from "./exec.ts";
 import { ensureImage } from "./image.ts";
-import type { ContainerPlan } from "./plan.ts";
+import type { ContainerPlan, RecordedContainer } from "./plan.ts";
 import { removeOrphans, OWNER_LABEL } from "./orphans.ts";
 import { KILL_SCRIPT, RUN_SCRIPT, SPARE_SCRIPT, spareLine, tagPattern } from "./scripts.ts";
 import { Spares } from "./spare.ts";
@@ -52,7 +52,28 @@ export class ContainerSession implements ContainerTarget {
   /** Starts or attaches the container the plan names. */
   static async open(docker: Docker, plan: ContainerPlan, log: (text: string) => void): Promise<ContainerSession> {
     const opened = plan.container !== undefined ? await attach(docker, plan) : await create(docker, plan, log);
-    return new ContainerSession(docker, opened.container, opened.name, opened.mount, opened.created, plan.user);
+    const session = new ContainerSession(
+      docker,
+      opened.container,
+      opened.name,
+      opened.mount,
+      opened.created,
+      plan.user,
+    );
+    session.recorded = {
+      ...(plan.container !== undefined ? { container: plan.container } : { image: plan.image! }),
+      mount: opened.mount,
+    };
+    return session;
+  }
+
+  /** What the session records, to come back to the same image or container and mount when resumed. */
+  recorded!: RecordedContainer;
+
+  /** Where `program` is on the PATH of the container's commands, or undefined. */
+  async which(program: string): Promise<string | undefined> {
+    const { stdout } = await this.script('command -v -- "$1" || true', [program]);
+    return stdout.split("\n")[0]!.trim() || undefined;
   }
 
   nextTag(): string {

@@ -37,12 +37,15 @@ function sessionData(api: PluginAPI<ContainerSettings>): string[] {
   }
 }
 
-export async function createContainerOps(api: PluginAPI<ContainerSettings>, cwd: string): Promise<ContainerOps> {
+/** `resume`: what the session being resumed recorded (`ContainerOps.resumeWith`), over the settings. */
+export async function createContainerOps(
+  api: PluginAPI<ContainerSettings>,
+  cwd: string,
+  resume?: unknown,
+): Promise<ContainerOps> {
   const workspace = realpathSync.native(cwd);
-  const plan = {
-    ...planContainer(api.settings, workspace, devcontainerOf(api, workspace)),
-    readOnly: sessionData(api),
-  };
+  const planned = planContainer(api.settings, workspace, devcontainerOf(api, workspace), resume);
+  const plan = { ...planned, readOnly: sessionData(api) };
   const files = await api.opsBackend(FILES_FROM);
   if (!files)
     throw new Error(

@@ -21,8 +21,8 @@ export default definePlugin({
     api.registerOps({
       name: "container",
       description: "A container (Docker or Podman), the workspace bind-mounted",
-      async create({ cwd }) {
-        const ops = await (await import("./create.ts")).createContainerOps(api, cwd);
+      async create({ cwd, resume }) {
+        const ops = await (await import("./create.ts")).createContainerOps(api, cwd, resume);
         opened.add(ops);
         return ops;
       },

@@ -1,9 +1,9 @@
 /**
- * The real `keel` binary on `"ops": "container"` against a real Podman, with the scripted model: a session
- * writes, edits and reads a file and runs bash; the work lands in the bind-mounted workspace, commands run in
- * the container, the folder around the workspace is untouched (the backend refuses a path out of it: the
- * permission policy is off, so that it is the backend that is tried), and nothing a command left running survives the
- * call or keel's exit, whether keel ends by itself or by SIGTERM.
+ * The real `keel` binary on `"ops": "container"` against a real Podman, with the scripted model: a session writes,
+ * edits and reads a file and runs bash; the work lands in the bind-mounted workspace, commands run in the container,
+ * the folder around the workspace is untouched (the backend refuses a path out of it: the permission policy is off, so
+ * that it is the backend that is tried), and nothing a command left running survives the call or keel's exit, whether
+ * keel ends by itself or by SIGTERM; `keel -c` goes back to the container and mount the session recorded.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -19,8 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => podman?.stop());
 
-const settings = () =>
-  JSON.stringify({ ops: "container", "ops-container": { image: podman.image, socket: podman.socket } });
+const settings = (more: Record<string, unknown> = {}) =>
+  JSON.stringify({ ops: "container", "ops-container": { image: podman.image, socket: podman.socket, ...more } });
 
 /** Live processes on this machine (the container's included) whose command line holds `marker`. */
 function running(marker: string): number[] {
@@ -133,5 +133,32 @@ it("SIGTERM to keel mid-command removes the container and what ran in it", async
   child.kill("SIGTERM");
   expect(await exited).toBe(143);
   expect(running(marker)).toEqual([]);
+  expect(podman.containers()).toEqual([]);
+});
+
+it("resumes with -c in the container and mount the session recorded, though the settings name others", async () => {
+  const turns = (call: unknown) => [{ toolCalls: [call] }, { text: "done" }];
+  const env = keelEnv({ script: turns({ name: "write", arguments: { path: "a.txt", content: "first\n" } }) });
+  const play = (mount: string, extra: string[] = []) =>
+    runKeel(
+      ["-p", "go", "--mode", "json", ...SCRIPTED, "--settings", settings({ workspaceMount: mount }), ...extra],
+      env,
+      {
+        timeoutMs: 60_000,
+      },
+    );
+  expect((await play("/first")).code).toBe(0);
+  writeFileSync(
+    join(env.cwd, "turns.json"),
+    JSON.stringify(turns({ name: "bash", arguments: { command: "pwd; cat a.txt" } })),
+  );
+  const resumed = await play("/second", ["-c"]);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  const end = resumed.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { type: string; result?: { content: { text: string }[] } })
+    .find((event) => event.type === "tool_execution_end");
+  expect(end!.result!.content[0]!.text).toBe("/first\nfirst\n\n[Exit code: 0]");
   expect(podman.containers()).toEqual([]);
 });

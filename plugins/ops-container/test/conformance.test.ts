@@ -1,8 +1,8 @@
 /**
  * The operations conformance suite on the container backend, against a real Podman. Each case's world is a
  * fresh backend attached to one container this file starts (a container per case would add its start to each
- * of some forty cases): the container bind-mounts the folder the worlds are made in at its own path, so each
- * world's workspace is mounted and attaching finds it; closing a world stops the processes its backend started
+ * of some forty cases): the container bind-mounts the folder the worlds are made in at /worlds, so each world's
+ * workspace is mounted, under another name than on this machine, and attaching finds it; closing a world stops the processes its backend started
  * and leaves the container. Starting and removing a container of one's own is what the other tests here cover.
  * A death by signal reaches the backend as the status a POSIX sh `wait` gives, 128+n, so those cases are
  * skipped.
@@ -10,7 +10,7 @@
 import { mkdirSync, realpathSync, rmSync } from "node:fs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { runOpsConformance, thisMachineWorld } from "@keel/testing/ops-conformance";
 import { afterAll, describe, it } from "vitest";
 import { startPodman, type Podman } from "../../../test/support/podman.ts";
@@ -18,6 +18,9 @@ import type { ContainerOps } from "../src/container-ops.ts";
 import { openContainerOps } from "./fixture.ts";
 
 const CONTAINER = "keel-conformance";
+/** Where the container mounts the folder the worlds are made in: elsewhere than on this machine, so every path is
+ * mapped between the two names. */
+const SEEN_AS = "/worlds";
 let shared: Promise<{ podman: Podman; parent: string }> | undefined;
 
 /** The Podman and the container every world attaches to, started by the first case. */
@@ -33,7 +36,7 @@ function container() {
       "--network",
       "none",
       "-v",
-      `${parent}:${parent}`,
+      `${parent}:${SEEN_AS}`,
       podman.image,
       "/bin/sh",
       "-c",
@@ -62,6 +65,7 @@ runOpsConformance(
       mkdirSync(join(root, "outside"));
       return thisMachineWorld((cwd) => openContainerOps(podman, cwd, { container: CONTAINER }), {
         root,
+        seenAs: join(SEEN_AS, basename(root)),
         close: (ops) => (ops as ContainerOps).close(),
       });
     },

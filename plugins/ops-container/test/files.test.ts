@@ -54,6 +54,11 @@ describe("files", () => {
     expect(await inContainer(ops, "od -An -tx1 back.bin")).toContain("80 00 ff");
   });
 
+  it("finds programs on the PATH of the container's commands, and says so when one is not there", async () => {
+    expect(await ops.which("rg")).toBe("/usr/bin/rg");
+    expect(await ops.which("keel-no-such-program")).toBeUndefined();
+  });
+
   it("stats, lists, makes and removes", async () => {
     await ops.mkdir("dir");
     await inContainer(ops, "touch dir/a && ln -s a dir/link");

@@ -56,13 +56,15 @@ describe("the container backend through the host", () => {
         [{ name: "edit", arguments: { path: "notes/todo.txt", edits: [{ oldText: "two", newText: "2" }] } }],
         [{ name: "read", arguments: { path: "notes/todo.txt" } }],
         [{ name: "bash", arguments: { command: "cat notes/todo.txt /etc/keel-image && pwd" } }],
+        [{ name: "grep", arguments: { pattern: "^2$" } }],
       ],
       { read: ["notes/todo.txt"] },
     );
     expect(problems).toEqual([]);
-    expect(results.map((r) => r.isError)).toEqual([false, false, false, false]);
+    expect(results.map((r) => r.isError)).toEqual([false, false, false, false, false]);
     expect(results[2]!.text).toContain("one\n2");
     expect(results[3]!.text).toBe(`one\n2\nkeel test image\n${cwd}\n\n[Exit code: 0]`);
+    expect(results[4]!.text).toContain("notes/todo.txt:2: 2");
     expect(files).toEqual(["one\n2\n"]);
     expect(podman.containers()).toEqual([]);
   });

@@ -62,6 +62,19 @@ describe("planContainer", () => {
     );
   });
 
+  it("takes the image or container and the mount a resumed session recorded over the settings", () => {
+    const mine = settings({ image: "now", workspaceMount: "/now", network: "bridge" });
+    expect(planContainer(mine, "/p", undefined, { image: "then", mount: "/then" })).toMatchObject({
+      image: "then",
+      mount: "/then",
+      network: "bridge",
+    });
+    const attached = planContainer(mine, "/p", undefined, { container: "box", mount: "/src" });
+    expect(attached).toMatchObject({ container: "box", mount: "/src" });
+    expect(attached.image).toBeUndefined();
+    expect(planContainer(mine, "/p", undefined, { host: "not a container's" })).toMatchObject({ image: "now" });
+  });
+
   it("refuses a relative workspaceMount in the settings", () => {
     expect(ContainerSettingsSchema.safeParse({ workspaceMount: "w" }).success).toBe(false);
   });
