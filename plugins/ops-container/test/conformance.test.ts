@@ -1,11 +1,10 @@
 /**
- * The operations conformance suite on the container backend, against a real Podman. Each case's world is a
- * fresh backend attached to one container this file starts (a container per case would add its start to each
- * of some forty cases): the container bind-mounts the folder the worlds are made in at /worlds, so each world's
- * workspace is mounted, under another name than on this machine, and attaching finds it; closing a world stops the processes its backend started
- * and leaves the container. Starting and removing a container of one's own is what the other tests here cover.
- * A death by signal reaches the backend as the status a POSIX sh `wait` gives, 128+n, so those cases are
- * skipped.
+ * The operations conformance suite on the container backend, against a real Podman. Each case's world is a fresh
+ * backend attached to one container this file starts (a container per case would add its start to each of some forty
+ * cases): the container bind-mounts the folder the worlds are made in at /worlds, so each world's workspace is mounted,
+ * under another name than on this machine, and attaching finds it; closing a world stops the processes its backend
+ * started and leaves the container. Starting and removing a container of one's own is what the other tests here cover.
+ * A death by signal reaches the backend as the status a POSIX sh `wait` gives, 128+n, so those cases are skipped.
  */
 import { mkdirSync, realpathSync, rmSync } from "node:fs";
 import { mkdtempSync } from "node:fs";
@@ -18,8 +17,7 @@ import type { ContainerOps } from "../src/container-ops.ts";
 import { openContainerOps } from "./fixture.ts";
 
 const CONTAINER = "keel-conformance";
-/** Where the container mounts the folder the worlds are made in: elsewhere than on this machine, so every path is
- * mapped between the two names. */
+/** Where the container mounts the worlds' folder: not at its own path, so every path is mapped between the names. */
 const SEEN_AS = "/worlds";
 let shared: Promise<{ podman: Podman; parent: string }> | undefined;
 
