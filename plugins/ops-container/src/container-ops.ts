@@ -39,6 +39,11 @@ export class ContainerOps implements Operations {
     return this.session.recorded;
   }
 
+  /** Resolves once the exec started ahead for the next command is ready (for benchmarks). */
+  commandShellReady(): Promise<void> {
+    return this.session.commandShellReady();
+  }
+
   which(program: string): Promise<string | undefined> {
     return this.session.which(program);
   }

@@ -70,6 +70,11 @@ export class ContainerSession implements ContainerTarget {
   /** What the session records, to come back to the same image or container and mount when resumed. */
   recorded!: RecordedContainer;
 
+  /** Resolves once the exec started ahead for the next command is ready, as it is between a model's turns. */
+  commandShellReady(): Promise<void> {
+    return this.spares.ready();
+  }
+
   /** Where `program` is on the PATH of the container's commands, or undefined. */
   async which(program: string): Promise<string | undefined> {
     const { stdout } = await this.script('command -v -- "$1" || true', [program]);

@@ -1,12 +1,15 @@
 /**
- * The run script's reports on the exec's stderr (scripts.ts, RUN_SCRIPT): `start <pid>` and `exit <status>
- * <processes left>`, one line each. The command's own output never goes there (its stderr is on stdout), so
- * anything else on it is the script's shell complaining — an image without the shell asked for, say — which
- * is handed on as output for the model to see.
+ * The run script's reports on the exec's stderr (scripts.ts, RUN_SCRIPT): `start <pid>` and `exit <status> <processes
+ * left>`, one line each, and a spare's `ready` (which its taker may still see). The command's own output never goes
+ * there (its stderr is on stdout), so anything else on it is the script's shell complaining — an image without the
+ * shell asked for, say — which is handed on as output for the model to see.
  */
 
 export type ControlEvent =
-  { kind: "start"; pid: number } | { kind: "exit"; status: number; left: number } | { kind: "other"; text: Buffer };
+  | { kind: "ready" }
+  | { kind: "start"; pid: number }
+  | { kind: "exit"; status: number; left: number }
+  | { kind: "other"; text: Buffer };
 
 export class ControlLines {
   private pending: Buffer = Buffer.alloc(0);
@@ -31,6 +34,7 @@ export class ControlLines {
 
 function parse(line: Buffer): ControlEvent {
   const text = line.toString("latin1");
+  if (text === "ready\n") return { kind: "ready" };
   const start = /^start (\d+)\n$/.exec(text);
   if (start) return { kind: "start", pid: Number(start[1]) };
   const exit = /^exit (\d+) (\d+)\n$/.exec(text);

@@ -150,7 +150,7 @@ export class ExecProcess implements ProcessHandle {
       // Output written before the exit may still be on its way through the other stream.
       this.lastOutput = Date.now();
       this.onExitReport();
-    } else {
+    } else if (event.kind === "other") {
       this.lastOutput = Date.now();
       this.options.onData?.(event.text);
     }

@@ -79,12 +79,14 @@ export const RUN_SCRIPT = `tag=$1 command=$2\n${RUN}`;
  * <NAME=value>…`, and each word but the tag is `p` and the text itself when that is plain (letters, digits and
  * `_.,:/=+@%-`: no decoding, which costs forks), else `x` and its base64 (any bytes fit, an empty one stays a
  * word, and a trailing newline survives the `$(…)` by the `.` after it). It changes into the folder, exports the
- * variables, and runs the command as RUN_SCRIPT does, the rest of stdin being the command's. End of input
- * before a line, or an image without base64: it exits unused, and commands get execs of their own.
+ * variables, and runs the command as RUN_SCRIPT does, the rest of stdin being the command's. It says `ready` on
+ * stderr once it waits. End of input before a line, or an image without base64: it exits unused, and commands
+ * get execs of their own.
  */
 export const SPARE_SCRIPT = `
 started_in=$1
 command -v base64 >/dev/null 2>&1 || exit 0
+printf 'ready\\n' >&2
 IFS= read -r line || exit 0
 word() {
   case $1 in

@@ -23,6 +23,8 @@ type Start = (sink: SpareSink) => Promise<Exec>;
 interface Entry {
   /** Resolves to the spare's exec once started, or undefined when it could not be. */
   started: Promise<Exec | undefined>;
+  /** Resolves once its script waits for a line (it said `ready`), or it is gone. */
+  waits: Promise<void>;
   sink: SpareSink;
   alive: boolean;
 }
@@ -37,9 +39,17 @@ export class Spares {
   /** Starts the next spare unless one is waiting or starting. */
   refill(): void {
     if (this.waiting || this.closed) return;
-    const entry: Entry = { started: Promise.resolve(undefined), sink: { onStdout() {}, onStderr() {} }, alive: true };
+    let waits!: () => void;
+    const entry: Entry = {
+      started: Promise.resolve(undefined),
+      waits: new Promise((resolve) => (waits = resolve)),
+      // Until a command takes it, its script says only `ready`.
+      sink: { onStdout() {}, onStderr: waits },
+      alive: true,
+    };
     const gone = () => {
       entry.alive = false;
+      waits();
       if (this.waiting === entry) this.waiting = undefined;
     };
     entry.started = this.start({ onStdout: (c) => entry.sink.onStdout(c), onStderr: (c) => entry.sink.onStderr(c) })
@@ -64,6 +74,11 @@ export class Spares {
     const exec = await entry.started;
     if (!exec || !entry.alive) return undefined;
     return { exec, claim: (sink) => void (entry.sink = sink) };
+  }
+
+  /** Resolves once the waiting spare (if any) has started: for benchmarks that model a pause between commands. */
+  async ready(): Promise<void> {
+    await this.waiting?.waits;
   }
 
   /** Ends the waiting spare (it exits, unused) and starts no more. */
