@@ -123,6 +123,12 @@ describe("the container backend through the host", () => {
   });
 
   it("says in each tool result why the container cannot start", async () => {
+    const missing = join(podman.socket, "..", "no-engine.sock");
+    const unreachable = await session([[{ name: "bash", arguments: { command: "true" } }]], {
+      container: { socket: missing },
+    });
+    expect(unreachable.results[0]!.isError).toBe(true);
+    expect(unreachable.results[0]!.text).toContain(`The container engine at ${missing} does not answer`);
     const { results } = await session([[{ name: "bash", arguments: { command: "true" } }]], {
       container: { image: "localhost/keel-missing:1" },
     });
