@@ -131,6 +131,15 @@ podman.cli(
   ]),
 );
 const resolve = createRequire(import.meta.url).resolve;
+/**
+ * A container backend whose `close` first lets the exec it starts ahead for the first command get ready: Podman
+ * holds a container's lock while it starts an exec, which would otherwise land in the next setup's time.
+ */
+const settled = async (made) => {
+  const ops = await made;
+  return { close: async () => (await ops.commandShellReady(), await ops.close()) };
+};
+
 /** The time a fresh node takes to require the backend's built code, after the contract's modules, by its clock. */
 const loadingCode = async () => {
   const modules = ["@keel/extensions-api", "@keel/extensions-api/random-id", "@keel/extensions-api/paths"];
@@ -145,8 +154,8 @@ const loadingCode = async () => {
 const SETUP = [
   ["local", await setupTimes(async () => createLocalOps({ cwd: local.cwd }))],
   ["ssh (connect, host key, login, helper, root)", await setupTimes(() => createSshOps(sshSettings(ssh.cwd)))],
-  ["container (create from the image, start)", await setupTimes(() => containerOps(container.cwd))],
-  ["container (attach to a running one)", await setupTimes(() => containerOps(container.cwd, "attach-me"))],
+  ["container (create from the image, start)", await setupTimes(() => settled(containerOps(container.cwd)))],
+  ["container (attach to a running one)", await setupTimes(() => settled(containerOps(container.cwd, "attach-me")))],
   ["container backend's code, loaded (dockerode built in, without ssh2 and gRPC)", await setupTimes(loadingCode)],
 ];
 local.close();

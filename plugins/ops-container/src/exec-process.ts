@@ -8,6 +8,7 @@
 import { constants } from "node:os";
 import type { ProcessHandle, SpawnOptions } from "@keel/extensions-api";
 import { ControlLines, type ControlEvent } from "./control-lines.ts";
+import { EndMark } from "./end-mark.ts";
 import { engineMessage, type Exec } from "./exec.ts";
 import { KILL_SCRIPT, tagPattern } from "./scripts.ts";
 import type { ContainerTarget } from "./target.ts";
@@ -78,10 +79,15 @@ export class ExecProcess implements ProcessHandle {
     const { options, target } = this;
     const fed = options.stdin !== undefined || options.keepStdinOpen === true;
     const lines = new ControlLines((event) => this.onControl(event));
-    const onData = (chunk: Buffer) => {
-      this.lastOutput = Date.now();
-      options.onData?.(chunk);
-    };
+    const mark = new EndMark(
+      options.tag,
+      (chunk) => {
+        this.lastOutput = Date.now();
+        options.onData?.(chunk);
+      },
+      () => this.onEnd(),
+    );
+    this.mark = mark;
     try {
       this.exec = await target.run({
         tag: options.tag,
@@ -89,7 +95,7 @@ export class ExecProcess implements ProcessHandle {
         workingDir: options.workingDir,
         env: options.env ?? {},
         fed,
-        onStdout: onData,
+        onStdout: (chunk) => mark.push(chunk),
         onStderr: (chunk) => lines.push(chunk),
       });
     } catch (error) {
@@ -107,6 +113,7 @@ export class ExecProcess implements ProcessHandle {
       throw new Error(`The connection to the container engine broke while a command ran: ${engineMessage(error)}`);
     } finally {
       lines.flush();
+      mark.flush();
       this.exec.close();
     }
     const report = this.report;
@@ -124,22 +131,26 @@ export class ExecProcess implements ProcessHandle {
   }
 
   /**
-   * Until the output ends; once the exit is reported, only until it has been quiet for `DRAIN_IDLE_MS` (at
-   * most `DRAIN_MAX_MS`), since a background child may hold the stream open.
+   * Until the output ends, or both the exit report and the end mark are in; with the report alone (the mark
+   * lost, which should not happen), until the output has been quiet for `DRAIN_IDLE_MS` (at most `DRAIN_MAX_MS`),
+   * since a background child may hold the stream open.
    */
   private async untilDone(exec: Exec): Promise<void> {
     let ended = false;
     const end = exec.ended.finally(() => (ended = true));
-    const reported = new Promise<void>((resolve) => (this.onExitReport = resolve));
-    if (this.report) this.onExitReport();
-    await Promise.race([end, reported]);
+    const done = new Promise<void>((resolve) => (this.onEnd = () => this.report && this.mark?.seen && resolve()));
+    this.onEnd();
+    await Promise.race([end, done]);
+    if (this.report && this.mark?.seen) return;
     const deadline = Date.now() + DRAIN_MAX_MS;
     while (!ended && Date.now() < deadline && Date.now() - this.lastOutput < DRAIN_IDLE_MS) {
       await Promise.race([end.catch(() => {}), delay(DRAIN_IDLE_MS)]);
     }
   }
 
-  private onExitReport: () => void = () => {};
+  /** Called as the exit report or the end mark comes in. */
+  private onEnd: () => void = () => {};
+  private mark: EndMark | undefined;
 
   private onControl(event: ControlEvent): void {
     if (event.kind === "start") {
@@ -149,7 +160,7 @@ export class ExecProcess implements ProcessHandle {
       this.report = { status: event.status, left: event.left };
       // Output written before the exit may still be on its way through the other stream.
       this.lastOutput = Date.now();
-      this.onExitReport();
+      this.onEnd();
     } else if (event.kind === "other") {
       this.lastOutput = Date.now();
       this.options.onData?.(event.text);

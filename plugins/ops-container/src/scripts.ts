@@ -45,7 +45,8 @@ members() {
  * unless keel feeds it), writes stdout and stderr to the exec's stdout in the order written (`exec 2>&1`, as the
  * local backend does), and leads its own session. The exec's stderr is the script's own: it says `start <pid>`
  * once the command runs and `exit <status> <processes left>` once it ended, the last being what it left running
- * (so keel skips the kill pass when nothing is left). `3<&0` keeps stdin for the background job, which sh would
+ * (so keel skips the kill pass when nothing is left); on stdout, after the command's output, it marks the end
+ * (end-mark.ts). `3<&0` keeps stdin for the background job, which sh would
  * otherwise give /dev/null.
  */
 const RUN = `
@@ -63,6 +64,7 @@ sid=
 printf 'start %s\\n' "$pid" >&2
 wait "$pid"
 status=$?
+printf '\\000keel-end-%s\\n' "$tag"
 ${MEMBERS}
 members
 set -- $found
