@@ -26,17 +26,22 @@ export class ContainerSession implements ContainerTarget {
   private readonly tagPrefix = `k${randomHex(8)}`;
 
   private readonly spares: Spares;
+  private readonly container: Docker.Container;
+  readonly name: string;
+  /** Where the workspace is inside. */
+  readonly mount: string;
+  /** Whether keel created it (and so removes it). */
+  readonly created: boolean;
 
   private constructor(
     private readonly docker: Docker,
-    private readonly container: Docker.Container,
-    readonly name: string,
-    /** Where the workspace is inside. */
-    readonly mount: string,
-    /** Whether keel created it (and so removes it). */
-    readonly created: boolean,
+    opened: Opened,
     private readonly user: string | undefined,
+    /** What the session records, to come back to the same image or container and mount when resumed. */
+    readonly recorded: RecordedContainer,
   ) {
+    ({ container: this.container, name: this.name, mount: this.mount, created: this.created } = opened);
+    const { container, mount } = opened;
     this.spares = new Spares((sink) =>
       startExec(docker, container, {
         cmd: ["/bin/sh", "-c", SPARE_SCRIPT, "keel", mount],
@@ -52,23 +57,9 @@ export class ContainerSession implements ContainerTarget {
   /** Starts or attaches the container the plan names. */
   static async open(docker: Docker, plan: ContainerPlan, log: (text: string) => void): Promise<ContainerSession> {
     const opened = plan.container !== undefined ? await attach(docker, plan) : await create(docker, plan, log);
-    const session = new ContainerSession(
-      docker,
-      opened.container,
-      opened.name,
-      opened.mount,
-      opened.created,
-      plan.user,
-    );
-    session.recorded = {
-      ...(plan.container !== undefined ? { container: plan.container } : { image: plan.image! }),
-      mount: opened.mount,
-    };
-    return session;
+    const place = plan.container !== undefined ? { container: plan.container } : { image: plan.image! };
+    return new ContainerSession(docker, opened, plan.user, { ...place, mount: opened.mount });
   }
-
-  /** What the session records, to come back to the same image or container and mount when resumed. */
-  recorded!: RecordedContainer;
 
   /** Resolves once the exec started ahead for the next command is ready, as it is between a model's turns. */
   commandShellReady(): Promise<void> {
