@@ -54,9 +54,14 @@ export class ContainerSession implements ContainerTarget {
     this.spares.refill();
   }
 
-  /** Starts or attaches the container the plan names. */
-  static async open(docker: Docker, plan: ContainerPlan, log: (text: string) => void): Promise<ContainerSession> {
-    const opened = plan.container !== undefined ? await attach(docker, plan) : await create(docker, plan, log);
+  /** Starts or attaches the container the plan names. `signal`: the session ended; nothing is left started. */
+  static async open(
+    docker: Docker,
+    plan: ContainerPlan,
+    log: (text: string) => void,
+    signal?: AbortSignal,
+  ): Promise<ContainerSession> {
+    const opened = plan.container !== undefined ? await attach(docker, plan) : await create(docker, plan, log, signal);
     const place = plan.container !== undefined ? { container: plan.container } : { image: plan.image! };
     return new ContainerSession(docker, opened, plan.user, { ...place, mount: opened.mount });
   }
@@ -131,11 +136,16 @@ interface Opened {
   created: boolean;
 }
 
-async function create(docker: Docker, plan: ContainerPlan, log: (text: string) => void): Promise<Opened> {
+async function create(
+  docker: Docker,
+  plan: ContainerPlan,
+  log: (text: string) => void,
+  signal: AbortSignal | undefined,
+): Promise<Opened> {
   const image = plan.image!;
   const mount = plan.mount!;
   await removeOrphans(docker);
-  await ensureImage(docker, image, log);
+  await ensureImage(docker, image, log, signal);
   const name = `keel-${basename(plan.workspace)
     .replace(/[^A-Za-z0-9_.-]/g, "_")
     .slice(0, 40)}-${randomHex(3)}`;
@@ -170,7 +180,9 @@ async function create(docker: Docker, plan: ContainerPlan, log: (text: string) =
     throw new Error(`Cannot create a container from ${image}: ${engineMessage(error)}`);
   }
   try {
+    signal?.throwIfAborted();
     await container.start();
+    signal?.throwIfAborted();
   } catch (error) {
     await container.remove({ force: true, v: true }).catch(() => {});
     throw new Error(`The container from ${image} does not start: ${engineMessage(error)}`);

@@ -37,11 +37,15 @@ function sessionData(api: PluginAPI<ContainerSettings>): string[] {
   }
 }
 
-/** `resume`: what the session being resumed recorded (`ContainerOps.resumeWith`), over the settings. */
+/**
+ * `resume`: what the session being resumed recorded (`ContainerOps.resumeWith`), over the settings. `ending`:
+ * the session ended while the container was being made (an image pull is dropped, nothing is left started).
+ */
 export async function createContainerOps(
   api: PluginAPI<ContainerSettings>,
   cwd: string,
-  resume?: unknown,
+  resume: unknown,
+  ending: AbortSignal,
 ): Promise<ContainerOps> {
   const workspace = realpathSync.native(cwd);
   const planned = planContainer(api.settings, workspace, devcontainerOf(api, workspace), resume);
@@ -54,6 +58,6 @@ export async function createContainerOps(
     );
   const inner = await files.create({ cwd: workspace });
   const docker = await connectEngine(findSocket(api.settings.socket, process.env));
-  const session = await ContainerSession.open(docker, plan, (text) => api.log.info(text));
+  const session = await ContainerSession.open(docker, plan, (text) => api.log.info(text), ending);
   return new ContainerOps(session, inner, new WorkspaceMap(workspace, session.mount));
 }

@@ -12,19 +12,27 @@ import { ContainerSettingsSchema } from "./settings.ts";
 export default definePlugin({
   settings: ContainerSettingsSchema,
   activate(api) {
-    const opened = new Set<ContainerOps>();
+    // Every backend made or being made (undefined: it failed, and its tool results said why; nothing to close).
+    // One still starting its container when the session ends stops (an image pull is dropped) or is closed once
+    // it is up, so its container does not outlive keel.
+    const made: Promise<ContainerOps | undefined>[] = [];
+    const ending = new AbortController();
     api.onDispose(async () => {
-      const closing = [...opened].map((ops) => ops.close());
-      const failed = (await Promise.allSettled(closing)).filter((r) => r.status === "rejected");
-      for (const r of failed) api.log.warn(`Could not remove a container keel started: ${String(r.reason)}`);
+      ending.abort();
+      const closing = await Promise.allSettled(made.map(async (making) => (await making)?.close()));
+      for (const result of closing)
+        if (result.status === "rejected")
+          api.log.warn(`Could not remove a container keel started: ${String(result.reason)}`);
     });
     api.registerOps({
       name: "container",
       description: "A container (Docker or Podman), the workspace bind-mounted",
-      async create({ cwd, resume }) {
-        const ops = await (await import("./create.ts")).createContainerOps(api, cwd, resume);
-        opened.add(ops);
-        return ops;
+      create({ cwd, resume }) {
+        const making = import("./create.ts").then((module) =>
+          module.createContainerOps(api, cwd, resume, ending.signal),
+        );
+        made.push(making.catch(() => undefined));
+        return making;
       },
     });
   },

@@ -1,7 +1,8 @@
 /**
- * The container's life, against a real Podman: one started from the image gets the settings' user and limits and
- * is removed at the end with what runs in it; an attached one must run and mount the workspace, and at the end
- * loses only the processes keel started there; a container a killed keel left behind is removed by the next.
+ * The container's life, against a real Podman: one started from the image gets the settings' user and limits and is
+ * removed at the end with what runs in it (or not left at all when the session ends while it is made); an attached one
+ * must run and mount the workspace, and at the end loses only the processes keel started there; a container a killed
+ * keel left behind is removed by the next.
  */
 import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
@@ -9,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPodman, type Podman } from "../../../test/support/podman.ts";
 import { outputCollector } from "../../../test/support/processes.ts";
 import { tempFolder } from "../../../test/support/workspace.ts";
+import { ContainerSession } from "../src/container.ts";
+import { connectEngine } from "../src/engine.ts";
 import { OWNER_LABEL } from "../src/orphans.ts";
 import { openContainerOps } from "./fixture.ts";
 
@@ -60,6 +63,20 @@ describe("a container started from the image", () => {
     await own.close();
     expect(podman.containers()).not.toContain(own.session.name);
     expect((await handle.exited).code).toBeNull();
+  });
+
+  it("is not left behind when the session ends while it is being made, whether pulling or starting", async () => {
+    const docker = await connectEngine(podman.socket);
+    const ended = AbortSignal.abort();
+    const plan = { workspace: ws.path, mount: ws.path, env: {}, network: "none" };
+    const log = () => {};
+    await expect(
+      ContainerSession.open(docker, { ...plan, image: "localhost/keel-missing:1" }, log, ended),
+    ).rejects.toThrow("could not be pulled: the session ended first");
+    await expect(ContainerSession.open(docker, { ...plan, image: podman.image }, log, ended)).rejects.toThrow(
+      "does not start",
+    );
+    expect(podman.containers()).toEqual([]);
   });
 
   it("is removed by the next keel when the keel that started it died first", async () => {
