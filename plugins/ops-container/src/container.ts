@@ -12,8 +12,8 @@ import { engineMessage, runScript, startExec, type Exec } from "./exec.ts";
 import { ensureImage } from "./image.ts";
 import type { ContainerPlan, RecordedContainer } from "./plan.ts";
 import { removeOrphans, OWNER_LABEL } from "./orphans.ts";
-import { KILL_SCRIPT, RUN_SCRIPT, SPARE_SCRIPT, spareLine, tagPattern } from "./scripts.ts";
-import { Spares } from "./spare.ts";
+import { commandLine, KILL_SCRIPT, RUN_SCRIPT, SHELL_SCRIPT, tagPattern } from "./scripts.ts";
+import { SessionShell } from "./shell.ts";
 import type { ContainerTarget, RunRequest } from "./target.ts";
 
 /** The created container's main process: waits, reaping what it inherits, and leaves at TERM. */
@@ -25,7 +25,7 @@ export class ContainerSession implements ContainerTarget {
   /** Every tag this session gives starts so; the kill at close finds them all by it. */
   private readonly tagPrefix = `k${randomHex(8)}`;
 
-  private readonly spares: Spares;
+  private readonly shell: SessionShell;
   private readonly container: Docker.Container;
   readonly name: string;
   /** Where the workspace is inside. */
@@ -42,16 +42,16 @@ export class ContainerSession implements ContainerTarget {
   ) {
     ({ container: this.container, name: this.name, mount: this.mount, created: this.created } = opened);
     const { container, mount } = opened;
-    this.spares = new Spares((sink) =>
+    this.shell = new SessionShell((sink) =>
       startExec(docker, container, {
-        cmd: ["/bin/sh", "-c", SPARE_SCRIPT, "keel", mount],
+        cmd: ["/bin/sh", "-c", SHELL_SCRIPT, "keel", mount],
         workingDir: mount,
         stdin: true,
         ...(user && { user }),
         ...sink,
       }),
     );
-    this.spares.refill();
+    this.shell.refill();
   }
 
   /** Starts or attaches the container the plan names. `signal`: the session ended; nothing is left started. */
@@ -66,9 +66,9 @@ export class ContainerSession implements ContainerTarget {
     return new ContainerSession(docker, opened, plan.user, { ...place, mount: opened.mount });
   }
 
-  /** Resolves once the exec started ahead for the next command is ready, as it is between a model's turns. */
+  /** Resolves once the session's shell waits for a command, as it does between a model's turns. */
   commandShellReady(): Promise<void> {
-    return this.spares.ready();
+    return this.shell.ready();
   }
 
   /** Where `program` is on the PATH of the container's commands, or undefined. */
@@ -82,28 +82,22 @@ export class ContainerSession implements ContainerTarget {
   }
 
   async run(request: RunRequest): Promise<Exec> {
-    const spare = await this.spares.take();
-    // The next spare starts now: it takes the engine longer to start one (~0.1-0.2 s on Podman) than many
-    // commands run, and by the time the model asks for the next command it is ready.
-    this.spares.refill();
-    let exec: Exec;
-    if (spare) {
-      spare.claim(request);
-      spare.exec.write(spareLine(request.tag, request.workingDir, request.command, request.env));
-      if (!request.fed) spare.exec.endInput();
-      exec = spare.exec;
-    } else {
-      exec = await startExec(this.docker, this.container, {
-        cmd: ["/bin/sh", "-c", RUN_SCRIPT, "keel", request.tag, request.command],
-        env: Object.entries(request.env).map(([name, value]) => `${name}=${value}`),
-        workingDir: request.workingDir,
-        stdin: request.fed,
-        ...(this.user && { user: this.user }),
-        onStdout: request.onStdout,
-        onStderr: request.onStderr,
-      });
+    // A command fed through stdin needs an exec's stdin of its own; so does one that comes while the shell is busy.
+    const shell = request.fed ? undefined : await this.shell.take();
+    if (shell) {
+      shell.claim(request);
+      shell.send(commandLine(request.tag, request.workingDir, request.command, request.env));
+      return shell.exec;
     }
-    return exec;
+    return startExec(this.docker, this.container, {
+      cmd: ["/bin/sh", "-c", RUN_SCRIPT, "keel", request.tag, request.command],
+      env: Object.entries(request.env).map(([name, value]) => `${name}=${value}`),
+      workingDir: request.workingDir,
+      stdin: request.fed,
+      ...(this.user && { user: this.user }),
+      onStdout: request.onStdout,
+      onStderr: request.onStderr,
+    });
   }
 
   script(script: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
@@ -115,7 +109,7 @@ export class ContainerSession implements ContainerTarget {
    * anything). Once.
    */
   close(): Promise<void> {
-    this.spares.close();
+    this.shell.close();
     if (!this.created && this.tags === 0) return Promise.resolve();
     this.closing ??= this.created
       ? this.container.remove({ force: true, v: true }).then(

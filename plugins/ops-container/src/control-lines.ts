@@ -1,8 +1,8 @@
 /**
  * The run script's reports on the exec's stderr (scripts.ts, RUN_SCRIPT): `start <pid>` and `exit <status> <processes
- * left>`, one line each, and a spare's `ready` (which its taker may still see). The command's own output never goes
- * there (its stderr is on stdout), so anything else on it is the script's shell complaining — an image without the
- * shell asked for, say — which is handed on as output for the model to see.
+ * left>`, one line each, and the session shell's `ready` (which its first command may still see). The command's own
+ * output never goes there (its stderr is on stdout), so anything else on it is the script's shell complaining — an
+ * image without the shell asked for, say — which is handed on as output for the model to see.
  */
 
 export type ControlEvent =

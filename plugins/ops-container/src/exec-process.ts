@@ -1,10 +1,9 @@
 /**
- * A command running in the container as a `ProcessHandle`. Its exec (one of its own, or the session's spare)
- * runs the run script (scripts.ts), which starts the command's shell tagged and in its own session, reports its
- * pid and exit on stderr and marks the end of its output on stdout. `exited` resolves once the report and the
- * mark are in, not when the stream ends (an engine may keep it open while a background child holds it). `kill`
- * runs the kill script in a second exec, since the API cannot signal an exec; it is skipped when the command has
- * exited leaving nothing behind.
+ * A command running in the container as a `ProcessHandle`. Its exec (the session's shell, or one of its own) runs the
+ * run script (scripts.ts), which starts the command's shell tagged and in its own session, reports its pid and exit on
+ * stderr and marks the end of its output on stdout. `exited` resolves once the report and the mark are in, not when the
+ * stream ends (an engine may keep it open while a background child holds it). `kill` runs the kill script in a second
+ * exec, since the API cannot signal an exec; it is skipped when the command has exited leaving nothing behind.
  */
 import { constants } from "node:os";
 import type { ProcessHandle, SpawnOptions } from "@keel/extensions-api";
@@ -115,7 +114,8 @@ export class ExecProcess implements ProcessHandle {
     } finally {
       lines.flush();
       mark.flush();
-      this.exec.close();
+      // The session's shell is kept for the next command when this one ended by itself leaving nothing behind.
+      this.exec.close(!this.signalled && this.report?.left === 0 && mark.seen);
     }
     const report = this.report;
     if (report) {

@@ -24,8 +24,11 @@ export interface Exec {
   write(data: string | Uint8Array): void;
   /** Closes stdin: the process reads end of input. */
   endInput(): void;
-  /** Drops the connection (output still coming is not read). */
-  close(): void;
+  /**
+   * Drops the connection (output still coming is not read). The session's shell (shell.ts) is handed back
+   * instead, and kept when `reusable` (its command ended leaving nothing behind).
+   */
+  close(reusable?: boolean): void;
 }
 
 /** A frame sink for the modem's demultiplexer, which only calls `write`. */

@@ -75,49 +75,55 @@ printf 'exit %s %s\\n' "$status" "$#" >&2
 export const RUN_SCRIPT = `tag=$1 command=$2\n${RUN}`;
 
 /**
- * A spare: an exec started before its command is known, so a command does not wait for the engine to create
- * and start one; its one arg is the folder the exec starts in (where the engine put it, which a user without
- * access to it could not `cd` into again). It reads one line from stdin, `<tag> <folder> <command>
+ * The session's shell (shell.ts): an exec started ahead and kept, which runs the commands it is handed, one at
+ * a time; its one arg is the folder the exec starts in (where the engine put it, which a user without access to
+ * it could not `cd` into again). Each command is one line on its stdin, `<tag> <folder> <command>
  * <NAME=value>…`, and each word but the tag is `p` and the text itself when that is plain (letters, digits and
  * `_.,:/=+@%-`: no decoding, which costs forks), else `x` and its base64 (any bytes fit, an empty one stays a
- * word, and a trailing newline survives the `$(…)` by the `.` after it). It changes into the folder, exports the
- * variables, and runs the command as RUN_SCRIPT does, the rest of stdin being the command's. It says `ready` on
- * stderr once it waits. End of input before a line, or an image without base64: it exits unused, and commands
- * get execs of their own.
+ * word, and a trailing newline survives the `$(…)` by the `.` after it). In a subshell (so nothing carries over
+ * to the next command), with stdin /dev/null, it changes into the folder, exports the variables and runs the
+ * command as RUN_SCRIPT does. It says `ready` on stderr once it waits. At end of input it exits; an image
+ * without base64 gets no shell, and commands get execs of their own.
  */
-export const SPARE_SCRIPT = `
+export const SHELL_SCRIPT = `
 started_in=$1
 command -v base64 >/dev/null 2>&1 || exit 0
-printf 'ready\\n' >&2
-IFS= read -r line || exit 0
 word() {
   case $1 in
     p*) value=\${1#p} ;;
     *) value=$(printf '%s' "\${1#x}" | base64 -d; echo .); value=\${value%.} ;;
   esac
 }
-set -- $line
-tag=$1
-word "$2"; folder=$value
-word "$3"; command=$value
-shift 3
-for entry in "$@"; do
-  word "$entry"; export -- "$value" 2>/dev/null
+one() {
+  set -- $1
+  tag=$1
+  word "$2"; folder=$value
+  word "$3"; command=$value
+  shift 3
+  for entry in "$@"; do
+    word "$entry"; export -- "$value" 2>/dev/null
+  done
+  if [ "$folder" != "$started_in" ] && ! cd -- "$folder" 2>/dev/null; then
+    printf 'cannot enter the folder %s in the container\\n' "$folder"
+    printf '\\000keel-end-%s\\n' "$tag"
+    printf 'exit 1 0\\n' >&2
+    return
+  fi
+  ${RUN}
+}
+printf 'ready\\n' >&2
+while IFS= read -r line; do
+  ( one "$line" ) </dev/null
 done
-if [ "$folder" != "$started_in" ] && ! cd -- "$folder" 2>/dev/null; then
-  printf 'cannot enter the folder %s in the container\\n' "$folder"
-  printf 'exit 1 0\\n' >&2
-  exit 0
-fi
-${RUN}`;
+`;
 
-/** One word of a spare's line: the text itself when plain, else its base64 (see SPARE_SCRIPT). */
+/** One word of a command's line: the text itself when plain, else its base64 (see SHELL_SCRIPT). */
 function word(text: string): string {
   return /^[\w.,:/=+@%-]+$/.test(text) ? `p${text}` : `x${Buffer.from(text, "utf8").toString("base64")}`;
 }
 
-/** The line that hands a spare its command (see SPARE_SCRIPT). */
-export function spareLine(tag: string, folder: string, command: string, env: Record<string, string>): string {
+/** The line that hands the shell a command (see SHELL_SCRIPT). */
+export function commandLine(tag: string, folder: string, command: string, env: Record<string, string>): string {
   const words = [tag, word(folder), word(command), ...Object.entries(env).map(([n, v]) => word(`${n}=${v}`))];
   return `${words.join(" ")}\n`;
 }

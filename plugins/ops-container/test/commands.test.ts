@@ -81,6 +81,25 @@ describe("running a command", () => {
   });
 });
 
+describe("the session's shell", () => {
+  /** The pid of the process that started the command's subshell: the kept shell's, or 0 for an exec of its own. */
+  const shellOf = async () => Number((await run("read -r s < /proc/$PPID/stat; set -- ${s##*) }; echo $2")).text);
+
+  it("runs one command after another in the same shell, and lets it go once a command left processes", async () => {
+    const first = await shellOf();
+    expect(first).toBeGreaterThan(0);
+    expect(await shellOf()).toBe(first);
+    const { handle } = await run("sleep 3701 & echo left");
+    await handle.kill();
+    expect(await shellOf()).not.toBe(first);
+  });
+
+  it("carries nothing of one command over to the next: folder, variables", async () => {
+    await run("cd sub; export LEFT_OVER=yes");
+    expect((await run('pwd; echo "[$LEFT_OVER]"')).text).toBe(`${ws.path}\n[]\n`);
+  });
+});
+
 describe("stopping a command", () => {
   it("kills the whole tree, also a child that started its own session, and says it was killed", async () => {
     const out = outputCollector();
