@@ -49,8 +49,11 @@ export async function createSessionOps(
 ): Promise<Operations> {
   const recorded = choice.explicit === undefined ? recordedOps(entries) : undefined;
   const wanted = choice.explicit ?? recorded?.backend ?? choice.setting;
-  const resume = recorded && recorded.backend === wanted ? recorded.resume : undefined;
-  const { ops, name } = await createNamedOps(wanted, cwd, host, contributions, choice.replaces, resume);
+  const fromRecord = recorded !== undefined && recorded.backend === wanted;
+  const at = recorded?.where ? `, at ${recorded.where}` : "";
+  const source = fromRecord ? `which this session worked on${at}; start a new session to use another` : 'setting "ops"';
+  const resume = fromRecord ? recorded.resume : undefined;
+  const { ops, name } = await createNamedOps(wanted, cwd, host, contributions, source, choice.replaces, resume);
   recordOps(entries, name, ops);
   return ops;
 }
@@ -60,6 +63,8 @@ async function createNamedOps(
   cwd: string,
   host: PluginHost,
   contributions: Contributions,
+  /** Why this backend is wanted, for the error when it is not installed. */
+  source: string,
   replaces?: string,
   resume?: unknown,
 ): Promise<{ ops: Operations; name: string }> {
@@ -69,7 +74,7 @@ async function createNamedOps(
     const installed = contributions.ops.list().map((e) => e.name);
     throw new Error(
       wanted
-        ? `The operations backend "${wanted}" (setting "ops") is not ` +
+        ? `The operations backend "${wanted}" (${source}) is not ` +
             `installed${installed.length ? `; installed: ${installed.join(", ")}` : ""}.`
         : "No operations backend is installed, so tools cannot touch files or run commands. Install " +
             "one (e.g. @keel/plugin-ops-local).",

@@ -88,13 +88,16 @@ export function spawnRemote(pool: SshPool, spawn: RemoteSpawn): ProcessHandle {
           ended = true;
           if (exit) settle();
         });
+        // A lost connection fails the command, unless its exit status came first (then it only cut the output).
         const lost = (why: string) =>
-          reject(
-            new Error(
-              `${why.charAt(0).toUpperCase()}${why.slice(1)} while ${JSON.stringify(command)} ran; the remote ` +
-                `host may still run it.`,
-            ),
-          );
+          exit
+            ? settle()
+            : reject(
+                new Error(
+                  `${why.charAt(0).toUpperCase()}${why.slice(1)} while ${JSON.stringify(command)} ran; the remote ` +
+                    `host may still run it.`,
+                ),
+              );
         shell.connection.onClose.add(lost);
         // Until the start mark, stdout is the login shell's (a ~/.bashrc that prints), not the command's.
         let before: Buffer | undefined = Buffer.alloc(0);
