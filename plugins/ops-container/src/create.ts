@@ -58,6 +58,7 @@ export async function createContainerOps(
     );
   const inner = await files.create({ cwd: workspace });
   const docker = await connectEngine(findSocket(api.settings.socket, process.env));
-  const session = await ContainerSession.open(docker, plan, (text) => api.log.info(text), ending);
+  // What it says (an image being pulled, which can take minutes) is shown, not only logged.
+  const session = await ContainerSession.open(docker, plan, (text) => api.log.warn(text), ending);
   return new ContainerOps(session, inner, new WorkspaceMap(workspace, session.mount));
 }

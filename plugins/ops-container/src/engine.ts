@@ -35,16 +35,25 @@ export function findSocket(
   );
 }
 
+/** How long the engine may take to answer its first request before keel says it does not. */
+const PING_TIMEOUT_MS = 15_000;
+
 /** A client of the engine at `socket`, checked to answer. */
 export async function connectEngine(socket: string): Promise<Docker> {
   const docker = new Docker({ socketPath: socket });
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await docker.ping();
+    const silent = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer in ${PING_TIMEOUT_MS / 1000} s`)), PING_TIMEOUT_MS);
+    });
+    await Promise.race([docker.ping(), silent]);
   } catch (error) {
     throw new Error(
       `The container engine at ${socket} does not answer (${engineMessage(error)}). Is Docker or Podman's API ` +
         `service running there?`,
     );
+  } finally {
+    clearTimeout(timer);
   }
   return docker;
 }

@@ -23,7 +23,7 @@ export async function ensureImage(
   } catch (error) {
     if (!isMissing(error)) throw new Error(`Cannot look up the image ${image}: ${engineMessage(error)}`);
   }
-  log(`Pulling the image ${image}...`);
+  log(`Pulling the image ${image}, which this machine does not have yet; the first command waits for it.`);
   try {
     // The modem hands back the HTTP response, a Readable, which the types call a ReadableStream.
     const stream = (await docker.pull(image)) as unknown as Readable;

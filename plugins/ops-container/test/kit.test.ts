@@ -129,9 +129,10 @@ describe("the container backend through the host", () => {
     });
     expect(unreachable.results[0]!.isError).toBe(true);
     expect(unreachable.results[0]!.text).toContain(`The container engine at ${missing} does not answer`);
-    const { results } = await session([[{ name: "bash", arguments: { command: "true" } }]], {
+    const { results, problems } = await session([[{ name: "bash", arguments: { command: "true" } }]], {
       container: { image: "localhost/keel-missing:1" },
     });
+    expect(problems.join("\n")).toContain("Pulling the image localhost/keel-missing:1, which this machine does not");
     expect(results[0]!.isError).toBe(true);
     expect(results[0]!.text).toContain(
       "The image localhost/keel-missing:1 is not on this machine and could not be pulled",
