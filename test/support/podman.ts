@@ -25,6 +25,16 @@ events_logger = "file"
 exit_command_delay = 0
 `;
 
+/**
+ * No registry to search for a short name, and pulls from `localhost` refused at once (a test's missing image is
+ * named there): a pull never leaves this machine, and fails without the three tries a refused connection gets.
+ */
+const REGISTRIES_CONF = `unqualified-search-registries = []
+[[registry]]
+location = "localhost"
+blocked = true
+`;
+
 export interface Podman {
   /** The Docker API socket, for `"ops-container": { "socket" }`. */
   socket: string;
@@ -108,7 +118,12 @@ export async function startPodman(options: { bash?: boolean } = {}): Promise<Pod
   const folder = tempFolder("keel-podman-");
   const at = (name: string) => join(folder.path, name);
   writeFileSync(at("containers.conf"), CONTAINERS_CONF);
-  const env = { ...process.env, CONTAINERS_CONF: at("containers.conf") };
+  writeFileSync(at("registries.conf"), REGISTRIES_CONF);
+  const env = {
+    ...process.env,
+    CONTAINERS_CONF: at("containers.conf"),
+    CONTAINERS_REGISTRIES_CONF: at("registries.conf"),
+  };
   const flags = ["--root", at("root"), "--runroot", at("run"), "--tmpdir", at("tmp")];
   const cli = (args: string[]) =>
     execFileSync("podman", [...flags, ...args], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
