@@ -122,6 +122,15 @@ describe("the container backend through the host", () => {
     expect(untrusted.results[0]!.text).toMatch(/^ 0 \/tmp\/.+\n\n\[Exit code: 0\]$/);
   });
 
+  it("names a trusted project's devcontainer.json that cannot be read, in each tool result", async () => {
+    const { results } = await session([[{ name: "bash", arguments: { command: "true" } }]], {
+      files: { ".devcontainer.json": '{ "image": ' },
+      trust: true,
+    });
+    expect(results[0]!.isError).toBe(true);
+    expect(results[0]!.text).toContain(".devcontainer.json is not valid JSON with comments");
+  });
+
   it("says in each tool result why the container cannot start", async () => {
     const missing = join(podman.socket, "..", "no-engine.sock");
     const unreachable = await session([[{ name: "bash", arguments: { command: "true" } }]], {
