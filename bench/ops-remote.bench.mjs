@@ -1,11 +1,14 @@
 // Remote operations backends against the local one, per tool call: `read` and `write` of a small file through
 // the real file tools, and `bash echo` through the real bash tool, on each backend in the same run
 // (interleaved, medians), as ratios to local; and the time to set one up (for ssh: connect, check the host key,
-// log in, start the helper, resolve the root). `bash echo` right after the call before pays the remote login
-// shell's start-up; `after a pause` finds the shell opened ahead ready, as it is between a model's turns. The
-// ssh server is an OpenSSH sshd on 127.0.0.1 started here. More backends (a container) add a row to REMOTES and
-// a line to SETUP.
+// log in, start the helper, resolve the root; for a container: create and start it, or attach to a running one).
+// `bash echo` right after the call before pays the remote login shell's start-up (a container: the exec's);
+// `after a pause` finds the shell (exec) opened ahead ready, as it is between a model's turns. The ssh server is
+// an OpenSSH sshd on 127.0.0.1 started here; the container engine a private Podman on runc (test/support/
+// podman.ts). The container backend's code load is timed in a fresh node, built (`npm run build` first).
+import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { bashToolCase, importSource, interleaved, median, ms, printTable, ratio } from "./lib.mjs";
 
@@ -19,6 +22,16 @@ const { SshSettingsSchema } = await importSource("plugins/ops-ssh/src/settings.t
 const { createFileTools } = await importSource("plugins/tools-fs/src/tools.ts");
 /** @type {typeof import("../test/support/sshd.ts")} */
 const { startSshd } = await importSource("test/support/sshd.ts");
+/** @type {typeof import("../test/support/podman.ts")} */
+const { startPodman } = await importSource("test/support/podman.ts");
+/** @type {typeof import("../plugins/ops-container/src/container.ts")} */
+const { ContainerSession } = await importSource("plugins/ops-container/src/container.ts");
+/** @type {typeof import("../plugins/ops-container/src/container-ops.ts")} */
+const { ContainerOps } = await importSource("plugins/ops-container/src/container-ops.ts");
+/** @type {typeof import("../plugins/ops-container/src/engine.ts")} */
+const { connectEngine } = await importSource("plugins/ops-container/src/engine.ts");
+/** @type {typeof import("../plugins/ops-container/src/workspace-map.ts")} */
+const { WorkspaceMap } = await importSource("plugins/ops-container/src/workspace-map.ts");
 
 const RUNS = Number(process.env.OPS_REMOTE_BENCH_RUNS ?? 60);
 const SETUPS = Number(process.env.OPS_REMOTE_BENCH_SETUPS ?? 10);
@@ -34,11 +47,28 @@ const sshSettings = (root) => SshSettingsSchema.parse(sshd.settings(root));
 const local = createLocalOps({ cwd: folder("local") });
 const ssh = await createSshOps(sshSettings(folder("ssh")));
 
+const podman = await startPodman();
+const docker = await connectEngine(podman.socket);
+/** A container backend over `cwd`, started from the test image, or attached to `container`. */
+async function containerOps(cwd, container) {
+  const plan = { image: podman.image, workspace: cwd, mount: cwd, env: {}, network: "none" };
+  const session = await ContainerSession.open(
+    docker,
+    container ? { ...plan, container, mount: undefined } : plan,
+    () => {},
+  );
+  return new ContainerOps(session, createLocalOps({ cwd }), new WorkspaceMap(cwd, session.mount));
+}
+const container = await containerOps(folder("container"));
+
 /**
- * The backends measured against local: name and backend. A container backend adds its row here.
+ * The backends measured against local: name and backend.
  * @type {[string, any][]}
  */
-const REMOTES = [["ssh", ssh]];
+const REMOTES = [
+  ["ssh", ssh],
+  ["container", container],
+];
 /** @type {[string, any][]} */
 const BACKENDS = [["local", local], ...REMOTES];
 
@@ -86,19 +116,51 @@ async function setupTimes(make) {
   for (let i = 0; i < SETUPS; i++) {
     const start = performance.now();
     const ops = await make();
-    times.push(performance.now() - start);
+    times.push(ops.elapsed ?? performance.now() - start);
     await ops.close();
   }
   return median(times);
 }
 await ssh.close();
+await container.close();
+podman.cli(
+  ["run", "-d", "--name", "attach-me", "--network", "none", "-v", `${container.cwd}:/src`, podman.image].concat([
+    "/bin/sh",
+    "-c",
+    "trap 'exit 0' TERM; while sleep 1000 & wait $!; do :; done",
+  ]),
+);
+const resolve = createRequire(import.meta.url).resolve;
+/**
+ * A container backend whose `close` first lets the exec it starts ahead for the first command get ready: Podman
+ * holds a container's lock while it starts an exec, which would otherwise land in the next setup's time.
+ */
+const settled = async (made) => {
+  const ops = await made;
+  return { close: async () => (await ops.commandShellReady(), await ops.close()) };
+};
+
+/** The time a fresh node takes to require the backend's built code, after the contract's modules, by its clock. */
+const loadingCode = async () => {
+  const modules = ["@keel/extensions-api", "@keel/extensions-api/random-id", "@keel/extensions-api/paths"];
+  const built = join(import.meta.dirname, "../plugins/ops-container/dist/create.cjs");
+  const code =
+    modules.map((name) => `require(${JSON.stringify(resolve(name))});`).join("") +
+    `const t = performance.now(); require(${JSON.stringify(built)}); console.log(performance.now() - t);`;
+  const run = spawnSync(process.execPath, ["-e", code], { encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`loading ${built} failed: ${run.stderr}`);
+  return { close() {}, elapsed: Number(run.stdout) };
+};
 const SETUP = [
   ["local", await setupTimes(async () => createLocalOps({ cwd: local.cwd }))],
   ["ssh (connect, host key, login, helper, root)", await setupTimes(() => createSshOps(sshSettings(ssh.cwd)))],
-  // ["container (create or attach, start)", ...]: the container backend's line.
+  ["container (create from the image, start)", await setupTimes(() => settled(containerOps(container.cwd)))],
+  ["container (attach to a running one)", await setupTimes(() => settled(containerOps(container.cwd, "attach-me")))],
+  ["container backend's code, loaded (dockerode built in, without ssh2 and gRPC)", await setupTimes(loadingCode)],
 ];
 local.close();
 await sshd.stop();
+await podman.stop();
 rmSync(sshd.dir, { recursive: true, force: true });
 
 const tools3 = ["read", "write", "bash echo", "bash echo, after a pause"];

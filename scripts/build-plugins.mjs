@@ -49,10 +49,16 @@ function dependenciesOf(pkg, seen = new Set()) {
  * (front matter of skills, commands and agents; a chunk of its own, loaded by the first file with front matter)
  * cost ~20 ms to compile from node_modules on a start that reads a project's `.claude/` folder.
  */
+const ENGINE_UNUSED = fileURLToPath(new URL("engine-unused.cjs", import.meta.url));
 const BUILT_IN = {
   "@keel/provider-kit": { packages: ["eventsource-parser"] },
   "@keel/plugin-context": { packages: ["yaml"] },
   "@keel/plugin-subagents": { packages: ["yaml"] },
+  // dockerode built in, without the ssh2 and gRPC it loads at start and the backend never uses (engine-unused.cjs).
+  "@keel/plugin-ops-container": {
+    packages: ["dockerode"],
+    alias: { ssh2: ENGINE_UNUSED, "@grpc/grpc-js": ENGINE_UNUSED, "@grpc/proto-loader": ENGINE_UNUSED },
+  },
   "@keel/plugin-session-jsonl": {
     packages: ["proper-lockfile", "@noble/hashes"],
     alias: {

@@ -1,7 +1,7 @@
 /**
- * Project folders whose files are configuration (`PROJECT_CONFIG_FOLDERS`: `.keel/agents`): a project holding
- * only agent definitions waits for trust like one holding settings, its files are in the hash, and a remembered
- * decision no longer holds once a definition changes.
+ * Project folders whose files are configuration (`PROJECT_CONFIG_FOLDERS`: `.keel/agents`), and files plugins
+ * read (`PROJECT_PLUGIN_FILES`: devcontainer.json): a project holding only agent definitions waits for trust like
+ * one holding settings, its files are in the hash, and a remembered decision no longer holds once one changes.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -62,4 +62,16 @@ it("asks again once a definition changes: the remembered decision was for the ol
   writeFileSync(join(cwd, ".keel/agents/new.md"), "another");
   expect((await decide(cwd, home)).trusted).toBe(false);
   expect(warnings).toEqual([]);
+});
+
+it("holds a project whose only configuration is a devcontainer.json, and asks again once it changes", async () => {
+  const cwd = project({ ".devcontainer/devcontainer.json": '{ "image": "debian" }' });
+  const home = mkdtempSync(join(tmpdir(), "keel-trust-home-"));
+  const first = await decide(cwd, home);
+  expect(first).toMatchObject({ trusted: false, held: [".devcontainer/devcontainer.json"] });
+  expect(first.notice).toContain(".devcontainer/devcontainer.json");
+  await new TrustStore(home).remember(readProjectConfig(cwd), true, []);
+  expect((await decide(cwd, home)).trusted).toBe(true);
+  writeFileSync(join(cwd, ".devcontainer/devcontainer.json"), '{ "image": "evil" }');
+  expect((await decide(cwd, home)).trusted).toBe(false);
 });

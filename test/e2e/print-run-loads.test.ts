@@ -34,6 +34,7 @@ const UNUSED_PLUGINS = [
   "marketplace",
   "distribution",
   "plugin-dev",
+  "ops-container",
   "provider-anthropic",
   "provider-openai",
   "provider-openai-responses",
@@ -47,6 +48,7 @@ const UNUSED_CODE = [
   "node_modules/ws/",
   "libs/provider-kit/",
   "node_modules/@modelcontextprotocol/",
+  "node_modules/dockerode/",
   "node_modules/@agentclientprotocol/",
   "node_modules/@earendil-works/",
 ];

@@ -58,6 +58,7 @@ export class KeelRuntime implements Runtime {
   /** The project folder's trust, decided while the runtime is created. */
   trust: ProjectTrust | undefined;
   private sessionStarted = false;
+  private shuttingDown: Promise<void> | undefined;
   private agent!: Agent;
   private readonly w: Wiring;
 
@@ -161,8 +162,17 @@ export class KeelRuntime implements Runtime {
     return this.w.target.pick();
   }
 
-  /** Ends the session (`reason` says why, to `session_end`) and disposes every plugin. Safe to call more than once. */
-  async shutdown(reason: SessionEndReason = "other"): Promise<void> {
+  /**
+   * Ends the session (`reason` says why, to `session_end`) and disposes every plugin. Safe to call more than
+   * once: every call resolves when the first one is done (SIGTERM's handler and the ending command both call it,
+   * and the first to return exits the process, which must not cut a plugin's dispose short).
+   */
+  shutdown(reason: SessionEndReason = "other"): Promise<void> {
+    this.shuttingDown ??= this.end(reason);
+    return this.shuttingDown;
+  }
+
+  private async end(reason: SessionEndReason): Promise<void> {
     if (this.agent.isRunning) {
       this.agent.abort();
       await this.agent.waitForIdle();

@@ -7,7 +7,12 @@
 import type { ProjectTrustAnswer } from "@keel/extensions-api";
 import type { HookBus } from "@keel/kernel";
 import type { SettingsObject } from "../settings/settings.js";
-import { PROJECT_CONFIG_FOLDERS, readProjectConfig, type ProjectConfig } from "./project-config.js";
+import {
+  PROJECT_CONFIG_FOLDERS,
+  PROJECT_PLUGIN_FILES,
+  readProjectConfig,
+  type ProjectConfig,
+} from "./project-config.js";
 import type { TrustStore } from "./trust-store.js";
 import { splitProjectSettings } from "./untrusted-project.js";
 
@@ -61,9 +66,10 @@ export async function decideProjectTrust(args: TrustInputs): Promise<ProjectTrus
   const config = readProjectConfig(args.cwd);
   const split = splitProjectSettings(args.project);
   const { allowed } = split;
-  // A config folder with files in it waits for trust like a settings key does, and is named like one.
+  // A config folder with files in it, or a file plugins read, waits for trust like a settings key does.
   const folders = PROJECT_CONFIG_FOLDERS.filter((d) => config.files.some((f) => f.startsWith(`${d}/`)));
-  const held = [...split.held, ...folders];
+  const pluginFiles = PROJECT_PLUGIN_FILES.filter((file) => config.files.includes(file));
+  const held = [...split.held, ...folders, ...pluginFiles];
   if (held.length === 0 && config.plugins.length === 0) return { config, trusted: true, held, allowed };
   const remembered = args.store.remembered(config, args.warnings);
   const granted = args.options.granted === true;

@@ -19,6 +19,13 @@ export const PROJECT_CONFIG_FILES = [
 ] as const;
 
 /**
+ * Project files that plugins read themselves once the folder is trusted (`PluginAPI.projectTrusted`), which are
+ * no settings layer: the container backend's devcontainer.json picks the image commands run in. Present, each
+ * waits for trust like a settings key and is part of the hash.
+ */
+export const PROJECT_PLUGIN_FILES = [".devcontainer/devcontainer.json", ".devcontainer.json"] as const;
+
+/**
  * Project folders whose every file is configuration that plugins read from the folder themselves once it is
  * trusted (`PluginAPI.projectTrusted`): agent definitions pick tools and models; Claude Code's slash commands
  * run `!` lines and grant their `allowed-tools`. Each file (subfolders too) counts as a configuration file, so a
@@ -75,7 +82,7 @@ function realPath(dir: string): string {
 export function readProjectConfig(dir: string): ProjectConfig {
   const real = realPath(dir);
   const contents: [string, Buffer][] = [];
-  for (const file of [...PROJECT_CONFIG_FILES, ...folderFiles(real)]) {
+  for (const file of [...PROJECT_CONFIG_FILES, ...PROJECT_PLUGIN_FILES, ...folderFiles(real)]) {
     try {
       contents.push([file, readFileSync(join(real, file))]);
     } catch (error) {
