@@ -1,15 +1,13 @@
-#!/usr/bin/env -S node --max-semi-space-size=1 --invocation-count-for-turbofan=21000
+#!/usr/bin/env -S node --max-semi-space-size=1
 // The `keel` command: keel's default coding-agent distribution (the `keelDistribution` field of
 // ../package.json) run by the kernel's bundled CLI with a code cache. CommonJS, so that Node's ES module loader
 // is never started; `--version` answers with one synchronous write before anything else is loaded (process.stdout
 // would load the stream machinery). The young generation is kept at 1 MB per semi-space (V8 grows it to 8 MB and
 // more, nearly all garbage at peak): a 20-turn run peaks ~5 MB lower, which every fork of a tool command copies
-// less of. TurboFan optimises a function after 7x its default invocations: a run that waits on a model most of
-// its life rarely repays an optimising compile, whose compiler and code took ~6 MB of a 1-turn run's peak on Node
-// 22 and 24 (docs/design/startup.md has the figures per line). Only a shebang can set these early enough
-// (`v8.setFlagsFromString` at run time does not resize the heap), so `node bin/keel.cjs` runs without them. Every
-// supported Node line must accept each option (test/e2e/node-lines.test.ts), and `keel dist build`'s launchers
-// carry the same line (test/e2e/distributions.test.ts compares them).
+// less of. Only a shebang can set that early enough (`v8.setFlagsFromString` at run time does not resize the
+// heap), so `node bin/keel.cjs` runs without it; every Node line must accept it, also one keel refuses with a
+// message of its own (test/e2e/node-lines.test.ts), and `keel dist build`'s launchers carry the same line
+// (test/e2e/distributions.test.ts compares them). The launcher (core/src/launch.ts) does the rest.
 "use strict";
 const { readFileSync, writeSync } = require("node:fs");
 const { join } = require("node:path");

@@ -4,12 +4,28 @@
  */
 import { writeSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import type { MainOptions } from "./cli/main.js";
 import { requireWithCodeCache } from "./code-cache.js";
 
 type Cli = { main(argv: string[], options: MainOptions): Promise<number> };
 
+/** The oldest Node line keel runs on (package.json's `engines`; test/meta/engines.test.ts keeps them equal). */
+export const OLDEST_NODE_LINE = 22;
+
 export async function launch(argv: string[], options: MainOptions): Promise<number> {
+  const line = Number(process.versions.node.split(".")[0]);
+  if (line < OLDEST_NODE_LINE) {
+    writeSync(
+      2,
+      `keel needs Node.js ${OLDEST_NODE_LINE}, 24 or 26; this is ${process.version}, which is not maintained.\n`,
+    );
+    return 1;
+  }
+  // TurboFan optimises a function after 7x its default invocations: a run that waits on a model most of its life
+  // rarely repays an optimising compile (docs/design/node-lines.md: 1-4 MB less at peak). Set here, not in the
+  // shebang, so that an older Node reaches the message above instead of "node: bad option".
+  setFlagsFromString("--invocation-count-for-turbofan=21000");
   const bundle = requireWithCodeCache(fileURLToPath(new URL("./keel-cli.cjs", import.meta.url)));
   // Node ends a process whose event loop is empty, with code 0, even while `main` still awaits: a plugin awaiting a
   // promise that nothing (no timer, socket or process) will ever settle would end a run silently, as a success.

@@ -56,3 +56,19 @@ describe.each(lines)("Node $version", ({ bin, version }) => {
     expect(JSON.parse(readFileSync(seen, "utf8")).version).toBe(`v${version}`);
   });
 });
+
+it("refuses a Node line older than the supported ones with a message of its own, not Node's bad option", () => {
+  // The newest line, told by a preload that it is Node 20: what an unmaintained Node meets past the shebang, whose
+  // options every line (20 too) accepts.
+  const { bin } = lines.at(-1)!;
+  const env = keelEnv();
+  const preload = join(env.home, "old-node.cjs");
+  writeFileSync(preload, 'Object.defineProperty(process.versions, "node", { value: "20.20.2" });\n');
+  const run = spawnSync(bin, [KEEL_BIN, "-p", "hi"], {
+    cwd: env.cwd,
+    env: { ...process.env, KEEL_HOME: env.home, NODE_OPTIONS: `--require ${preload}` },
+    encoding: "utf8",
+  });
+  expect(run.stderr).toMatch(/^keel needs Node\.js 22, 24 or 26; this is v[\d.]+, which is not maintained\.\n$/);
+  expect(run.status).toBe(1);
+});

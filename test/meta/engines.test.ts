@@ -7,6 +7,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import semver from "semver";
 import { expect, it } from "vitest";
+import { OLDEST_NODE_LINE } from "../../core/src/launch.ts";
 import { nodeLines } from "../../scripts/node-lines.mjs";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -34,6 +35,8 @@ it("covers every line CI tests, and each line's oldest release it names", () => 
   expect(lines.map(({ line }) => line)).toEqual([22, 24, 26]);
   for (const { version } of lines) expect(semver.satisfies(version, range), version).toBe(true);
   expect(semver.satisfies("20.19.0", range)).toBe(false);
+  // The launcher's own refusal of an older line names the same floor.
+  expect(OLDEST_NODE_LINE).toBe(lines[0]!.line);
 });
 
 it("is no wider than what the installed dependencies ask for", () => {

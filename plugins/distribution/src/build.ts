@@ -188,7 +188,7 @@ function writePackage(out: string, manifest: DistributionManifest, pluginDirs: s
  */
 function launcher(command: string, launch: string): string {
   const file = isAbsolute(launch) ? JSON.stringify(launch) : `join(__dirname, ${JSON.stringify(launch)})`;
-  return `#!/usr/bin/env -S node --max-semi-space-size=1 --invocation-count-for-turbofan=21000
+  return `#!/usr/bin/env -S node --max-semi-space-size=1
 // The \`${command}\` command: the distribution in ../package.json, run by keel's kernel.
 // Written by \`keel dist build\`.
 "use strict";
