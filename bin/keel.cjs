@@ -7,7 +7,7 @@
 // less of. Only a shebang can set that early enough (`v8.setFlagsFromString` at run time does not resize the
 // heap), so `node bin/keel.cjs` runs without it; every Node line must accept it, also one keel refuses with a
 // message of its own (test/e2e/node-lines.test.ts), and `keel dist build`'s launchers carry the same line
-// (test/e2e/distributions.test.ts compares them). The launcher (core/src/launch.ts) does the rest.
+// (test/e2e/distributions.test.ts compares them, and the V8 flag below).
 "use strict";
 const { readFileSync, writeSync } = require("node:fs");
 const { join } = require("node:path");
@@ -22,6 +22,12 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
     process.stdout.write(text); // a non-blocking pipe that is full (EAGAIN): let the stream wait for it
   }
 } else {
+  // TurboFan optimises a function after 7x its default invocations: a run that waits on a model most of its life
+  // rarely repays an optimising compile (docs/design/node-lines.md: a 20-turn run peaks ~5 MB lower). Set first:
+  // set in the launcher, after this file, it saved nothing. Not in the shebang, where Node 20 rejects it before the
+  // launcher can say which Node keel needs; nor on Node 20 here, which would print "unrecognized flag".
+  const line = Number(process.versions.node.split(".")[0]);
+  if (line >= 22) require("node:v8").setFlagsFromString("--invocation-count-for-turbofan=21000");
   const { exitAfterFlush, launch } = require(launchFile());
   launch(args, { distributionFile: packageJson }).then(exitAfterFlush);
 }

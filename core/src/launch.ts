@@ -4,7 +4,6 @@
  */
 import { writeSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 import type { MainOptions } from "./cli/main.js";
 import { requireWithCodeCache } from "./code-cache.js";
 
@@ -22,10 +21,6 @@ export async function launch(argv: string[], options: MainOptions): Promise<numb
     );
     return 1;
   }
-  // TurboFan optimises a function after 7x its default invocations: a run that waits on a model most of its life
-  // rarely repays an optimising compile (docs/design/node-lines.md: 1-4 MB less at peak). Set here, not in the
-  // shebang, so that an older Node reaches the message above instead of "node: bad option".
-  setFlagsFromString("--invocation-count-for-turbofan=21000");
   const bundle = requireWithCodeCache(fileURLToPath(new URL("./keel-cli.cjs", import.meta.url)));
   // Node ends a process whose event loop is empty, with code 0, even while `main` still awaits: a plugin awaiting a
   // promise that nothing (no timer, socket or process) will ever settle would end a run silently, as a success.

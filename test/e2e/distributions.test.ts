@@ -101,6 +101,9 @@ describe("keel dist build readonly-reviewer", () => {
     expect((await runKeel(["--version"], env, { bin })).stdout).toBe("1.0.0\n");
     const shebang = (file: string) => readFileSync(file, "utf8").split("\n", 1)[0];
     expect(shebang(bin)).toBe(shebang(KEEL_BIN)); // the same Node flags as keel's own command
+    const v8Flags = (file: string) => readFileSync(file, "utf8").match(/^ {2}.*setFlagsFromString.*$/gm);
+    expect(v8Flags(KEEL_BIN)).toHaveLength(1);
+    expect(v8Flags(bin)).toEqual(v8Flags(KEEL_BIN)); // and the same V8 flags, set the same way
     const unknown = await runKeel(["-p", "hi", "--provider", "nope"], env, {
       bin,
       extraEnv: { HOME: userHome, ...cache },

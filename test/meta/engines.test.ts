@@ -35,8 +35,10 @@ it("covers every line CI tests, and each line's oldest release it names", () => 
   expect(lines.map(({ line }) => line)).toEqual([22, 24, 26]);
   for (const { version } of lines) expect(semver.satisfies(version, range), version).toBe(true);
   expect(semver.satisfies("20.19.0", range)).toBe(false);
-  // The launcher's own refusal of an older line names the same floor.
+  // The launcher's own refusal of an older line names the same floor, and so does the bin's guard of its V8 flag.
   expect(OLDEST_NODE_LINE).toBe(lines[0]!.line);
+  const bin = readFileSync(join(ROOT, "bin", "keel.cjs"), "utf8");
+  expect(/if \(line >= (\d+)\) require\("node:v8"\)/.exec(bin)?.[1]).toBe(String(OLDEST_NODE_LINE));
 });
 
 it("is no wider than what the installed dependencies ask for", () => {

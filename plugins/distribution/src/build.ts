@@ -190,7 +190,7 @@ function launcher(command: string, launch: string): string {
   const file = isAbsolute(launch) ? JSON.stringify(launch) : `join(__dirname, ${JSON.stringify(launch)})`;
   return `#!/usr/bin/env -S node --max-semi-space-size=1
 // The \`${command}\` command: the distribution in ../package.json, run by keel's kernel.
-// Written by \`keel dist build\`.
+// Written by \`keel dist build\`; bin/keel.cjs in keel's own folder says why each line is as it is.
 "use strict";
 const { readFileSync, writeSync } = require("node:fs");
 const { join } = require("node:path");
@@ -205,6 +205,8 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
     process.stdout.write(text);
   }
 } else {
+  const line = Number(process.versions.node.split(".")[0]);
+  if (line >= 22) require("node:v8").setFlagsFromString("--invocation-count-for-turbofan=21000");
   const { exitAfterFlush, launch } = require(${file});
   launch(args, { distributionFile: packageJson }).then(exitAfterFlush);
 }
