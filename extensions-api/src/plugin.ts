@@ -346,6 +346,12 @@ export interface PluginAPI<S = unknown> {
   /** The whole merged settings, read-only (shared sections such as `providers`). */
   readonly allSettings: Readonly<Record<string, unknown>>;
   /**
+   * The managed layer alone (an administrator's file, above every other layer), with the sections `allSettings`
+   * shows: empty when there is none. Switches that only an administrator may turn are read here (hooks-command's
+   * `disableAllHooks`), since a value in `allSettings` may come from any layer.
+   */
+  readonly managedSettings: Readonly<Record<string, unknown>>;
+  /**
    * This plugin's section as an untrusted project folder wrote it, unvalidated; undefined when the project is
    * trusted or wrote none. Never merged into `settings`: a plugin may apply the parts that only narrow what it
    * allows (a deny rule), never the parts that widen it.
