@@ -26,6 +26,7 @@ export * from "./plugin.js";
 export * from "./logger.js";
 export * from "./contributions.js";
 export * from "./manifest.js";
+export * from "./capabilities.js";
 export * from "./distribution.js";
 
 /** The version of this contract; plugins declare the range they need in `keel.apiVersion`. */
