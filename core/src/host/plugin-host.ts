@@ -10,6 +10,7 @@ import { join, sep } from "node:path";
 import {
   API_VERSION,
   ContributesSchema,
+  type CliCommandDeclaration,
   type ContributionKind,
   settingsKeyOf,
   type KeelManifest,
@@ -28,6 +29,7 @@ import { keelCacheDir } from "../cache-dir.js";
 import type { PluginEntries } from "./plugin-entries.js";
 import { activatePlugin, DEGRADED_AFTER, type ActivationContext } from "./activate-plugin.js";
 import { activationEvents, firesFor, offerDeclaredTools, waitsFor } from "./activation-events.js";
+import { listsCliCommand, waitingCliCommands } from "./declared-cli-commands.js";
 import { decidesTrust, policyBars, type PluginPolicy } from "./plugin-policy.js";
 import type { InlineCandidate, PluginRecord } from "./plugin-record.js";
 
@@ -209,7 +211,12 @@ export class PluginHost {
 
   /** Whether some plugin's manifest contributes this subcommand. */
   declaresCliCommand(name: string): boolean {
-    return this.records.some((r) => r.manifest?.contributes.cliCommands.includes(name));
+    return listsCliCommand(this.records, name);
+  }
+
+  /** The subcommands lazy plugins declare in full and wait to contribute, for `--help` before they load. */
+  waitingCliCommands(): CliCommandDeclaration[] {
+    return waitingCliCommands(this.records, (r, name) => waitsFor(r, "cliCommands", name));
   }
 
   /** Activates these plugins now, whatever their activation events (required plugins start with the host). */
