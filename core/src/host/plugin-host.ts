@@ -19,7 +19,7 @@ import {
   type Runtime,
 } from "@keel/extensions-api";
 import type { EventBus, HookBus } from "@keel/kernel";
-import type { NamedLayer } from "../settings/settings.js";
+import type { NamedLayer } from "../settings/layers.js";
 import type { Contributions } from "./registries.js";
 import type { Candidate } from "./discover.js";
 import { apiFits, declaredNames } from "@keel/plugin-lock";

@@ -17,5 +17,5 @@ export {
 export { treeHash } from "./tree-hash.js";
 export { verifyInstalled, type VerifyOptions } from "./verify.js";
 export { apiFits, rangeFits } from "./api-fit.js";
-export { declaredNames, readManifest, type ManifestResult } from "./manifest.js";
+export { declaredNames, readManifest, type ManifestResult } from "./read-manifest.js";
 export { CacheShards } from "./cache-shards.js";
