@@ -9,11 +9,9 @@
 import { join, sep } from "node:path";
 import {
   API_VERSION,
-  ContributesSchema,
   type CliCommandDeclaration,
   type ContributionKind,
   settingsKeyOf,
-  type KeelManifest,
   type PluginInfo,
   type PluginRef,
   type Runtime,
@@ -31,7 +29,7 @@ import { activatePlugin, DEGRADED_AFTER, type ActivationContext } from "./activa
 import { activationEvents, firesFor, offerDeclaredTools, waitsFor } from "./activation-events.js";
 import { listsCliCommand, waitingCliCommands } from "./declared-cli-commands.js";
 import { decidesTrust, policyBars, type PluginPolicy } from "./plugin-policy.js";
-import type { InlineCandidate, PluginRecord } from "./plugin-record.js";
+import { inlineManifest, type InlineCandidate, type PluginRecord } from "./plugin-record.js";
 
 export interface HostDeps {
   bus: EventBus;
@@ -122,17 +120,7 @@ export class PluginHost {
       });
     }
     for (const p of inline) {
-      const manifest = {
-        apiVersion: "^1.0.0",
-        entry: "(inline)",
-        contributes: ContributesSchema.parse({}),
-        dependsOn: {},
-        capabilities: [],
-        reads: [],
-        providers: [],
-        providerApis: [],
-        ...p.manifest,
-      } as KeelManifest;
+      const manifest = inlineManifest(p);
       this.add({
         name: p.name,
         version: p.version,
