@@ -24,8 +24,10 @@ export * from "./session.js";
 export * from "./session-store.js";
 export * from "./plugin.js";
 export * from "./cli.js";
+export * from "./logger.js";
 export * from "./contributions.js";
 export * from "./manifest.js";
+export * from "./capabilities.js";
 export * from "./distribution.js";
 
 /** The version of this contract; plugins declare the range they need in `keel.apiVersion`. */
