@@ -9,7 +9,8 @@
  */
 import { z } from "zod";
 import type { OperationsBackend } from "./ops.js";
-import type { CliCommandSpec, FlagSpec, Mode, PluginAPI, SlashCommand } from "./plugin.js";
+import type { CliCommandSpec, FlagSpec } from "./cli.js";
+import type { Mode, PluginAPI, SlashCommand } from "./plugin.js";
 import type { Provider } from "./provider.js";
 import type { SessionStore } from "./session-store.js";
 import type { Tool } from "./tool.js";

@@ -150,7 +150,7 @@ export function createScope(
           `${owner.name}: "${event}" is not an event plugins may publish (they may ` +
             `publish ${PLUGIN_EVENTS.join(", ")})`,
         );
-      deps.bus.emit(event, payload);
+      return deps.bus.emit(event, payload);
     },
     async opsBackend(name) {
       if (!deps.contributions.ops.get(name)) await deps.activateFor("ops", name);
