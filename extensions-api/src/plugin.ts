@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import type { DeclaredContributions } from "./contributions.js";
+import type { PluginContent } from "./manifest.js";
 import type { EventPayloads, EventSubscriber, PluginEventName, PluginRef } from "./events.js";
 import type { HookRegistrar, RunEndReason } from "./hooks.js";
 import type { AssistantMessage, Message, ToolResultMessage, Usage, UserContent } from "./messages.js";
@@ -27,6 +28,17 @@ export interface PluginInfo extends PluginRef {
   reason?: string;
   /** What its manifest declares, by name, per kind of `CONTRIBUTIONS`. */
   contributes: DeclaredContributions;
+  /**
+   * The content its manifest lists for keel's own plugins to read (`keel.skills`, `keel.prompts`,
+   * `keel.content`), with every path made absolute; absent when it lists none (most plugins).
+   */
+  content?: PluginContentPaths;
+}
+
+/** A manifest's content with its paths absolute: what `PluginInfo.content` holds. */
+export interface PluginContentPaths extends PluginContent {
+  skills: string[];
+  prompts: string[];
 }
 
 export interface Logger {

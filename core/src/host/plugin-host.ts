@@ -21,7 +21,7 @@ import type { EventBus, HookBus } from "@keel/kernel";
 import type { NamedLayer } from "../settings/settings.js";
 import type { Contributions } from "./registries.js";
 import type { Candidate } from "./discover.js";
-import { apiFits, declaredNames } from "@keel/plugin-lock";
+import { apiFits, contentPaths, declaredNames } from "@keel/plugin-lock";
 import { ManifestCache } from "./manifest-cache.js";
 import { orderPlugins } from "./order.js";
 import { keelCacheDir } from "../cache-dir.js";
@@ -231,6 +231,7 @@ export class PluginHost {
       state: r.state,
       reason: r.reason,
       contributes: declaredNames(r.manifest),
+      ...withContent(contentPaths(r.dir, r.manifest)),
     }));
   }
 
@@ -335,3 +336,6 @@ export class PluginHost {
     }
   }
 }
+
+/** The `content` field of a plugin's info, only when its manifest lists any (most list none). */
+const withContent = (content: PluginInfo["content"]) => (content ? { content } : {});
