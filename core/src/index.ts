@@ -3,7 +3,7 @@
  * session is, and the CLI.
  */
 export { KeelRuntime, type Distribution, type RuntimeOptions } from "./runtime/runtime.js";
-export { readDistribution } from "./runtime/distribution.js";
+export { readDistribution } from "./runtime/read-distribution.js";
 export type { InlineCandidate } from "./host/plugin-record.js";
 /** The host's own copy of the contract: the very module every plugin's `@keel/extensions-api` resolves to. */
 export * as hostApi from "@keel/extensions-api";

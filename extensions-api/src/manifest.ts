@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { CONTRIBUTION_KINDS, CONTRIBUTIONS, contributionName, type ContributionKind } from "./contributions.js";
 import { HOOKS, type HookName } from "./hooks.js";
+import { CapabilitySchema } from "./capabilities.js";
 
 type KindArrays = { [K in ContributionKind]: z.ZodDefault<z.ZodArray<(typeof CONTRIBUTIONS)[K]["entry"]>> };
 const kindArrays = Object.fromEntries(
@@ -117,10 +118,12 @@ export const KeelManifestSchema = z
      */
     addingLists: z.array(z.string().min(1)).default([]),
     /**
-     * What the plugin's own code may do, shown at install time: `fs:read`, `fs:write`, `exec`, `net:<host>`,
-     * `env:<NAME>` (`net:*`, `env:*`: any). What it does through `ctx.ops` is the backend's to declare.
+     * What the plugin's own code may do, shown at install and agreed to in keel.lock; a confined plugin gets
+     * nothing else. The forms are `CAPABILITY_FORMS` (`fs:read:{workspace}/docs`, `net:api.example.com`,
+     * `exec:git`, `env:EXAMPLE_KEY`; `fs:read`, `fs:write`, `exec`, `net:*`, `env:*` are the widest). What it
+     * does through `ctx.ops` is the backend's to declare.
      */
-    capabilities: z.array(z.string()).default([]),
+    capabilities: z.array(CapabilitySchema).default([]),
     description: z.string().optional(),
     /**
      * Providers declared in data, with no code: each `{ id, api, baseUrl, keyEnv?, models, quirks?, … }` as

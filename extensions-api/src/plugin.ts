@@ -3,10 +3,10 @@
  * work that needs the session (starting processes, reading state) belongs in the `session_start` hook.
  */
 import type { z } from "zod";
-import type { DeclaredContributions } from "./contributions.js";
-import type { PluginContent } from "./manifest.js";
 import type { EventPayloads, EventSubscriber, PluginEventName, PluginRef } from "./events.js";
 import type { HookRegistrar, RunEndReason } from "./hooks.js";
+import type { Logger } from "./logger.js";
+import type { PluginInfo, PluginSource } from "./plugin-info.js";
 import type { AssistantMessage, Message, ToolResultMessage, Usage, UserContent } from "./messages.js";
 import type { OperationsBackend } from "./ops.js";
 import type { ModelInfo, Provider, ThinkingLevel } from "./provider.js";
@@ -14,40 +14,6 @@ import type { PluginEntry, PluginSession, ReplaceOptions } from "./session.js";
 import type { SessionStore } from "./session-store.js";
 import type { Tool } from "./tool.js";
 import type { Keybinding, MessageRenderer, StatusEntry, UiContributions, UiRequest, UiResponse, Widget } from "./ui.js";
-
-/** Where a plugin came from; `project` is the workspace's `.keel/plugins`, loaded only once the folder is trusted. */
-export type PluginSource = "distribution" | "user" | "cli" | "project";
-export type PluginState = "active" | "lazy" | "failed" | "degraded" | "disabled";
-
-/** One plugin as `keel plugins` shows it. */
-export interface PluginInfo extends PluginRef {
-  source: PluginSource;
-  dir: string;
-  state: PluginState;
-  /** Why it failed or is disabled. */
-  reason?: string;
-  /** What its manifest declares, by name, per kind of `CONTRIBUTIONS`. */
-  contributes: DeclaredContributions;
-  /**
-   * The content its manifest lists for keel's own plugins to read (`keel.skills`, `keel.prompts`,
-   * `keel.content`), with every path made absolute; absent when it lists none (most plugins).
-   */
-  content?: PluginContentPaths;
-}
-
-/** A manifest's content with its paths absolute: what `PluginInfo.content` holds. */
-export interface PluginContentPaths extends PluginContent {
-  skills: string[];
-  prompts: string[];
-}
-
-export interface Logger {
-  debug(message: string): void;
-  info(message: string): void;
-  /** Also published as a `plugin_warning` event. */
-  warn(message: string): void;
-  error(message: string): void;
-}
 
 /** How a run ended, as `Runtime.prompt` resolves. */
 export interface RunResult {
@@ -357,6 +323,11 @@ export interface PluginAPI<S = unknown> {
   readonly settings: S;
   /** The whole merged settings, read-only (shared sections such as `providers`). */
   readonly allSettings: Readonly<Record<string, unknown>>;
+  /**
+   * The managed layer alone (the sections `allSettings` shows; empty without one): where to read a switch only an
+   * administrator may turn (hooks-command's `disableAllHooks`), since a value in `allSettings` may be any layer's.
+   */
+  readonly managedSettings: Readonly<Record<string, unknown>>;
   /**
    * This plugin's section as an untrusted project folder wrote it, unvalidated; undefined when the project is
    * trusted or wrote none. Never merged into `settings`: a plugin may apply the parts that only narrow what it

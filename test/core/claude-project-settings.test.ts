@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HookBus } from "@keel/kernel";
-import { loadSettingLayers } from "../../core/src/settings/settings.ts";
+import { loadSettingLayers } from "../../core/src/settings/layers.ts";
 import { decideProjectTrust } from "../../core/src/trust/decide.ts";
 import { TrustStore } from "../../core/src/trust/trust-store.ts";
 

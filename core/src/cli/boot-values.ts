@@ -5,7 +5,7 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseSettingsArg, type SettingsObject } from "../settings/settings.js";
+import { parseSettingsArg, type SettingsObject } from "../settings/layers.js";
 import type { BootArgs } from "./boot-args.js";
 
 export type BootValues =

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { THINKING_LEVELS, type FlagSpec, type SessionEndReason } from "@keel/extensions-api";
 import { KeelRuntime, type Distribution } from "../runtime/runtime.js";
-import { distributionHome, readDistribution } from "../runtime/distribution.js";
+import { distributionHome, readDistribution } from "../runtime/read-distribution.js";
 import { inspectPlugin } from "../runtime/inspect-plugin.js";
 import { containPlugins, type Containment } from "../host/containment.js";
 import { scanBootArgs } from "./boot-args.js";

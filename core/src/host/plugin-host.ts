@@ -1,10 +1,9 @@
 /**
- * The plugin host: discover → read manifest → check apiVersion → order by dependsOn → load (jiti) →
- * validate settings → activate (with a deadline) → dispose in reverse. A plugin that fails at any step is
- * skipped with a message naming it and saying why; the others, and the agent, carry on. Plugins whose
- * manifest says they are only needed for a command, mode, provider or backend stay unloaded until used.
- * Activating one plugin is activate-plugin.ts; which events wake which plugins, activation-events.ts; which
- * plugins may load at all, plugin-policy.ts.
+ * The plugin host: discover → read manifest → check apiVersion → order by dependsOn → load (jiti) → validate
+ * settings → activate (with a deadline) → dispose in reverse. A plugin that fails at any step is skipped with a
+ * message naming it and saying why; the others, and the agent, carry on. Plugins whose manifest says they are only
+ * needed for a command, mode, provider or backend stay unloaded until used. Activating one plugin is
+ * activate-plugin.ts; which events wake which plugins, activation-events.ts; which may load, plugin-policy.ts.
  */
 import { join, sep } from "node:path";
 import {
@@ -18,10 +17,10 @@ import {
   type Runtime,
 } from "@keel/extensions-api";
 import type { EventBus, HookBus } from "@keel/kernel";
-import type { NamedLayer } from "../settings/settings.js";
+import type { NamedLayer } from "../settings/layers.js";
 import type { Contributions } from "./registries.js";
 import type { Candidate } from "./discover.js";
-import { apiFits, contentPaths, declaredNames } from "@keel/plugin-lock";
+import { apiFits, declaredNames, withContent } from "@keel/plugin-lock";
 import { ManifestCache } from "./manifest-cache.js";
 import { orderPlugins } from "./order.js";
 import { keelCacheDir } from "../cache-dir.js";
@@ -231,7 +230,7 @@ export class PluginHost {
       state: r.state,
       reason: r.reason,
       contributes: declaredNames(r.manifest),
-      ...withContent(contentPaths(r.dir, r.manifest)),
+      ...withContent(r.dir, r.manifest),
     }));
   }
 
@@ -336,6 +335,3 @@ export class PluginHost {
     }
   }
 }
-
-/** The `content` field of a plugin's info, only when its manifest lists any (most list none). */
-const withContent = (content: PluginInfo["content"]) => (content ? { content } : {});

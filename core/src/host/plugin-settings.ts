@@ -5,7 +5,7 @@
  */
 import type { PluginDefinition } from "@keel/extensions-api";
 import { describeIssues } from "../settings/core-settings.js";
-import { isPlainObject } from "../settings/settings.js";
+import { isPlainObject } from "../settings/layers.js";
 
 export type SettingsOutcome = { ok: true; value: unknown } | { ok: false; reason: string };
 

@@ -7,7 +7,7 @@ import type { ThinkingLevel, ToolCall, ToolContext, ToolResult } from "@keel/ext
 import { Agent, type EventBus, type HookBus } from "@keel/kernel";
 import type { CoreSettings } from "../settings/core-settings.js";
 import type { ModelChoice } from "./model-choice.js";
-import type { SessionBackend } from "./ops.js";
+import type { SessionBackend } from "./session-backend.js";
 import type { SessionMoves } from "./session-moves.js";
 import type { SubagentHost } from "./subagent.js";
 import { toolContext, type ToolsInEffect } from "./tool-wiring.js";

@@ -8,7 +8,7 @@ import type { PluginPolicy } from "../host/plugin-policy.js";
 import { parseCoreSettings, type CoreSettings } from "../settings/core-settings.js";
 import { applyLocks, lockWarnings } from "../settings/locked.js";
 import { managedPolicy, overlayManaged, requiredPlugins, type ManagedPolicy } from "../settings/managed.js";
-import { mergeSettings, namedLayers, type SettingLayers, type SettingsObject } from "../settings/settings.js";
+import { mergeSettings, namedLayers, type SettingLayers, type SettingsObject } from "../settings/layers.js";
 
 /** The settings in effect at one moment. */
 interface View {

@@ -14,10 +14,10 @@ import type { PluginPolicy } from "../host/plugin-policy.js";
 import type { InlineCandidate } from "../host/plugin-record.js";
 import { managedSettingsFile } from "../settings/managed.js";
 import { unknownSettingsKeys } from "../settings/unknown-keys.js";
-import { loadSettingLayers, namedLayers, type SettingLayers, type SettingsObject } from "../settings/settings.js";
+import { loadSettingLayers, namedLayers, type SettingLayers, type SettingsObject } from "../settings/layers.js";
 import { decideProjectTrust, type ProjectTrust, type TrustOptions } from "../trust/decide.js";
 import { TrustStore } from "../trust/trust-store.js";
-import type { Distribution } from "./distribution.js";
+import type { Distribution } from "./read-distribution.js";
 import { checkRequired } from "./required-plugins.js";
 
 export interface RuntimeOptions {

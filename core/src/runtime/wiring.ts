@@ -8,9 +8,9 @@ import type { EventSubscriber, Runtime, ThinkingLevel } from "@keel/extensions-a
 import { EventBus, HookBus, KERNEL, type Agent, type HookFailure } from "@keel/kernel";
 import { PluginHost } from "../host/plugin-host.js";
 import { createContributions, type Contributions } from "../host/registries.js";
-import { namedLayers, type SettingLayers } from "../settings/settings.js";
+import { namedLayers, type SettingLayers } from "../settings/layers.js";
 import { ModelChoice } from "./model-choice.js";
-import { SessionBackend } from "./ops.js";
+import { SessionBackend } from "./session-backend.js";
 import type { SessionParts } from "./session-loop.js";
 import { SessionMoves } from "./session-moves.js";
 import { SettingsView } from "./settings-view.js";

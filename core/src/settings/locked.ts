@@ -4,7 +4,7 @@
  * locked key gets the distribution's value back (or is removed, when the distribution sets none); the managed
  * layer still applies over it, since an administrator's policy is above every agent.
  */
-import { isPlainObject, type NamedLayer, type SettingsObject } from "./settings.js";
+import { isPlainObject, type NamedLayer, type SettingsObject } from "./layers.js";
 
 function valueAt(settings: SettingsObject | undefined, path: string[]): { found: boolean; value?: unknown } {
   let current: unknown = settings;

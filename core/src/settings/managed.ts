@@ -6,7 +6,7 @@
  * something only here: which plugins may load at all, and which plugin catalogs may be used.
  */
 import { z } from "@keel/extensions-api";
-import { isPlainObject, union, type SettingsObject } from "./settings.js";
+import { isPlainObject, union, type SettingsObject } from "./layers.js";
 
 export const MANAGED_SETTINGS_FILE = "/etc/keel/managed-settings.json";
 

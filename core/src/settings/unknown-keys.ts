@@ -6,7 +6,7 @@
 import { closest, distance } from "fastest-levenshtein";
 import type { z } from "@keel/extensions-api";
 import { CoreSettingsSchema } from "./core-settings.js";
-import { isPlainObject, type NamedLayer } from "./settings.js";
+import { isPlainObject, type NamedLayer } from "./layers.js";
 
 /** ` Did you mean "x"?` when a known key is a small edit away, else "". */
 export function didYouMean(key: string, known: readonly string[]): string {

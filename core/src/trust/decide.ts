@@ -6,7 +6,7 @@
  */
 import type { ProjectTrustAnswer } from "@keel/extensions-api";
 import type { HookBus } from "@keel/kernel";
-import type { SettingsObject } from "../settings/settings.js";
+import type { SettingsObject } from "../settings/layers.js";
 import {
   PROJECT_CONFIG_FOLDERS,
   PROJECT_PLUGIN_FILES,

@@ -4,7 +4,7 @@
  * `api.untrustedSettings` and may apply the parts that only narrow (the permissions plugin's deny rules).
  * This list is the one place that decides; docs/settings.md documents it.
  */
-import { isPlainObject, type SettingsObject } from "../settings/settings.js";
+import { isPlainObject, type SettingsObject } from "../settings/layers.js";
 
 export const UNTRUSTED_PROJECT_ALLOWS: readonly string[] = [
   "provider",

@@ -4,34 +4,25 @@
  * again. After every change the versions any catalog blocked are written to `catalogs/blocked.json`, which the
  * host reads at load.
  */
-import { execFileSync } from "node:child_process";
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, posix, resolve } from "node:path";
 import { blockedIndexFile, type BlockedIndex } from "@keel/plugin-lock";
-import { CatalogSchema, type Catalog } from "@keel/extensions-api/catalog";
+import type { Catalog } from "@keel/extensions-api/catalog";
+import { fetchCatalog, normalOrigin, type CatalogFetchOptions } from "./catalog-fetch.ts";
+import { keyAtAdd, keyAtUpdate, type PinnedKey } from "./catalog-signature.ts";
 import { RefusedError } from "./check.ts";
-import { fromClaudeCode, isClaudeCodeCatalog } from "./claude-code.ts";
 
 export interface CatalogRecord {
   /** Where it was added from: a marketplace.json's absolute path, an https URL, or `git:<url>`. */
   origin: string;
   updatedAt: string;
   catalog: Catalog;
+  /** The key that signs it, pinned at `market add`; absent for an unsigned catalog. */
+  key?: PinnedKey;
 }
 
 const catalogsDir = (keelHome: string) => join(keelHome, "catalogs");
 const recordFile = (keelHome: string, name: string) => join(catalogsDir(keelHome), `${name}.json`);
-const FILE_NAMES = ["marketplace.json", ".keel-plugin/marketplace.json", ".claude-plugin/marketplace.json"];
 
 export function listCatalogs(keelHome: string): CatalogRecord[] {
   let names: string[];
@@ -44,74 +35,6 @@ export function listCatalogs(keelHome: string): CatalogRecord[] {
     .filter((n) => n.endsWith(".json") && n !== "blocked.json")
     .sort()
     .map((n) => JSON.parse(readFileSync(join(catalogsDir(keelHome), n), "utf8")) as CatalogRecord);
-}
-
-/** Parses a catalog's JSON text, in keel's format or Claude Code's; throws naming `where` and the keys at fault. */
-export function parseCatalog(text: string, where: string): Catalog {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new RefusedError(`${where} is not JSON (${(error as Error).message})`);
-  }
-  const input = isClaudeCodeCatalog(raw) ? fromClaudeCode(raw as Record<string, unknown>) : raw;
-  const parsed = CatalogSchema.safeParse(input);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `"${i.path.join(".")}": ${i.message}`).join("; ");
-    throw new RefusedError(`${where} is not a valid catalog: ${issues}`);
-  }
-  return parsed.data;
-}
-
-/** The origin as stored: absolute path of the JSON file, the URL, or `git:<url>`. */
-function normalOrigin(origin: string, cwd: string): string {
-  if (/^https?:\/\//.test(origin) && !/\.git(#.*)?$/.test(origin)) return origin;
-  if (/^(git:|git\+)/.test(origin)) return `git:${origin.replace(/^git[:+]/, "")}`;
-  if (/\.git(#.*)?$/.test(origin)) return `git:${origin}`;
-  const path = resolve(cwd, origin);
-  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
-    const file = FILE_NAMES.map((f) => join(path, f)).find((f) => statSync(f, { throwIfNoEntry: false })?.isFile());
-    if (!file) throw new RefusedError(`${path} holds no ${FILE_NAMES.join(" or ")}`);
-    return file;
-  }
-  return path;
-}
-
-async function fetchCatalog(origin: string): Promise<Catalog> {
-  if (origin.startsWith("git:")) {
-    const [url, ref] = origin.slice(4).split("#", 2) as [string, string | undefined];
-    const dir = mkdtempSync(join(tmpdir(), "keel-catalog-"));
-    try {
-      const args = ["clone", "--quiet", "--depth", "1", ...(ref ? ["--branch", ref] : []), url, dir];
-      // Hooks and filters of the cloned repository must not run: no checkout hooks, no configured filters.
-      execFileSync("git", ["-c", "core.hooksPath=/dev/null", ...args], { stdio: ["ignore", "ignore", "pipe"] });
-      const file = FILE_NAMES.map((f) => join(dir, f)).find((f) => statSync(f, { throwIfNoEntry: false })?.isFile());
-      if (!file) throw new RefusedError(`the repository ${url} holds no ${FILE_NAMES.join(" or ")}`);
-      return parseCatalog(readFileSync(file, "utf8"), `${url}: ${file.slice(dir.length + 1)}`);
-    } catch (error) {
-      if (error instanceof RefusedError) throw error;
-      throw new RefusedError(`could not clone the catalog ${url}: ${(error as Error).message.trim()}`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  if (/^https?:\/\//.test(origin)) {
-    let response: Response;
-    try {
-      response = await fetch(origin);
-    } catch (error) {
-      throw new RefusedError(`could not fetch the catalog ${origin}: ${(error as Error).message}`);
-    }
-    if (!response.ok) throw new RefusedError(`could not fetch the catalog ${origin}: HTTP ${response.status}`);
-    return parseCatalog(await response.text(), origin);
-  }
-  let text: string;
-  try {
-    text = readFileSync(origin, "utf8");
-  } catch (error) {
-    throw new RefusedError(`cannot read the catalog ${origin}: ${(error as Error).message}`);
-  }
-  return parseCatalog(text, origin);
 }
 
 function save(keelHome: string, record: CatalogRecord): void {
@@ -127,8 +50,10 @@ function save(keelHome: string, record: CatalogRecord): void {
  */
 export async function readCatalog(origin: string, cwd: string, name?: string): Promise<CatalogRecord> {
   const where = normalOrigin(origin, cwd);
-  const catalog = await fetchCatalog(where);
-  return { origin: where, updatedAt: new Date().toISOString(), catalog: { ...catalog, name: name ?? catalog.name } };
+  const fetched = await fetchCatalog(where);
+  const key = keyAtAdd(fetched, where);
+  const catalog = { ...fetched.catalog, name: name ?? fetched.catalog.name };
+  return { origin: where, updatedAt: new Date().toISOString(), catalog, ...(key ? { key } : {}) };
 }
 
 /** Keeps `record` among the catalogs under `home` (and their blocked versions), as `market add` does. */
@@ -137,12 +62,16 @@ export function keepCatalog(home: string, record: CatalogRecord): void {
   writeBlocked(home);
 }
 
-export interface AddCatalogOptions {
+export interface AddCatalogOptions extends CatalogFetchOptions {
   cwd: string;
   /** The managed settings' `plugins.allowedCatalogs`: when set, only these origins or catalog names may be added. */
   allowed?: readonly string[];
   /** Where the managed settings are, for the refusal. */
   managedFile?: string;
+  /** The public key the user gave (`--key`): the catalog must be signed by it. */
+  key?: string;
+  /** The command's name, for messages. */
+  command?: string;
 }
 
 export async function addCatalog(keelHome: string, origin: string, options: AddCatalogOptions): Promise<CatalogRecord> {
@@ -150,15 +79,20 @@ export async function addCatalog(keelHome: string, origin: string, options: AddC
   const allowed = (catalog: Catalog) =>
     !options.allowed ||
     options.allowed.some((a) => a === where || a === origin || a === catalog.name || sameOrigin(a, where, options.cwd));
-  const catalog = await fetchCatalog(where);
+  const fetched = await fetchCatalog(where, options);
+  const { catalog } = fetched;
   if (!allowed(catalog)) throw notAllowed(where, options);
   const existing = listCatalogs(keelHome).find((r) => r.catalog.name === catalog.name);
   if (existing && existing.origin !== where)
     throw new RefusedError(
       `a catalog named "${catalog.name}" is already added from ${existing.origin}; remove it first ` +
-        `(\`keel market remove ${catalog.name}\`)`,
+        `(\`${options.command ?? "keel"} market remove ${catalog.name}\`)`,
     );
-  const record = { origin: where, updatedAt: new Date().toISOString(), catalog };
+  // Adding again what is added is an update: it must not replace a pinned key behind the user's back.
+  const key = existing
+    ? keyAtUpdate(fetched, existing.key, { name: catalog.name, command: options.command ?? "keel" }, options.key).key
+    : keyAtAdd(fetched, where, options.key);
+  const record = { origin: where, updatedAt: new Date().toISOString(), catalog, ...(key ? { key } : {}) };
   keepCatalog(keelHome, record);
   return record;
 }
@@ -179,20 +113,50 @@ function notAllowed(where: string, options: AddCatalogOptions): RefusedError {
   );
 }
 
-/** Fetches catalogs again from where they were added (all, or the one named); returns what was updated. */
-export async function updateCatalogs(keelHome: string, name?: string): Promise<CatalogRecord[]> {
+export interface UpdateCatalogOptions extends CatalogFetchOptions {
+  /** The command's name, for messages. */
+  command: string;
+  /** The id or public key of a new signing key the user accepts (`--accept-key`), for the one catalog named. */
+  acceptKey?: string;
+}
+
+/** One catalog's update: the record now kept, or why it was refused (the old copy stays). */
+export interface CatalogUpdate {
+  name: string;
+  record?: CatalogRecord;
+  error?: string;
+  notice?: string;
+}
+
+/**
+ * Fetches catalogs again from where they were added (all, or the one named) and checks each against its
+ * pinned key; one refused keeps its old copy and does not stop the others.
+ */
+export async function updateCatalogs(
+  keelHome: string,
+  name: string | undefined,
+  options: UpdateCatalogOptions,
+): Promise<CatalogUpdate[]> {
   const records = listCatalogs(keelHome).filter((r) => !name || r.catalog.name === name);
   if (name && records.length === 0) throw new RefusedError(`no catalog named "${name}" is added`);
-  const out: CatalogRecord[] = [];
+  const out: CatalogUpdate[] = [];
   for (const record of records) {
-    const catalog = await fetchCatalog(record.origin);
-    const updated = {
-      ...record,
-      updatedAt: new Date().toISOString(),
-      catalog: { ...catalog, name: record.catalog.name },
-    };
-    save(keelHome, updated);
-    out.push(updated);
+    const who = { name: record.catalog.name, command: options.command };
+    try {
+      const fetched = await fetchCatalog(record.origin, options);
+      const { key, notice } = keyAtUpdate(fetched, record.key, who, name ? options.acceptKey : undefined);
+      const updated: CatalogRecord = {
+        origin: record.origin,
+        updatedAt: new Date().toISOString(),
+        catalog: { ...fetched.catalog, name: record.catalog.name },
+        ...(key ? { key } : {}),
+      };
+      save(keelHome, updated);
+      out.push({ name: who.name, record: updated, notice });
+    } catch (error) {
+      if (!(error instanceof RefusedError)) throw error;
+      out.push({ name: who.name, error: error.message });
+    }
   }
   writeBlocked(keelHome);
   return out;

@@ -25,11 +25,24 @@ export {
   blockedVersions,
   keepCatalog,
   listCatalogs,
-  parseCatalog,
   readCatalog,
   removeCatalog,
   updateCatalogs,
   type AddCatalogOptions,
   type CatalogRecord,
+  type CatalogUpdate,
+  type UpdateCatalogOptions,
 } from "./catalogs.ts";
+export { parseCatalog } from "./catalog-parse.ts";
+export { PUBLIC_KEY_FILE } from "./catalog-fetch.ts";
+export type { PinnedKey } from "./catalog-signature.ts";
+export {
+  fingerprint,
+  generateKeyPair,
+  parsePublicKey,
+  parseSecretKey,
+  signData,
+  SignatureError,
+  verifySignature,
+} from "./minisign.ts";
 export { resolveName, searchCatalogs, type Resolved } from "./resolve.ts";

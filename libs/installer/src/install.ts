@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { declaredNames, treeHash, type LockEntry } from "@keel/plugin-lock";
-import type { DeclaredContributions, PluginPackage } from "@keel/extensions-api";
+import { addedCapabilities, type DeclaredContributions, type PluginPackage } from "@keel/extensions-api";
 import { checkStaged, RefusedError, type CheckContext } from "./check.ts";
 import { dependenciesWithScripts, installDependencies, ownDependencies, type LockedPackages } from "./dependencies.ts";
 import { fetchTarball, unpack } from "./fetch.ts";
@@ -170,7 +170,7 @@ function planOf(pkg: PluginPackage, source: Source, options: InstallOptions): In
     previous,
     added: previous
       ? {
-          capabilities: capabilities.filter((c) => !previous.capabilities.includes(c)),
+          capabilities: addedCapabilities(previous.capabilities, capabilities),
           hooks: contributes.hooks.filter((h) => !previous.hooks.includes(h)),
         }
       : { capabilities: [], hooks: [] },

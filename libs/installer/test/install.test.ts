@@ -142,13 +142,13 @@ describe("installPlugin", () => {
     expectWorking({ root, scope }, "1.0.0");
   });
 
-  it("asks again when an update adds a capability or a hook, and not otherwise", async () => {
+  it("asks again when an update adds a capability no grant covers or a hook, and not otherwise", async () => {
     const { root, options } = setup();
     const pack = (v: string, p: object) =>
       packTarball(writePackage(join(root, v, "hello"), { name: "hello", version: v, ...p }), join(root, `${v}.tgz`));
     await pack("1.0.0", { capabilities: ["fs:read"] });
-    await pack("1.1.0", { capabilities: ["fs:read"] });
-    await pack("2.0.0", { capabilities: ["fs:read", "net:*"], hooks: ["tool_call"] });
+    await pack("1.1.0", { capabilities: ["fs:read:{workspace}"] });
+    await pack("2.0.0", { capabilities: ["fs:read:{workspace}/src", "net:*"], hooks: ["tool_call"] });
     const asked: string[] = [];
     const confirm = async (plan: { version: string; added: { capabilities: string[]; hooks: string[] } }) => {
       asked.push(`${plan.version} +${[...plan.added.capabilities, ...plan.added.hooks].join(",")}`);

@@ -17,7 +17,7 @@ export {
 export { treeHash } from "./tree-hash.js";
 export { verifyInstalled, type VerifyOptions } from "./verify.js";
 export { apiFits, rangeFits } from "./api-fit.js";
-export { contentPaths, declaredNames, readManifest, type ManifestResult } from "./manifest.js";
+export { contentPaths, declaredNames, readManifest, withContent, type ManifestResult } from "./read-manifest.js";
 export { CacheShards } from "./cache-shards.js";
 export { PACKAGE_ADAPTERS, readForeignPackage, type ForeignResult } from "./package-formats/index.js";
 export { CLAUDE_UNHONOURED } from "./package-formats/claude-code.js";

@@ -33,7 +33,7 @@ export const LockEntrySchema = lazySchema(() =>
     linked: z.boolean().optional(),
     /** The catalog the name was resolved through, if any. */
     catalog: z.string().optional(),
-    /** The capabilities the manifest declared when the user agreed; an update that adds one asks again. */
+    /** The capabilities the manifest declared when the user agreed; an update asks again for one none covers. */
     capabilities: z.array(z.string()),
     /** The hooks it taps, as agreed; an update that adds one asks again. */
     hooks: z.array(z.string()).default([]),

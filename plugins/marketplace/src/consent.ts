@@ -2,7 +2,7 @@
  * What the user sees before a plugin is installed or an update that asks for more: what the manifest says it
  * contributes and the capabilities it declares (what its own code does; keel does not enforce them).
  */
-import { CONTRIBUTION_KINDS, CONTRIBUTIONS, type CliContext } from "@keel/extensions-api";
+import { CONTRIBUTION_KINDS, CONTRIBUTIONS, describeCapability, type CliContext } from "@keel/extensions-api";
 import type { InstallPlan } from "@keel/installer";
 
 export function describePlan(plan: InstallPlan): string {
@@ -15,6 +15,7 @@ export function describePlan(plan: InstallPlan): string {
     ...(plan.description ? [`  ${plan.description}`] : []),
     `  contributes:  ${contributes.join(" ") || "nothing declared"}`,
     `  capabilities: ${plan.capabilities.join(", ") || "none declared"}`,
+    ...plan.capabilities.map((c) => `    ${c}: ${describeCapability(c)}`),
   ];
   if (plan.previous) {
     const added = [

@@ -103,9 +103,24 @@ export default definePlugin({
         {
           name: "market",
           description:
-            "catalogs: market add <path|git url|https url>, market list, market update [name], market remove <name>",
+            "catalogs: market add <path|git url|https url>, market list, market update [name], market remove " +
+            "<name>; for owners, market keygen [folder] and market sign <file>",
           arguments: "<action> [target]",
-          options: [allowGit],
+          options: [
+            allowGit,
+            {
+              name: "key",
+              description: "add: the public key the catalog must be signed by; sign: the secret key file",
+              type: "string",
+              valueName: "<key|file>",
+            },
+            {
+              name: "accept-key",
+              description: "update: accept the catalog's new signing key (its id, or the public key)",
+              type: "string",
+              valueName: "<id|key>",
+            },
+          ],
         },
         () => import("./commands/market.ts"),
         s,

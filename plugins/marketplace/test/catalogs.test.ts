@@ -35,7 +35,8 @@ describe("catalogs", () => {
       ],
     });
     expect((await env.keel(["market", "add", dir])).stdout).toBe(
-      `added the catalog "acme" (1 plugins) from ${join(dir, "marketplace.json")}\n`,
+      `added the catalog "acme" (1 plugins) from ${join(dir, "marketplace.json")}\n` +
+        "  unsigned: whoever can change it can change what it installs\n",
     );
     expect((await env.keel(["market", "list"])).stdout).toMatch(/^acme  1 plugins  /);
     expect((await env.keel(["search", "notification"])).stdout).toBe(

@@ -9,10 +9,10 @@ import { join } from "node:path";
 const NEEDS: { uses: RegExp; covered: RegExp; what: string }[] = [
   {
     uses: /from "node:fs(\/promises)?"/,
-    covered: /^fs:(read|write)$/,
+    covered: /^fs:(read|write)(:|$)/,
     what: "fs:read or fs:write (it imports node:fs)",
   },
-  { uses: /from "node:child_process"/, covered: /^exec$/, what: "exec (it imports node:child_process)" },
+  { uses: /from "node:child_process"/, covered: /^exec(:|$)/, what: "exec (it imports node:child_process)" },
   {
     uses: /from "@keel\/provider-kit"|\bfetch\(|from "node:https?"/,
     covered: /^net:/,

@@ -97,3 +97,12 @@ export function contentPaths(
     unhonoured: [...(c?.unhonoured ?? [])],
   };
 }
+
+/** `{ content }` for a plugin's info when its manifest lists any, else nothing (most plugins). */
+export function withContent(
+  dir: string,
+  manifest: Partial<Pick<KeelManifest, "skills" | "prompts" | "content">> | undefined,
+): { content?: PluginContentPaths } {
+  const content = contentPaths(dir, manifest);
+  return content ? { content } : {};
+}

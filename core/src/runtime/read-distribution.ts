@@ -15,7 +15,7 @@ import {
   type DistributionPlugin,
   type TrustedCatalog,
 } from "@keel/extensions-api";
-import type { SettingsObject } from "../settings/settings.js";
+import type { SettingsObject } from "../settings/layers.js";
 
 export interface Distribution {
   name: string;
