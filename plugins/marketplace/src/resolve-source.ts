@@ -3,8 +3,9 @@
  * catalogs, which also give the sha512 the tarball must have and may mark the version deprecated.
  */
 import type { CliContext } from "@keel/extensions-api";
-import { parseSource, resolveName, type Source } from "@keel/installer";
+import { cooldownFor, parseSource, resolveName, type Cooldown, type Source } from "@keel/installer";
 import { allCatalogs } from "./catalogs.ts";
+import type { MarketplaceSettings } from "./settings.ts";
 
 export interface Target {
   source: Source;
@@ -12,12 +13,20 @@ export interface Target {
   catalog?: string;
   /** What the lock records: the catalog query, so an update resolves it again. */
   recordAs?: string;
+  /** The cooldown that applies (none when the version was named exactly). */
+  cooldown?: Cooldown;
 }
 
-export function resolveSource(text: string, context: CliContext, integrity?: string): Target {
+export function resolveSource(
+  text: string,
+  context: CliContext,
+  settings: MarketplaceSettings,
+  integrity?: string,
+): Target {
   const source = parseSource(text, context.cwd);
+  if (source.kind === "npm") return { source, integrity, cooldown: cooldownFor(settings.minReleaseAge, source.range) };
   if (source.kind !== "catalog") return { source, integrity };
-  const found = resolveName(allCatalogs(context), source, context.cwd);
+  const found = resolveName(allCatalogs(context), source, context.cwd, settings.minReleaseAge);
   context.stderr(`${found.plugin.name}: found in the catalog "${found.catalog}"\n`);
   if (found.version?.deprecated)
     context.stderr(
@@ -25,5 +34,11 @@ export function resolveSource(text: string, context: CliContext, integrity?: str
     );
   const qualified = { ...source, qualifier: found.catalog };
   const recordAs = `${qualified.name}@${qualified.range}@${qualified.qualifier}`;
-  return { source: found.source, integrity: found.integrity ?? integrity, catalog: found.catalog, recordAs };
+  return {
+    source: found.source,
+    integrity: found.integrity ?? integrity,
+    catalog: found.catalog,
+    recordAs,
+    cooldown: found.cooldown,
+  };
 }
