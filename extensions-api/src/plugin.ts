@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type { DeclaredContributions } from "./contributions.js";
 import type { EventPayloads, EventSubscriber, PluginEventName, PluginRef } from "./events.js";
 import type { HookRegistrar, RunEndReason } from "./hooks.js";
+import type { InstallPolicy } from "./install-policy.js";
 import type { Logger } from "./logger.js";
 import type { AssistantMessage, Message, ToolResultMessage, Usage, UserContent } from "./messages.js";
 import type { OperationsBackend } from "./ops.js";
@@ -316,10 +317,8 @@ export interface CliContext {
    * too. A change made any other way (an editor, a git pull) still needs the user's trust again.
    */
   changeProjectConfig<T>(change: () => T | Promise<T>): Promise<T>;
-  /** The managed settings' `plugins.allowedCatalogs`, read from the managed layer alone; undefined: any. */
-  allowedCatalogs?: readonly string[];
-  /** Where the managed settings are, for messages. */
-  managedFile: string;
+  /** What the managed settings let be installed: plugins and catalogs allowed and blocked, plugins required. */
+  installPolicy: InstallPolicy;
 }
 
 /** A session a CLI command holds in keel's process (`CliContext.openSession`). */
