@@ -16,6 +16,7 @@ import { readBootValues } from "./boot-values.js";
 import { trace } from "@keel/kernel";
 import { KERNEL_SETTING_FLAGS, lockedFlagProblems } from "../settings/locked.js";
 import { addBuiltinCommands, BUILTIN_COMMANDS } from "./builtin-commands.js";
+import { addDeclaredCommands } from "./declared-commands.js";
 import { RequiredPluginError } from "../runtime/required-plugins.js";
 import { askYesNo } from "./ask-yes-no.js";
 import { defaultMode, LINE_MODE, onCapableTerminal, TUI_MODE } from "./default-mode.js";
@@ -195,6 +196,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
       exitCode = typeof result === "number" ? result : 0;
     });
   }
+  addDeclaredCommands(program, runtime.host.waitingCliCommands(), err, name, (code) => (exitCode = code));
   program.action(async (words: string[], opts: Record<string, unknown>) => {
     exitCode = await runSession(words, opts);
   });

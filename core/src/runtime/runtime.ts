@@ -137,7 +137,7 @@ export class KeelRuntime implements Runtime {
       warnings: this.warnings,
       pluginPolicy: () => this.w.view.pluginPolicy(),
       requiredPlugins: () => this.w.view.requiredPlugins(),
-      settle: (trust) => this.settle(trust),
+      settle: (trust) => (this.settle(trust), this.core),
       shutdown: () => this.shutdown(),
     };
   }
