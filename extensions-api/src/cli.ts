@@ -3,7 +3,8 @@
  * take too), the subcommands it adds (`CliCommandSpec`) and what a subcommand is given to work with.
  */
 import type { InstallPolicy } from "./install-policy.js";
-import type { PluginInfo, Runtime } from "./plugin.js";
+import type { Runtime } from "./plugin.js";
+import type { PluginInfo } from "./plugin-info.js";
 import type { UiRequest, UiResponse } from "./ui.js";
 
 /** A command-line flag for the main `keel` command. */
