@@ -195,7 +195,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
         confirm: (question) => askYesNo(question, err),
         projectTrusted: runtime.trust?.trusted ?? false,
         changeProjectConfig: (change) => runtime.changeProjectConfig(change),
-        ...runtime.catalogPolicy,
+        installPolicy: runtime.installPolicy,
       });
       exitCode = typeof result === "number" ? result : 0;
     });
