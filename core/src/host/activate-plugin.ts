@@ -18,6 +18,7 @@ import { createScope } from "./plugin-api.js";
 import type { HostDeps } from "./plugin-host.js";
 import { pluginSettings } from "./plugin-settings.js";
 import type { PluginRecord } from "./plugin-record.js";
+import { activateConfined } from "../confine/activate-confined.js";
 
 /** The definition of a plugin without code: all it contributes is declared in its manifest. */
 const DECLARATIONS_ONLY: PluginDefinition = { activate() {} };
@@ -51,6 +52,20 @@ export async function activatePlugin(r: PluginRecord, ctx: ActivationContext): P
       );
   }
   const started = processMs();
+  const confinement = r.inline ? undefined : deps.confinement?.(r);
+  if (confinement && "refused" in confinement) return ctx.fail(r, "confine", confinement.refused);
+  if (confinement?.confine && r.manifest!.entry !== undefined) {
+    if (confinement.warning) deps.bus.emit("plugin_warning", { plugin: r, message: confinement.warning });
+    try {
+      r.scope = await activateConfined(r, ctx, confinement.bwrap);
+      await registerDeclaredProviders(r.scope.api, r.manifest!.providers);
+    } catch (error) {
+      r.scope = undefined;
+      const phase = (error as { phase?: string }).phase ?? "activate";
+      return ctx.fail(r, phase, phase === "settings" ? errorText(error) : `in its confined host: ${errorText(error)}`);
+    }
+    return activated(r, ctx, started);
+  }
   let definition: PluginDefinition<any>;
   try {
     const entry = r.manifest!.entry;
@@ -99,6 +114,12 @@ export async function activatePlugin(r: PluginRecord, ctx: ActivationContext): P
         : `activate() threw: ${why}`,
     );
   }
+  return activated(r, ctx, started);
+}
+
+/** The plugin's activate() has run: mark it active, check its registrations, and say so. */
+function activated(r: PluginRecord, ctx: ActivationContext, started: number): true {
+  const { deps } = ctx;
   r.state = r.failures >= DEGRADED_AFTER ? "degraded" : "active";
   if (!r.inline) warnUnregistered(r, deps);
   trace(`activated ${r.name}`);

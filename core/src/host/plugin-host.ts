@@ -30,6 +30,7 @@ import { activatePlugin, DEGRADED_AFTER, type ActivationContext } from "./activa
 import { activationEvents, firesFor, offerDeclaredTools, waitsFor } from "./activation-events.js";
 import { decidesTrust, policyBars, type PluginPolicy } from "./plugin-policy.js";
 import type { InlineCandidate, PluginRecord } from "./plugin-record.js";
+import type { ConfinementDecision } from "../confine/policy.js";
 
 export interface HostDeps {
   bus: EventBus;
@@ -49,6 +50,8 @@ export interface HostDeps {
   /** The plugin entries of the active branch (`api.session`). */
   session: PluginEntries;
   runtime(): Runtime | undefined;
+  /** Whether this plugin runs confined, in its own host process (confine/policy.ts); absent: none is. */
+  confinement?(r: PluginRecord): ConfinementDecision;
 }
 
 export class PluginHost {

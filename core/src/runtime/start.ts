@@ -19,6 +19,7 @@ import { decideProjectTrust, type ProjectTrust, type TrustOptions } from "../tru
 import { TrustStore } from "../trust/trust-store.js";
 import type { Distribution } from "./read-distribution.js";
 import { checkRequired } from "./required-plugins.js";
+import type { ConfineMode } from "../confine/policy.js";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -34,6 +35,8 @@ export interface RuntimeOptions {
   trust?: TrustOptions;
   /** The managed settings file; default `KEEL_MANAGED_SETTINGS` or /etc/keel/managed-settings.json. */
   managedSettingsFile?: string;
+  /** Which plugins run confined (confine/policy.ts); default the third-party ones. */
+  confine?: ConfineMode;
 }
 
 /** What the start drives of the runtime it starts. */

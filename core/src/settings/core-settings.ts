@@ -35,8 +35,17 @@ export const CoreSettingsSchema = z.object({
       allowed: z.array(z.string()).optional(),
       blocked: z.array(z.string()).optional(),
       allowedCatalogs: z.array(z.string()).optional(),
+      /** Run the distribution's own plugins confined too, each in its own host process. */
+      confineAll: z.boolean().default(false),
+      /**
+       * Plugins to load where this machine cannot confine them (no bubblewrap, no user namespaces), under Node's
+       * permission model alone: their network is not confined. Without this a plugin that needs confinement is refused.
+       */
+      unconfined: z.array(z.string()).default([]),
+      /** Confine every plugin, the distribution's too, and refuse `unconfined` (for a distribution or the managed layer). */
+      requireConfinement: z.boolean().default(false),
     })
-    .default({ disabled: [], required: [] }),
+    .default({ disabled: [], required: [], confineAll: false, unconfined: [], requireConfinement: false }),
   loop: z
     .object({
       maxSteps: z.number().int().positive().optional(),
