@@ -56,6 +56,10 @@ export interface EventPayloads {
     reason: string;
     asked: boolean;
   };
+  permission_mode: {
+    /** The mode now in force (the permissions plugin's: `ask`, `auto`, `full`). */
+    mode: string;
+  };
   permission_grant: {
     /** Allow rules in the `permissions` setting's syntax (Claude Code's names and patterns read too). */
     rules: string[];
@@ -81,6 +85,7 @@ export interface PlanEntry {
 /** Events a plugin may publish with `api.publish`; every other event is the kernel's alone. */
 export const PLUGIN_EVENTS = [
   "permission_decision",
+  "permission_mode",
   "permission_grant",
   "session_mcp_servers",
   "plan",
@@ -142,6 +147,9 @@ export const EVENTS: { [K in EventName]: string } = {
     "`rule`), the `mode`, a grant the user gave this `session`, the `user` when asked (`asked`), " +
     "`yes` (--yes), `no_ui` (an ask nobody could answer, so a deny) or `error` (the check itself " +
     "failed, so a deny); `reason` says why. Published by a plugin (`api.publish`).",
+  permission_mode:
+    "The permission mode changed for the rest of the session (`/permissions full`); hooks that report the mode " +
+    "(hooks-command's `permission_mode`) follow it. Published by a plugin (`api.publish`).",
   permission_grant:
     "A plugin grants allow rules until the run going ends, or the next one when none is (a slash command's " +
     "`allowed-tools`). The permission policy applies them as it applies the user's allow rules: below its " +

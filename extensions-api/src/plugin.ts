@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type { DeclaredContributions } from "./contributions.js";
 import type { EventPayloads, EventSubscriber, PluginEventName, PluginRef } from "./events.js";
 import type { HookRegistrar, RunEndReason } from "./hooks.js";
+import type { Logger } from "./logger.js";
 import type { AssistantMessage, Message, ToolResultMessage, Usage, UserContent } from "./messages.js";
 import type { OperationsBackend } from "./ops.js";
 import type { ModelInfo, Provider, ThinkingLevel } from "./provider.js";
@@ -27,14 +28,6 @@ export interface PluginInfo extends PluginRef {
   reason?: string;
   /** What its manifest declares, by name, per kind of `CONTRIBUTIONS`. */
   contributes: DeclaredContributions;
-}
-
-export interface Logger {
-  debug(message: string): void;
-  info(message: string): void;
-  /** Also published as a `plugin_warning` event. */
-  warn(message: string): void;
-  error(message: string): void;
 }
 
 /** How a run ended, as `Runtime.prompt` resolves. */
@@ -345,6 +338,11 @@ export interface PluginAPI<S = unknown> {
   readonly settings: S;
   /** The whole merged settings, read-only (shared sections such as `providers`). */
   readonly allSettings: Readonly<Record<string, unknown>>;
+  /**
+   * The managed layer alone (the sections `allSettings` shows; empty without one): where to read a switch only an
+   * administrator may turn (hooks-command's `disableAllHooks`), since a value in `allSettings` may be any layer's.
+   */
+  readonly managedSettings: Readonly<Record<string, unknown>>;
   /**
    * This plugin's section as an untrusted project folder wrote it, unvalidated; undefined when the project is
    * trusted or wrote none. Never merged into `settings`: a plugin may apply the parts that only narrow what it

@@ -90,6 +90,8 @@ export async function activatePlugin(r: PluginRecord, ctx: ActivationContext): P
   const scope = createScope(r, settings.value, {
     ...deps,
     settings: allSettings,
+    // The managed layer is the last one (namedLayers).
+    managedSettings: deps.settingLayers().at(-1)?.value ?? {},
     untrustedSettings: deps.untrustedSettings(r.settingsKey),
     reads: m.reads,
     activateFor: (kind, name) => ctx.activateFor(kind, name),

@@ -31,6 +31,8 @@ export interface ScopeDeps {
   keelHome: string;
   /** The whole merged settings (the host's view; a plugin sees only what it reads). */
   settings: Readonly<Record<string, unknown>>;
+  /** The managed layer alone (the host's view; a plugin sees only what it reads). */
+  managedSettings: Readonly<Record<string, unknown>>;
   /** This plugin's section as an untrusted project wrote it. */
   untrustedSettings: unknown;
   projectTrusted(): boolean;
@@ -114,6 +116,7 @@ export function createScope(
     plugin: { ...ref, dir: owner.dir, source: owner.source },
     settings,
     allSettings: readableSettings(deps.settings, owner.settingsKey, deps.reads),
+    managedSettings: readableSettings(deps.managedSettings, owner.settingsKey, deps.reads),
     untrustedSettings: deps.untrustedSettings,
     get projectTrusted() {
       return deps.projectTrusted();

@@ -18,7 +18,9 @@ export function isPlainObject(value: unknown): value is SettingsObject {
 /**
  * Deep merge: later layers win; plain objects merge recursively. A list at one of the `adding` paths
  * (`"permissions.deny"`, from plugins' `keel.addingLists`; `"hooks.*"` for every key of `hooks`) is added to the
- * list below instead of replacing it.
+ * list below instead of replacing it, and a layer cannot take it away: a value that is not a list over it (`null`)
+ * is ignored, as is one that is not an object over a section whose every key adds (`"hooks": null` over `hooks.*`).
+ * Only the managed layer, laid over later (managed.ts), is above this rule.
  */
 export function mergeSettings(
   layers: (SettingsObject | undefined)[],
@@ -31,9 +33,10 @@ export function mergeSettings(
     for (const [key, value] of Object.entries(layer)) {
       const current = out[key];
       const at = path ? `${path}.${key}` : key;
+      const adds = adding.has(at) || adding.has(`${path}.*`);
       if (isPlainObject(current) && isPlainObject(value)) out[key] = mergeSettings([current, value], adding, at);
-      else if (Array.isArray(current) && Array.isArray(value) && (adding.has(at) || adding.has(`${path}.*`)))
-        out[key] = union(current, value);
+      else if (Array.isArray(current) && adds) out[key] = Array.isArray(value) ? union(current, value) : current;
+      else if (isPlainObject(current) && adding.has(`${at}.*`)) continue;
       else out[key] = value;
     }
   }
@@ -126,13 +129,18 @@ export function namedLayers(layers: SettingLayers): NamedLayer[] {
   ];
 }
 
-/** `below` with `above` laid over it, lists added to rather than replaced: two files of one project both speak. */
+/**
+ * `below` with `above` laid over it, lists added to rather than replaced: two files of one project both speak, so
+ * neither takes away what the other set (a list or section over which the other puts `null` stays).
+ */
 function joinProjectFiles(below: SettingsObject, above: SettingsObject): SettingsObject {
   const out: SettingsObject = { ...below };
   for (const [key, value] of Object.entries(above)) {
     const current = out[key];
     if (isPlainObject(current) && isPlainObject(value)) out[key] = joinProjectFiles(current, value);
     else if (Array.isArray(current) && Array.isArray(value)) out[key] = union(current, value);
+    else if ((isPlainObject(current) || Array.isArray(current)) && !isPlainObject(value) && !Array.isArray(value))
+      continue;
     else out[key] = value;
   }
   return out;

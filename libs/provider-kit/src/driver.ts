@@ -20,6 +20,11 @@ export interface StreamDecoder {
   push(event: SseEvent): StreamEvent[];
   /** The event that should have ended the stream, for the "ended early" message (e.g. `message_stop`). */
   readonly finalEvent: string;
+  /**
+   * The body closed before the final event. Returns the events that finish the reply when what arrived is a
+   * complete reply all the same (a server that never sends its end marker), or undefined: the stream ended early.
+   */
+  end?(): StreamEvent[] | undefined;
 }
 
 /** One request, ready to send. */
@@ -114,8 +119,10 @@ export async function* streamHttp(
           if (events.length > 0) waiting.touch();
           for (const out of events) yield out;
         }
+        // A body that closed without the final event may still hold a complete reply (StreamDecoder.end).
+        last ??= decoder.end?.();
         // The body is closed and the timer stopped before the final event: a consumer may stop pulling there.
-        if (last) {
+        if (last && builder.isFinished) {
           idle.stop();
           waiting.stop();
           for (const out of last) yield out;

@@ -18,8 +18,10 @@ import { parseHooks } from "./config.ts";
 import type { HookEventName } from "./events.ts";
 import { judgeWith } from "./judge.ts";
 import type { Outcome } from "./outcome.ts";
+import { permissionMode } from "./permission-mode.ts";
 import { pluginHooks } from "./plugin-hooks.ts";
 import { HookRunner } from "./runner.ts";
+import { hookSources } from "./switches.ts";
 import { toolHooks } from "./tool-hooks.ts";
 import { Transcript } from "./transcript.ts";
 
@@ -32,13 +34,16 @@ const textOfInput = (content: InputEvent["content"]) =>
 export function hookBridge(api: PluginAPI) {
   const problems: string[] = [];
   const runner = new HookRunner();
-  runner.add(parseHooks(api.allSettings.hooks, "settings", problems));
+  const sources = hookSources(api);
+  problems.push(...sources.ignored);
+  runner.add(parseHooks(sources.settings, "settings", problems));
   let sessionContext: string | undefined;
   /** What `async` hooks said after their event: added to the next prompt, as Claude Code adds it next turn. */
   let pending: string[] = [];
   // Kept from session_start: the host takes `api.runtime` away before session_end, which still runs hooks.
   let session: Runtime | undefined;
   const runtimeOf = () => session ?? api.runtime;
+  const mode = permissionMode(api, runtimeOf);
   const transcript = new Transcript();
   const warn = (message: string) => api.log.warn(message);
   const judge = judgeWith(runtimeOf, () => api.allSettings.modelAliases, warn);
@@ -59,7 +64,7 @@ export function hookBridge(api: PluginAPI) {
       session_id: runtime.sessionId,
       transcript_path: transcript.sync(runtime.dataDir, runtime.sessionId, runtime.cwd, runtime.messages),
       cwd: runtime.cwd,
-      permission_mode: (runtime.flags["permission-mode"] as string | undefined) ?? "default",
+      permission_mode: mode(),
     };
     const context = { cwd: runtime.cwd, signal: ctx.signal, report, later, judge };
     return runner.run(event, subjects, { ...common, ...input }, context);
@@ -75,7 +80,7 @@ export function hookBridge(api: PluginAPI) {
 
     async sessionStart(_: unknown, ctx: HookContext): Promise<void> {
       session = api.runtime;
-      runner.add(pluginHooks(session.listPlugins(), problems));
+      if (sources.plugins) runner.add(pluginHooks(session.listPlugins(), problems));
       for (const problem of problems.splice(0)) warn(problem);
       if (!runner.has("SessionStart")) return;
       const source = session.messages.length > 0 ? "resume" : "startup";

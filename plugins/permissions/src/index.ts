@@ -50,6 +50,7 @@ export default definePlugin({
         if (!MODES.includes(wanted as Mode))
           return runtime.notify(`/permissions: the modes are ${MODES.join(", ")} (got "${wanted}").`, "error");
         (await load()).setMode(wanted as Mode);
+        api.publish("permission_mode", { mode: wanted });
         runtime.notify(`Permission mode: ${wanted}, for the rest of this session.`);
       },
     });

@@ -60,7 +60,8 @@ export function renderOpenAI(reply: MockReply, model: string, n: number): Render
   events.push(sseEvent("[DONE]"));
   return {
     events,
-    finalCount: 1,
+    // The finish chunk and the usage make a complete reply even without [DONE] (some servers never send it).
+    finalCount: 3,
     errorEvent: (message, type) => sseEvent({ error: { message, type: type ?? "server_error", code: null } }),
   };
 }

@@ -2,7 +2,8 @@
  * A Responses API stream → keel stream events. Output items are keyed by `output_index`: a `message` item
  * becomes a text block, a `reasoning` item a thinking block (its summary parts joined; `encrypted_content`
  * kept as the signature), a `function_call` item a tool call. `response.completed` is the final event;
- * `response.incomplete`, `response.failed` and `error` end it otherwise.
+ * `response.incomplete`, `response.failed` and `error` end it otherwise. Any other item (a server-side one such as
+ * `tool_search_call`, whatever its shape) is skipped: it must not sink the rest of the reply.
  */
 import { z, type ProviderRequest, type StreamEvent } from "@keel/extensions-api";
 import { type AssistantMessageBuilder } from "@keel/extensions-api/stream";
@@ -16,9 +17,9 @@ import { type SseEvent } from "../sse.ts";
 const schemas = lazy(() => {
   const Item = z.object({
     type: z.string(),
-    call_id: z.string().optional(),
-    name: z.string().optional(),
-    arguments: z.string().optional(),
+    call_id: z.string().nullish(),
+    name: z.string().nullish(),
+    arguments: z.string().nullish(),
     encrypted_content: z.string().nullish(),
   });
   const ErrorBody = z.object({ code: z.string().nullish(), message: z.string().nullish() });
@@ -39,7 +40,8 @@ const schemas = lazy(() => {
     type: z.string(),
     output_index: z.number().int().optional(),
     summary_index: z.number().int().optional(),
-    item: Item.optional(),
+    /** Read by `Item` only for the kinds keel decodes (`itemOf`). */
+    item: z.unknown().optional(),
     delta: z.string().optional(),
     arguments: z.string().optional(),
     response: Response.optional(),
@@ -48,11 +50,14 @@ const schemas = lazy(() => {
     /** OpenAI nests the `error` event's code and message here; older servers put them at the top. */
     error: ErrorBody.nullish(),
   });
-  return { ErrorBody, Response, Event };
+  return { Item, ErrorBody, Response, Event };
 });
 type Schemas = ReturnType<typeof schemas>;
 
 type Open = { block: number; kind: "text" | "thinking" | "call"; hasArgs?: boolean };
+
+/** The item types keel turns into blocks; a malformed one of these is an error, any other item is skipped. */
+const DECODED = new Set(["function_call", "reasoning", "message"]);
 
 const OVERFLOW = /context_length_exceeded|context window|maximum context length/i;
 
@@ -61,7 +66,7 @@ export function createResponsesDecoder(
   request: ProviderRequest,
   label: string,
 ): StreamDecoder {
-  const { Event } = schemas();
+  const { Event, Item } = schemas();
   const items = new Map<number, Open>();
   let out: StreamEvent[] = [];
 
@@ -102,6 +107,17 @@ export function createResponsesDecoder(
       ...(reasoning != null ? { reasoning } : {}),
     });
   };
+  const itemOf = (raw: unknown): z.output<Schemas["Item"]> | undefined => {
+    const parsed = Item.safeParse(raw);
+    if (parsed.success) return DECODED.has(parsed.data.type) ? parsed.data : undefined;
+    const type = (raw as { type?: unknown } | null)?.type;
+    if (typeof type !== "string" || !DECODED.has(type)) return undefined;
+    const issue = parsed.error.issues[0];
+    throw new ProviderError(
+      `${label} sent a ${type} item of an unexpected shape (${issue?.path.join(".")}: ${issue?.message})`,
+      { kind: "stream" },
+    );
+  };
   const closeAll = () => {
     for (const index of [...items.keys()].sort((x, y) => x - y)) close(index);
   };
@@ -112,18 +128,19 @@ export function createResponsesDecoder(
       out = [];
       const e = parseEvent(Event, event.data, event.event ?? "message", label);
       const index = e.output_index;
+      const item = e.item === undefined ? undefined : itemOf(e.item);
       switch (e.type) {
         case "response.output_item.added":
-          if (e.item?.type === "function_call" && index !== undefined) {
-            const started = b.beginToolCall(e.item.call_id ?? `call_${index}`, e.item.name ?? "");
+          if (item?.type === "function_call" && index !== undefined) {
+            const started = b.beginToolCall(item.call_id ?? `call_${index}`, item.name ?? "");
             out.push(started);
             const open: Open = { block: started.index, kind: "call" };
             items.set(index, open);
-            if (e.item.arguments) {
+            if (item.arguments) {
               open.hasArgs = true;
-              out.push(b.appendToolArguments(open.block, e.item.arguments));
+              out.push(b.appendToolArguments(open.block, item.arguments));
             }
-          } else if (e.item?.type === "reasoning") ensure(index, "thinking");
+          } else if (item?.type === "reasoning") ensure(index, "thinking");
           break;
         case "response.output_text.delta":
         case "response.refusal.delta":
@@ -164,10 +181,10 @@ export function createResponsesDecoder(
         case "response.output_item.done": {
           if (index === undefined) break;
           const open = items.get(index);
-          if (open?.kind === "thinking" && e.item?.encrypted_content)
-            b.setThinkingSignature(open.block, e.item.encrypted_content);
+          if (open?.kind === "thinking" && item?.encrypted_content)
+            b.setThinkingSignature(open.block, item.encrypted_content);
           if (open?.kind === "call" && !open.hasArgs)
-            out.push(b.appendToolArguments(open.block, e.item?.arguments || "{}"));
+            out.push(b.appendToolArguments(open.block, item?.arguments || "{}"));
           close(index);
           break;
         }

@@ -1,9 +1,10 @@
 /**
  * A Chat Completions stream → keel stream events. Text (a string, or typed parts `text` / `thinking` as
- * Mistral sends them), reasoning (`reasoning_content` or `reasoning`, as compatible servers name it; inline
- * `<think>` tags with the `thinkTags` quirk), refusals, and tool calls assembled by `index` (id and name
- * arrive once, arguments in pieces); `finish_reason`, the usage chunk (or a vendor's `x_groq.usage`), and
- * `[DONE]` as the final event.
+ * Mistral sends them), reasoning (`reasoning_content` or `reasoning`, as compatible servers name it, or only the
+ * texts of `reasoning_details`; inline `<think>` tags with the `thinkTags` quirk), refusals, and tool calls
+ * assembled by `index` (id and name arrive once, arguments in pieces); `finish_reason`, the usage chunk (or a
+ * vendor's `x_groq.usage`), and `[DONE]` as the final event — or, from a server that never sends `[DONE]`, a
+ * finish reason and the usage. Of several choices (`n` > 1) only the first is kept.
  */
 import { z, type ProviderRequest, type StreamEvent } from "@keel/extensions-api";
 import { type AssistantMessageBuilder } from "@keel/extensions-api/stream";
@@ -39,16 +40,21 @@ const schemas = lazy(() => {
     completion_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
   });
 
+  /** OpenRouter's and Snowflake Cortex's reasoning parts: `reasoning.text` carries `text`, a summary `summary`. */
+  const ReasoningDetail = z.object({ text: z.string().nullish(), summary: z.string().nullish() });
+
   const Chunk = z.object({
     choices: z
       .array(
         z.object({
+          index: z.number().nullish(),
           delta: z
             .object({
               content: z.union([z.string(), z.array(ContentPart)]).nullish(),
               refusal: z.string().nullish(),
               reasoning_content: z.string().nullish(),
               reasoning: z.string().nullish(),
+              reasoning_details: z.array(ReasoningDetail).nullish(),
               tool_calls: z.array(ToolCallDelta).nullish(),
             })
             .nullish(),
@@ -70,7 +76,7 @@ const schemas = lazy(() => {
       ])
       .nullish(),
   });
-  return { ToolCallDelta, ContentPart, ChatUsage, Chunk };
+  return { ToolCallDelta, ContentPart, ReasoningDetail, ChatUsage, Chunk };
 });
 type Schemas = ReturnType<typeof schemas>;
 
@@ -81,6 +87,9 @@ export function createChatDecoder(b: AssistantMessageBuilder, request: ProviderR
   const calls = new Map<number, { block: number; id: string }>();
   let lastWireIndex = -1;
   let finish: string | undefined;
+  let usageSeen = false;
+  /** The wire index of the choice kept; a server answering `n` > 1 interleaves the others. */
+  let kept: number | undefined;
   let refusal = "";
   let out: StreamEvent[] = [];
   const tags = chatCompat(request.model).thinkTags ? thinkTagSplitter() : undefined;
@@ -163,27 +172,32 @@ export function createChatDecoder(b: AssistantMessageBuilder, request: ProviderR
     return "stop";
   }
 
+  function done(): StreamEvent[] {
+    out = [];
+    for (const part of tags?.end() ?? [])
+      out.push(
+        part.kind === "text"
+          ? b.appendText(ensure("text"), part.text)
+          : b.appendThinking(ensure("thinking"), part.text),
+      );
+    close();
+    if (refusal) throw new ProviderError(`${label} declined to answer: ${refusal}`, { kind: "stream" });
+    if (finish === "content_filter")
+      throw new ProviderError(
+        `${label} stopped the reply: the content filter flagged it (finish_reason "content_filter").`,
+        { kind: "stream" },
+      );
+    out.push(b.finish(stopReason(), request.model));
+    return out;
+  }
+
   return {
     finalEvent: "data: [DONE]",
+    // Cerebras behind Hugging Face's router closes the body after the usage chunk, with no [DONE].
+    end: () => (finish && usageSeen ? done() : undefined),
     push(event: SseEvent): StreamEvent[] {
       out = [];
-      if (event.data === "[DONE]") {
-        for (const part of tags?.end() ?? [])
-          out.push(
-            part.kind === "text"
-              ? b.appendText(ensure("text"), part.text)
-              : b.appendThinking(ensure("thinking"), part.text),
-          );
-        close();
-        if (refusal) throw new ProviderError(`${label} declined to answer: ${refusal}`, { kind: "stream" });
-        if (finish === "content_filter")
-          throw new ProviderError(
-            `${label} stopped the reply: the content filter flagged it (finish_reason "content_filter").`,
-            { kind: "stream" },
-          );
-        out.push(b.finish(stopReason(), request.model));
-        return out;
-      }
+      if (event.data === "[DONE]") return done();
       const chunk = parseEvent(Chunk, event.data, event.event ?? "chat.completion.chunk", label);
       if (chunk.error) {
         const { error } = chunk;
@@ -200,11 +214,18 @@ export function createChatDecoder(b: AssistantMessageBuilder, request: ProviderR
         });
       }
       const reported = chunk.usage ?? chunk.x_groq?.usage;
-      if (reported) usage(reported);
-      const choice = chunk.choices?.[0];
+      if (reported) {
+        usage(reported);
+        usageSeen = true;
+      }
+      const choice = chunk.choices?.find((c) => (kept ??= c.index ?? 0) === (c.index ?? 0));
       const delta = choice?.delta;
       if (delta) {
-        const reasoning = delta.reasoning_content ?? delta.reasoning;
+        // OpenRouter sends the same text in `reasoning` and `reasoning_details`; Snowflake only in the latter.
+        const reasoning =
+          delta.reasoning_content ??
+          delta.reasoning ??
+          delta.reasoning_details?.map((d) => d.text ?? d.summary ?? "").join("");
         if (reasoning) out.push(b.appendThinking(ensure("thinking"), reasoning));
         if (delta.content) content(delta.content);
         if (delta.refusal) refusal += delta.refusal;
