@@ -9,10 +9,9 @@ import { join } from "node:path";
 import type { Message, PluginEntry, Runtime } from "@keel/extensions-api";
 import { runtimeMethods, runtimeValues, valuesChanged, type RuntimeValues } from "./runtime-facade.js";
 import { runWithDeadline } from "@keel/kernel";
-import type { ActivationContext } from "../host/activate-plugin.js";
+import { scopeDeps, type ActivationContext } from "../host/activate-plugin.js";
 import { createScope, type PluginScope } from "../host/plugin-api.js";
 import type { PluginRecord } from "../host/plugin-record.js";
-import { declaredNames } from "@keel/plugin-lock";
 import { grantsOf } from "./grants.js";
 import { startHostProcess } from "./host-process.js";
 import { withGuardedOps } from "./ops-guard.js";
@@ -52,15 +51,7 @@ export async function activateConfined(
     ended: (why) => deps.bus.emit("plugin_error", { plugin: ref, phase: "confined", message: why }),
   });
   const allSettings = deps.settings();
-  const scope = createScope(r, undefined, {
-    ...deps,
-    settings: allSettings,
-    untrustedSettings: deps.untrustedSettings(r.settingsKey),
-    reads: m.reads,
-    activateFor: (kind, name) => ctx.activateFor(kind, name),
-    declared: declaredNames(m),
-    servesProviderApis: m.providerApis.length > 0,
-  });
+  const scope = createScope(r, undefined, scopeDeps(r, ctx, allSettings));
   scope.api.onDispose(host.stop);
   let runtime: Runtime | undefined;
   let values: RuntimeValues | undefined;

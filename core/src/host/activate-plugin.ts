@@ -87,17 +87,7 @@ export async function activatePlugin(r: PluginRecord, ctx: ActivationContext): P
   // The plugin's own registrations replace the declarations offered for it.
   for (const off of r.offered?.splice(0) ?? []) off();
   const m = r.manifest!;
-  const scope = createScope(r, settings.value, {
-    ...deps,
-    settings: allSettings,
-    // The managed layer is the last one (namedLayers).
-    managedSettings: deps.settingLayers().at(-1)?.value ?? {},
-    untrustedSettings: deps.untrustedSettings(r.settingsKey),
-    reads: m.reads,
-    activateFor: (kind, name) => ctx.activateFor(kind, name),
-    declared: r.inline ? undefined : declaredNames(m),
-    servesProviderApis: m.providerApis.length > 0,
-  });
+  const scope = createScope(r, settings.value, scopeDeps(r, ctx, allSettings));
   r.scope = scope;
   try {
     const dispose = await runWithDeadline(deps.activationTimeoutMs(), undefined, () => definition.activate(scope.api));
@@ -128,6 +118,23 @@ function activated(r: PluginRecord, ctx: ActivationContext, started: number): tr
   ctx.activated(r);
   deps.bus.emit("plugin_activated", { plugin: { name: r.name, version: r.version }, ms: processMs() - started });
   return true;
+}
+
+/** What the plugin's scope needs of the host, whether the plugin runs here or confined. */
+export function scopeDeps(r: PluginRecord, ctx: ActivationContext, allSettings: Readonly<Record<string, unknown>>) {
+  const { deps } = ctx;
+  const m = r.manifest!;
+  return {
+    ...deps,
+    settings: allSettings,
+    // The managed layer is the last one (namedLayers).
+    managedSettings: deps.settingLayers().at(-1)?.value ?? {},
+    untrustedSettings: deps.untrustedSettings(r.settingsKey),
+    reads: m.reads,
+    activateFor: (kind: ContributionKind, name: string) => ctx.activateFor(kind, name),
+    declared: r.inline ? undefined : declaredNames(m),
+    servesProviderApis: m.providerApis.length > 0,
+  };
 }
 
 /** Keys in the plugin's section, in any layer, that its schema does not have (zod drops them silently). */
