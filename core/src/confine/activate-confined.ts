@@ -8,7 +8,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Message, PluginEntry, Runtime } from "@keel/extensions-api";
 import { runtimeMethods, runtimeValues, valuesChanged, type RuntimeValues } from "./runtime-facade.js";
-import { runWithDeadline } from "@keel/kernel";
+import { errorText, runWithDeadline } from "@keel/kernel";
 import { scopeDeps, type ActivationContext } from "../host/activate-plugin.js";
 import { createScope, type PluginScope } from "../host/plugin-api.js";
 import type { PluginRecord } from "../host/plugin-record.js";
@@ -34,13 +34,15 @@ export async function activateConfined(
   const grants = grantsOf(r.name, m.capabilities, { workspace: deps.cwd, data, home: homedir(), dir: r.dir });
   const warned = new Set<string>();
   const denied = (capability: string, detail = "") => {
-    if (warned.has(capability)) return;
-    warned.add(capability);
+    const key = capability || detail;
+    if (warned.has(key)) return;
+    warned.add(key);
+    const need = capability
+      ? `it would need "${capability}" in keel.capabilities`
+      : "no capability allows it to a confined plugin";
     deps.bus.emit("plugin_warning", {
       plugin: ref,
-      message:
-        `was refused ${detail ? `${detail} ` : ""}(confined: it may do only what keel.capabilities declares); ` +
-        `the plugin would need "${capability}".`,
+      message: `was refused ${detail || capability} (confined to what it declares): ${need}.`,
     });
   };
   const host = await startHostProcess({
@@ -90,7 +92,10 @@ export async function activateConfined(
         section: allSettings[r.settingsKey],
         layers: deps.settingLayers().map((l) => ({ name: l.name, value: l.value?.[r.settingsKey] as never })),
         grants,
+        bridge: bwrap !== undefined && grants.net.length > 0,
         denied,
+        uncaught: (error) =>
+          deps.bus.emit("plugin_error", { plugin: ref, phase: "uncaught", message: errorText(error) }),
       }),
     );
     if (answer.problem) throw Object.assign(new Error(answer.problem), { phase: "settings" });

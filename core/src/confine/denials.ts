@@ -6,7 +6,7 @@
  * processes or not, so the command is checked here, and a program it starts runs in the same sandbox.
  */
 import { createRequire, syncBuiltinESMExports } from "node:module";
-import { neededCapability, type Grants } from "./grants.js";
+import { admitsHost, neededCapability, type Grants } from "./grants.js";
 
 type Report = (capability: string, detail: string) => void;
 
@@ -19,8 +19,9 @@ function annotate(error: unknown, grants: Grants, report: Report): unknown {
     e.message = `${grants.plugin} may not do this: declare "${capability}" in keel.capabilities (${e.message})`;
     report(capability, e.resource ?? e.permission ?? "");
   } else {
-    e.message = `${grants.plugin} may not use ${e.permission ?? "this API"}: confined plugins cannot (${e.message})`;
-    report(e.permission ?? "unknown", e.resource ?? "");
+    const what = e.permission || e.message;
+    e.message = `${grants.plugin} may not use ${what}: no capability allows it to a confined plugin (${e.message})`;
+    report("", what);
   }
   return e;
 }
@@ -38,7 +39,30 @@ function wrapModule(mod: Record<string, unknown>, wrap: (name: string, fn: Funct
   }
 }
 
+/** `fetch` failing for a host the plugin did not declare says which capability would allow it. */
+function nameFetchRefusals(grants: Grants, report: Report): void {
+  const original = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    try {
+      return await original(input, init);
+    } catch (error) {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+      if (admitsHost(grants, url.hostname, port)) throw error;
+      const capability = `net:${url.hostname}${url.port ? `:${url.port}` : ""}`;
+      report(capability, url.host);
+      throw new TypeError(
+        `${grants.plugin} may not connect to ${url.host}: declare "${capability}" in keel.capabilities`,
+        {
+          cause: error,
+        },
+      );
+    }
+  };
+}
+
 export function installDenials(grants: Grants, report: Report): void {
+  nameFetchRefusals(grants, report);
   const require = createRequire(import.meta.url);
   const named = (error: unknown) => annotate(error, grants, report);
   const guarded = (_name: string, fn: Function) =>

@@ -16,12 +16,17 @@ export interface Grants {
   env: string[];
 }
 
-export function grantsOf(plugin: string, capabilities: readonly string[], places: CapabilityPlaces & { dir: string }): Grants {
+export function grantsOf(
+  plugin: string,
+  capabilities: readonly string[],
+  places: CapabilityPlaces & { dir: string },
+): Grants {
   const grants: Grants = { plugin, read: [places.dir, places.data], write: [places.data], net: [], exec: [], env: [] };
   for (const c of parseCapabilities(capabilities)) {
     if (c.kind === "fs:read") grants.read.push(c.path ? resolveCapabilityPath(c.path, places) : "/");
     else if (c.kind === "fs:write") grants.write.push(c.path ? resolveCapabilityPath(c.path, places) : "/");
-    else if (c.kind === "net") grants.net.push(c.host ? { host: c.host, ...(c.port ? { port: c.port } : {}) } : { host: "*" });
+    else if (c.kind === "net")
+      grants.net.push(c.host ? { host: c.host, ...(c.port ? { port: c.port } : {}) } : { host: "*" });
     else if (c.kind === "exec") grants.exec.push(c.command ?? "*");
     else if (c.kind === "env") grants.env.push(c.name ?? "*");
   }
@@ -34,8 +39,7 @@ export function grantsOf(plugin: string, capabilities: readonly string[], places
 export function admitsHost(grants: Grants, host: string, port: number): boolean {
   const name = host.toLowerCase().replace(/^\[|\]$/g, "");
   return grants.net.some((g) => {
-    const fits =
-      g.host === "*" || g.host === name || (g.host.startsWith("*.") && name.endsWith(g.host.slice(1)));
+    const fits = g.host === "*" || g.host === name || (g.host.startsWith("*.") && name.endsWith(g.host.slice(1)));
     return fits && (g.port === undefined || g.port === port);
   });
 }

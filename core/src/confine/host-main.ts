@@ -9,6 +9,7 @@ import { loadEntry } from "../host/loader.js";
 import { pluginSettings } from "../host/plugin-settings.js";
 import { sectionKeyWarnings } from "../settings/unknown-keys.js";
 import { installDenials } from "./denials.js";
+import { startBridge } from "./bridge.js";
 import type { ActivateRequest, ChildNotice } from "./protocol.js";
 import { Endpoint, type WireMessage } from "./wire.js";
 import { confinedRuntime, type RuntimeValues } from "./runtime-facade.js";
@@ -29,7 +30,12 @@ let messages: Message[] = [];
 let entries: readonly PluginEntry[] = [];
 endpoint.onApp = (body) => {
   const notice = body as ChildNotice;
-  if (notice.runtimeMethods) runtime = confinedRuntime(notice.runtimeMethods, () => values, () => messages);
+  if (notice.runtimeMethods)
+    runtime = confinedRuntime(
+      notice.runtimeMethods,
+      () => values,
+      () => messages,
+    );
   if (notice.runtimeValues) values = notice.runtimeValues;
   if (notice.messages) messages = [...messages.slice(0, notice.messagesFrom ?? 0), ...notice.messages];
   if (notice.entries) entries = notice.entries;
@@ -47,6 +53,10 @@ function confinedTool(tool: Tool<any, any>): Tool<any, any> {
 
 async function activate(request: ActivateRequest): Promise<{ problem?: string }> {
   installDenials(request.grants, (capability, detail) => request.denied(capability, detail));
+  // As in keel's own process: a plugin's stray error is reported against it, and it keeps running.
+  process.on("uncaughtException", (error) => request.uncaught(error));
+  process.on("unhandledRejection", (reason) => request.uncaught(reason));
+  if (request.bridge) await startBridge();
   const definition: PluginDefinition<any> = await loadEntry(request.dir, request.entry);
   const remote = request.api;
   const warn = (message: string) => remote.log.warn(message);
@@ -54,7 +64,13 @@ async function activate(request: ActivateRequest): Promise<{ problem?: string }>
   if (!settings.ok) return { problem: settings.reason };
   if (definition.settings)
     for (const layer of request.layers)
-      for (const message of sectionKeyWarnings(definition.settings, request.settingsKey, layer.value, layer.name, "the plugin"))
+      for (const message of sectionKeyWarnings(
+        definition.settings,
+        request.settingsKey,
+        layer.value,
+        layer.name,
+        "the plugin",
+      ))
         warn(message);
   const registrars = Object.fromEntries(
     Object.entries(remote)
@@ -76,7 +92,8 @@ async function activate(request: ActivateRequest): Promise<{ problem?: string }>
         const entry = { plugin: remote.plugin.name, kind, data, timestamp: Date.now() } as PluginEntry;
         if (!runtime)
           throw new Error(
-            `${remote.plugin.name}: api.session.append is available from the session_start hook on, not during activate().`,
+            `${remote.plugin.name}: api.session.append is available from the session_start hook on, ` +
+              "not during activate().",
           );
         entries = [...entries, entry];
         void Promise.resolve(remote.session.append(kind, data)).catch((error: Error) => warn(error.message));

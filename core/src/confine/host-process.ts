@@ -37,7 +37,7 @@ export interface HostProcessOptions {
 }
 
 export async function startHostProcess(options: HostProcessOptions): Promise<HostProcess> {
-  mkdirSync(options.dataDir, { recursive: true });
+  mkdirSync(join(options.dataDir, "tmp"), { recursive: true });
   const { grants } = options;
   const proxy: NetProxy | undefined =
     options.bwrap && grants.net.length > 0 ? await startNetProxy(grants, options.denied) : undefined;

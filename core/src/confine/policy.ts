@@ -1,9 +1,9 @@
 /**
  * Which plugins run confined, and whether this machine can confine them. Every plugin from outside the
- * distribution does (installed, `--plugin`, a trusted project's, the user's folder); the distribution's own
- * too with `plugins.confineAll` (or a distribution's `plugins.requireConfinement`). Where bubblewrap cannot
- * start, such a plugin is refused with the reason unless the user named it in `plugins.unconfined`: then it runs
- * under Node's permission model alone. Never a silent fallback.
+ * distribution does (installed, `--plugin`, a trusted project's, the user's folder) with `plugins.confine`
+ * `third-party`; the distribution's own too with `all` or a distribution's `plugins.requireConfinement`.
+ * Where bubblewrap cannot start, such a plugin is refused with the reason unless the user named it in
+ * `plugins.unconfined`: then it runs under Node's permission model alone. Never a silent fallback.
  */
 import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
@@ -14,15 +14,13 @@ import type { PluginSource } from "@keel/extensions-api";
 export type ConfineMode = "third-party" | "all" | "none";
 
 export interface ConfinementSettings {
-  confineAll: boolean;
+  confine: ConfineMode;
   unconfined: readonly string[];
   requireConfinement: boolean;
 }
 
 export type ConfinementDecision =
-  | { confine: false }
-  | { confine: true; bwrap: string | undefined; warning?: string }
-  | { refused: string };
+  { confine: false } | { confine: true; bwrap: string | undefined; warning?: string } | { refused: string };
 
 let support: { bwrap: string } | { reason: string } | undefined;
 
@@ -52,14 +50,15 @@ export function sandboxSupport(): { bwrap: string } | { reason: string } {
   return (support = { bwrap });
 }
 
+/** `mode`: the runtime's own (the test kit's), else the `plugins.confine` setting. */
 export function decideConfinement(
   plugin: { name: string; source: PluginSource },
-  mode: ConfineMode,
+  mode: ConfineMode | undefined,
   settings: ConfinementSettings,
 ): ConfinementDecision {
-  if (mode === "none") return { confine: false };
-  const needed =
-    plugin.source !== "distribution" || mode === "all" || settings.confineAll || settings.requireConfinement;
+  const chosen = settings.requireConfinement ? "all" : (mode ?? settings.confine);
+  if (chosen === "none") return { confine: false };
+  const needed = plugin.source !== "distribution" || chosen === "all";
   if (!needed) return { confine: false };
   const here = sandboxSupport();
   if ("bwrap" in here) return { confine: true, bwrap: here.bwrap };

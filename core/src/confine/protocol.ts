@@ -18,8 +18,12 @@ export interface ActivateRequest {
   /** The plugin's section in each settings layer, to name keys its schema lacks. */
   layers: { name: string; value: Record<string, unknown> | undefined }[];
   grants: Grants;
+  /** Whether the host passes connections on to keel's proxy (bridge.ts): the plugin declared a host. */
+  bridge: boolean;
   /** A call the sandbox refused: keel warns once, naming the plugin and the capability to declare. */
   denied(capability: string, detail: string): void;
+  /** An error thrown from a timer or a rejection nobody handled: reported against the plugin, which runs on. */
+  uncaught(error: unknown): void;
 }
 
 /** The host's first message. */

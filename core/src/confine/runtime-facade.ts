@@ -7,10 +7,33 @@ import type { Message, Runtime } from "@keel/extensions-api";
 
 const VALUES = ["app", "cwd", "keelHome", "sessionId", "dataDir", "model", "thinking", "isRunning", "flags"] as const;
 const METHODS = [
-  "setThinking", "prompt", "steer", "followUp", "abort", "waitForIdle", "pluginEntries", "replaceMessages",
-  "setSessionId", "setModel", "listModels", "allModels", "modelProblem", "ui", "listTools", "listCommands",
-  "listPlugins", "compact", "complete", "useOps", "runSubagent", "runTool", "runCommand", "completeCommand",
-  "sessionStore", "ask", "notify",
+  "setThinking",
+  "prompt",
+  "steer",
+  "followUp",
+  "abort",
+  "waitForIdle",
+  "pluginEntries",
+  "replaceMessages",
+  "setSessionId",
+  "setModel",
+  "listModels",
+  "allModels",
+  "modelProblem",
+  "ui",
+  "listTools",
+  "listCommands",
+  "listPlugins",
+  "compact",
+  "complete",
+  "useOps",
+  "runSubagent",
+  "runTool",
+  "runCommand",
+  "completeCommand",
+  "sessionStore",
+  "ask",
+  "notify",
 ] as const;
 
 export type RuntimeValues = Pick<Runtime, (typeof VALUES)[number]>;

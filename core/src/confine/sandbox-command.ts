@@ -43,8 +43,8 @@ function nodeFlags(plan: SandboxPlan): string[] {
   const { grants } = plan;
   const all = (list: string[]) => list.includes("/");
   const node = dirname(realpathSync(process.execPath));
-  // Inside bubblewrap /tmp is the sandbox's own, and /run/keel holds only the proxy's socket.
-  const own = plan.bwrap ? ["/tmp", dirname(PROXY_SOCKET)] : [];
+  // /run/keel holds only the proxy's socket; the plugin's temporary files go in its data folder (TMPDIR).
+  const own = plan.bwrap ? [dirname(PROXY_SOCKET)] : [];
   const read = all(grants.read) ? ["*"] : [...new Set([plan.keelRoot, node, ...grants.read, ...own])];
   const write = all(grants.write) ? ["*"] : [...new Set([...grants.write, ...own])];
   const flags = ["--permission", "--max-semi-space-size=1", "--disable-warning=UNDICI-EHPA"];
@@ -87,6 +87,8 @@ export function sandboxCommand(plan: SandboxPlan): { file: string; args: string[
  */
 export function sandboxEnv(env: Record<string, string>, dataDir: string, bwrap: boolean): Record<string, string> {
   const proxy = `http://127.0.0.1:${PROXY_PORT}`;
-  const viaProxy: Record<string, string> = bwrap ? { NODE_USE_ENV_PROXY: "1", HTTP_PROXY: proxy, HTTPS_PROXY: proxy } : {};
-  return { ...env, ...viaProxy, KEEL_CACHE_DIR: join(dataDir, ".cache") };
+  const viaProxy: Record<string, string> = bwrap
+    ? { NODE_USE_ENV_PROXY: "1", HTTP_PROXY: proxy, HTTPS_PROXY: proxy }
+    : {};
+  return { ...env, ...viaProxy, KEEL_CACHE_DIR: join(dataDir, ".cache"), TMPDIR: join(dataDir, "tmp") };
 }

@@ -9,6 +9,7 @@
  * values snapshotted in `SNAPSHOT_KEYS`, `spawn` in `remote-handle.ts`, `api.session` and `api.runtime`).
  */
 import { marshalSchema, unmarshalSchema, isSchema } from "./wire-schema.js";
+import { BoundMethods, crossingEntries } from "./wire-objects.js";
 
 /** A message between the two sides. */
 export type WireMessage =
@@ -21,8 +22,6 @@ export type WireMessage =
 
 /** Keys whose function is called when its object crosses: the other side reads the value without a call. */
 const SNAPSHOT_KEYS = new Set(["models", "offered"]);
-/** Keys that never cross: synchronous renderers run where the UI is, and a confined plugin's cannot. */
-const LOCAL_ONLY_KEYS = new Set(["render"]);
 
 type Tagged =
   | { $k: "fn"; id: number; count: number; snapshot?: unknown; key?: string }
@@ -46,7 +45,7 @@ export class Endpoint {
   private readonly calls = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   /** Signals the other side exported, weakly: a signal holds its controller (CONTROLLER), so it lives as long. */
   private readonly signals = new Map<number, WeakRef<AbortController>>();
-  private readonly bound = new WeakMap<object, Map<string, Function>>();
+  private readonly methods = new BoundMethods();
   private readonly promises = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   private readonly released = new FinalizationRegistry<{ fn: number; count: number }>((held) => {
     this.stubs.delete(held.fn);
@@ -171,7 +170,9 @@ export class Endpoint {
     try {
       if (Array.isArray(value)) return value.map((v) => this.marshal(v, undefined, seen));
       if (value instanceof Map)
-        return new Map([...value].map(([k, v]) => [this.marshal(k, undefined, seen), this.marshal(v, undefined, seen)]));
+        return new Map(
+          [...value].map(([k, v]) => [this.marshal(k, undefined, seen), this.marshal(v, undefined, seen)]),
+        );
       if (value instanceof Set) return new Set([...value].map((v) => this.marshal(v, undefined, seen)));
       if (Symbol.asyncIterator in value && !isPlain(Object.getPrototypeOf(value)))
         return this.exportIterable(value as AsyncIterable<unknown>);
@@ -182,43 +183,22 @@ export class Endpoint {
   }
 
   private marshalObject(value: Record<string, unknown>, seen: Set<object>): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
     if (Symbol.asyncIterator in value) return this.exportIterable(value as unknown as AsyncIterable<unknown>);
-    // A class instance (an operations backend) crosses with its methods, bound to it, and its getters' values.
-    for (let o: object | null = value; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
-      for (const name of Object.getOwnPropertyNames(o)) {
-        if (name === "constructor" || name in out || LOCAL_ONLY_KEYS.has(name)) continue;
-        const descriptor = Object.getOwnPropertyDescriptor(o, name)!;
-        if (o !== value && !descriptor.get && typeof descriptor.value !== "function") continue;
-        let item: unknown;
-        try {
-          item = value[name];
-        } catch {
-          continue; // a getter that throws now (api.runtime before a session) is the layer above's to carry
-        }
-        out[name] = this.marshal(typeof item === "function" ? this.boundTo(value, name, item) : item, name, seen);
-      }
-    }
+    const out: Record<string, unknown> = {};
+    for (const [name, item] of crossingEntries(value, this.methods)) out[name] = this.marshal(item, name, seen);
     return out;
-  }
-
-  /** `fn` bound to `owner`, the same function each time (a method keeps its `this` and its id). */
-  private boundTo(owner: object, name: string, fn: Function): Function {
-    let methods = this.bound.get(owner);
-    if (!methods) this.bound.set(owner, (methods = new Map()));
-    const known = methods.get(name);
-    if (known && (known as { target?: Function }).target === fn) return known;
-    const bound = Object.assign(fn.bind(owner), { target: fn });
-    methods.set(name, bound);
-    return bound;
   }
 
   private exportSignal(signal: AbortSignal): Tagged {
     const id = this.nextId++;
     if (!signal.aborted)
-      signal.addEventListener("abort", () => this.send({ t: "abort", signal: id, reason: this.marshal(signal.reason) }), {
-        once: true,
-      });
+      signal.addEventListener(
+        "abort",
+        () => this.send({ t: "abort", signal: id, reason: this.marshal(signal.reason) }),
+        {
+          once: true,
+        },
+      );
     return { $k: "signal", id, aborted: signal.aborted, reason: this.marshal(signal.reason) };
   }
 
@@ -231,7 +211,8 @@ export class Endpoint {
     const id = this.nextId++;
     promise.then(
       (value) => !this.closed && this.send({ t: "settle", promise: id, ok: true, value: this.marshal(value) }),
-      (error: unknown) => !this.closed && this.send({ t: "settle", promise: id, ok: false, value: this.marshal(error) }),
+      (error: unknown) =>
+        !this.closed && this.send({ t: "settle", promise: id, ok: false, value: this.marshal(error) }),
     );
     return { $k: "promise", id };
   }
@@ -250,8 +231,7 @@ export class Endpoint {
     if (LEAF.some((C) => value instanceof C)) return value;
     if (value instanceof Map) return new Map([...value].map(([k, v]) => [this.unmarshal(k), this.unmarshal(v)]));
     if (value instanceof Set) return new Set([...value].map((v) => this.unmarshal(v)));
-    if (!isTagged(value))
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.unmarshal(v)]));
+    if (!isTagged(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.unmarshal(v)]));
     switch (value.$k) {
       case "undefined":
         return undefined;

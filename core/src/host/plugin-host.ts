@@ -30,7 +30,6 @@ import { activatePlugin, DEGRADED_AFTER, type ActivationContext } from "./activa
 import { activationEvents, firesFor, offerDeclaredTools, waitsFor } from "./activation-events.js";
 import { decidesTrust, policyBars, type PluginPolicy } from "./plugin-policy.js";
 import type { InlineCandidate, PluginRecord } from "./plugin-record.js";
-import type { ConfinementDecision } from "../confine/policy.js";
 
 export interface HostDeps {
   bus: EventBus;
@@ -51,7 +50,7 @@ export interface HostDeps {
   session: PluginEntries;
   runtime(): Runtime | undefined;
   /** Whether this plugin runs confined, in its own host process (confine/policy.ts); absent: none is. */
-  confinement?(r: PluginRecord): ConfinementDecision;
+  confinement?(r: PluginRecord): import("../confine/policy.js").ConfinementDecision;
 }
 
 export class PluginHost {
@@ -177,12 +176,8 @@ export class PluginHost {
       live.map((r) => ({ name: r.name, version: r.version, dependsOn: r.manifest!.dependsOn })),
       failedNames,
     );
-    for (const [name, why] of failed)
-      this.fail(
-        this.records.find((r) => r.name === name)!,
-        "dependencies",
-        why,
-      );
+    const byName = (name: string) => this.records.find((r) => r.name === name)!;
+    for (const [name, why] of failed) this.fail(byName(name), "dependencies", why);
   }
 
   /**

@@ -35,7 +35,7 @@ export interface RuntimeOptions {
   trust?: TrustOptions;
   /** The managed settings file; default `KEEL_MANAGED_SETTINGS` or /etc/keel/managed-settings.json. */
   managedSettingsFile?: string;
-  /** Which plugins run confined (confine/policy.ts); default the third-party ones. */
+  /** Which plugins run confined (confine/policy.ts), over the `plugins.confine` setting (the test kit's). */
   confine?: ConfineMode;
 }
 

@@ -69,7 +69,7 @@ export function wire(options: RuntimeOptions, layers: SettingLayers, state: Runt
     activationTimeoutMs: () => core().activationTimeoutMs,
     session: session.entries,
     runtime: state.runtime,
-    confinement: (r) => decideConfinement(r, options.confine ?? "third-party", core().plugins),
+    confinement: (r) => decideConfinement(r, options.confine, core().plugins),
   });
   const target = new ModelChoice(host, contributions, hooks, command, () => ({
     provider: str(state.flags.provider) ?? core().provider,
