@@ -18,6 +18,11 @@ export const CatalogVersionSchema = lazySchema(() =>
         .string()
         .regex(/^sha512-/, "an integrity is sha512-<base64>")
         .optional(),
+      /**
+       * When this version was published (ISO 8601): `marketplace.minReleaseAge` does not pick a version younger
+       * than the setting unless the user names it exactly.
+       */
+      published: z.iso.datetime({ offset: true }).optional(),
       /** Why this version should not be used any more; installing it warns. */
       deprecated: z.string().optional(),
       /** Why this version must never run (known malicious, say): keel refuses to install or load it. */

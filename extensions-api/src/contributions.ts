@@ -9,7 +9,8 @@
  */
 import { z } from "zod";
 import type { OperationsBackend } from "./ops.js";
-import type { CliCommandSpec, FlagSpec, Mode, PluginAPI, SlashCommand } from "./plugin.js";
+import type { CliCommandSpec, FlagSpec } from "./cli.js";
+import type { Mode, PluginAPI, SlashCommand } from "./plugin.js";
 import type { Provider } from "./provider.js";
 import type { SessionStore } from "./session-store.js";
 import type { Tool } from "./tool.js";
@@ -77,6 +78,21 @@ export const ToolDeclarationSchema = z
 export type ToolDeclarationManifest = z.output<typeof ToolDeclarationSchema>;
 
 const plainName = z.string().min(1);
+
+/**
+ * A CLI command declared in full in the manifest, so `keel --help` lists it (with what it does and takes)
+ * while its plugin is not loaded; `keel <name>` activates the plugin, whose registered command then runs.
+ */
+export const CliCommandDeclarationSchema = z
+  .object({
+    name: z.string().regex(/^[a-z][a-z0-9-]*$/, "a CLI command is a lowercase word: letters, digits and -"),
+    description: z.string().min(1),
+    /** e.g. `[query]` or `<tasks.jsonl>`, as the registered command's `arguments`. */
+    arguments: z.string().min(1).optional(),
+  })
+  .strict();
+
+export type CliCommandDeclaration = z.output<typeof CliCommandDeclarationSchema>;
 
 /** One row of the catalog, for a kind whose items are `Item`. */
 export interface ContributionSpec<Item = unknown> {
@@ -182,9 +198,11 @@ export const CONTRIBUTIONS = {
     event: "onCliCommand",
     lazy: true,
     when: "the command line names it (`keel <name>`)",
-    entry: plainName,
+    entry: z.union([plainName, CliCommandDeclarationSchema]),
     show: "cli:",
-    doc: "Subcommands (`keel <name>`), run instead of the agent.",
+    doc:
+      "Subcommands (`keel <name>`), run instead of the agent. Declared in full (`{ name, description, arguments }`), " +
+      "`keel --help` lists one before its plugin loads.",
   },
   ops: {
     noun: "operations backend",

@@ -1,6 +1,6 @@
 /**
  * @keel/extensions-api — the contract between keel and its plugins, and nothing else. Read in this order:
- * messages → provider → tool → ops → ui → compaction → hooks → events → session → session-store → plugin
+ * messages → provider → tool → ops → ui → compaction → hooks → events → session → session-store → plugin → cli
  * → contributions
  * → manifest → distribution.
  *
@@ -23,6 +23,9 @@ export * from "./events.js";
 export * from "./session.js";
 export * from "./session-store.js";
 export * from "./plugin.js";
+export * from "./plugin-info.js";
+export * from "./cli.js";
+export * from "./install-policy.js";
 export * from "./logger.js";
 export * from "./contributions.js";
 export * from "./manifest.js";

@@ -3,32 +3,18 @@
  * work that needs the session (starting processes, reading state) belongs in the `session_start` hook.
  */
 import type { z } from "zod";
-import type { DeclaredContributions } from "./contributions.js";
+import type { CliCommandSpec, FlagSpec } from "./cli.js";
 import type { EventPayloads, EventSubscriber, PluginEventName, PluginRef } from "./events.js";
 import type { HookRegistrar, RunEndReason } from "./hooks.js";
 import type { Logger } from "./logger.js";
+import type { PluginInfo, PluginSource } from "./plugin-info.js";
 import type { AssistantMessage, Message, ToolResultMessage, Usage, UserContent } from "./messages.js";
 import type { OperationsBackend } from "./ops.js";
 import type { ModelInfo, Provider, ThinkingLevel } from "./provider.js";
 import type { PluginEntry, PluginSession, ReplaceOptions } from "./session.js";
 import type { SessionStore } from "./session-store.js";
-import type { Tool } from "./tool.js";
+import type { ReadOnlySource, Tool } from "./tool.js";
 import type { Keybinding, MessageRenderer, StatusEntry, UiContributions, UiRequest, UiResponse, Widget } from "./ui.js";
-
-/** Where a plugin came from; `project` is the workspace's `.keel/plugins`, loaded only once the folder is trusted. */
-export type PluginSource = "distribution" | "user" | "cli" | "project";
-export type PluginState = "active" | "lazy" | "failed" | "degraded" | "disabled";
-
-/** One plugin as `keel plugins` shows it. */
-export interface PluginInfo extends PluginRef {
-  source: PluginSource;
-  dir: string;
-  state: PluginState;
-  /** Why it failed or is disabled. */
-  reason?: string;
-  /** What its manifest declares, by name, per kind of `CONTRIBUTIONS`. */
-  contributes: DeclaredContributions;
-}
 
 /** How a run ended, as `Runtime.prompt` resolves. */
 export interface RunResult {
@@ -137,8 +123,8 @@ export interface Runtime {
   modelProblem(options?: { probe?: boolean }): Promise<string | undefined>;
   /** The UI contributions of the active plugins (tool renderers, status entries, widgets, …), for surfaces. */
   ui(): UiContributions;
-  /** The registered tools and the plugin each came from. */
-  listTools(): { name: string; description: string; plugin: string }[];
+  /** The registered tools, the plugin each came from and who vouches for its read-only claim (`readOnlyFrom`). */
+  listTools(): { name: string; description: string; plugin: string; readOnlyFrom: ReadOnlySource }[];
   /** The registered `/commands` and the plugin each came from. */
   listCommands(): { name: string; description: string; plugin: string }[];
   /** Every plugin the host knows, in any state, as `keel plugins` shows them. */
@@ -231,105 +217,6 @@ export interface Mode {
   run(runtime: Runtime, options: ModeOptions): Promise<number>;
 }
 
-/** A command-line flag for the main `keel` command. */
-export interface FlagSpec {
-  /** Long name without dashes, e.g. `continue`. */
-  name: string;
-  /** One letter, e.g. `c`. */
-  short?: string;
-  description: string;
-  type: "boolean" | "string" | "string[]";
-  /** Placeholder for string values, e.g. `<id>`. */
-  valueName?: string;
-  /**
-   * Checks the value given on the command line, before anything runs (no session, no prompt). A returned text
-   * is an error that ends the command with exit code 2; it should name the flag and say what to do. Not called
-   * when the flag is absent.
-   */
-  check?(value: unknown): string | undefined | Promise<string | undefined>;
-  /**
-   * For a boolean flag: the operations backend it picks when given, over the `ops` setting (`--sandbox` picks
-   * `sandbox`). The backend is still looked up by name, so a missing one is an error, never a fallback.
-   */
-  ops?: string;
-  /**
-   * The settings key (dotted) the flag overrides for one run (`--permission-mode` → `permissions.mode`). A
-   * distribution that locks that key refuses the flag, naming the lock, rather than letting it undo the lock.
-   */
-  setting?: string;
-}
-
-/** A subcommand: `keel <name> [args]`. Runs instead of the agent. */
-export interface CliCommandSpec {
-  name: string;
-  description: string;
-  /** e.g. `[query]` or `<id>`. */
-  arguments?: string;
-  options?: FlagSpec[];
-  run(args: string[], options: Record<string, unknown>, context: CliContext): Promise<number | void> | number | void;
-}
-
-export interface CliContext {
-  cwd: string;
-  keelHome: string;
-  /**
-   * The package.json of the running distribution (keel's own, or a built agent's). Its folder is where the
-   * distribution's runtime and its own plugins resolve from (`keel dist build` copies them from there).
-   */
-  distributionFile: string;
-  /**
-   * Loads the plugin folder `dir` alone in a scratch keel (temporary home and workspace), activates it whatever
-   * its activation events, disposes it, and returns every problem the host found: the manifest, `apiVersion`,
-   * `dependsOn`, loading the entry, settings, activation, and registrations against `contributes`.
-   */
-  inspectPlugin(dir: string): Promise<string[]>;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  listPlugins(): PluginInfo[];
-  /**
-   * Runs the session in mode `name` with the main command's flags, as `keel --mode <name>` would, and resolves
-   * its exit code: for a subcommand that is a mode under its own name (`keel acp`). The project's trust is
-   * not asked about, as for any subcommand.
-   */
-  runMode(name: string): Promise<number>;
-  /**
-   * Starts another session in this process, as the main command starts one (the same distribution, plugin
-   * folders, settings, flags and workspace) but with no mode: its own runtime, plugins and history, for a command
-   * that serves sessions to clients (`keel serve`). What its plugins ask the user (`ui_request`) goes to `ask`;
-   * without it nothing is answered and each asker takes its safe default. Rejects when a required plugin cannot
-   * run. The caller closes it; sessions still open when the command returns are not closed for it.
-   */
-  openSession(options?: { ask?(request: UiRequest): Promise<UiResponse | undefined> }): Promise<OpenedSession>;
-  /** The command users type (`keel`, or a distribution's own), for messages. */
-  command: string;
-  /**
-   * Asks a yes/no question on stderr and reads the answer from stdin (`y`/`yes`); resolves false when stdin
-   * ends without one, so a command run from a script without its `--yes` declines.
-   */
-  confirm(question: string): Promise<boolean>;
-  /** Whether the workspace's own configuration is trusted (project trust): project-scoped changes need it. */
-  projectTrusted: boolean;
-  /**
-   * Runs `change`, which writes the workspace's own configuration (its `.keel/settings.json`, `.keel/plugins`,
-   * `.mcp.json`), and keeps the folder trusted: when the user's remembered decision trusted the folder exactly
-   * as it was just before (or it held nothing that needed trust), the new content is remembered as trusted
-   * too. A change made any other way (an editor, a git pull) still needs the user's trust again.
-   */
-  changeProjectConfig<T>(change: () => T | Promise<T>): Promise<T>;
-  /** The managed settings' `plugins.allowedCatalogs`, read from the managed layer alone; undefined: any. */
-  allowedCatalogs?: readonly string[];
-  /** Where the managed settings are, for messages. */
-  managedFile: string;
-}
-
-/** A session a CLI command holds in keel's process (`CliContext.openSession`). */
-export interface OpenedSession {
-  /** The session, driven as a mode drives its own. */
-  readonly runtime: Runtime;
-  /** Ends the session (`session_end`, after aborting a run) and disposes its plugins. Safe to call more than once. */
-  close(): Promise<void>;
-}
-
 /** What `activate()` receives. `S` is the type of this plugin's settings section. */
 export interface PluginAPI<S = unknown> {
   /** This plugin: its name and version, its folder, and where it was loaded from. */
@@ -393,8 +280,12 @@ export interface PluginAPI<S = unknown> {
   registerMessageRenderer(renderer: MessageRenderer): void;
   /** Binds a key of the terminal UI to a slash command line. */
   registerKeybinding(binding: Keybinding): void;
-  /** Publishes an event plugins may publish (`PLUGIN_EVENTS`, e.g. `permission_decision`) to every subscriber. */
-  publish<K extends PluginEventName>(event: K, payload: EventPayloads[K]): void;
+  /**
+   * Publishes an event plugins may publish (`PLUGIN_EVENTS`, e.g. `permission_decision`) to every subscriber.
+   * Returns how many subscriptions to that event received it (observers of every event, `onAny`, not counted):
+   * 0 tells the publisher nobody acts on it (no MCP plugin to connect `session_mcp_servers`).
+   */
+  publish<K extends PluginEventName>(event: K, payload: EventPayloads[K]): number;
   /**
    * Another registered operations backend by name, activating its plugin if it is still lazy; undefined when
    * none has that name. For backends that wrap another one (read-only, sandboxed, logged): call it inside

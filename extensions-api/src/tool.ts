@@ -49,6 +49,12 @@ export interface Tool<TParams extends z.ZodType = z.ZodType, TDetails = unknown>
   /** Read-only tools may run in parallel with each other within one reply. */
   readOnly?: boolean;
   /**
+   * Who vouches for `readOnly`: `author` (the default), the plugin's author, who wrote what the tool does; or
+   * `remote`, a party the plugin only relays (an MCP server's `readOnlyHint`, whoever runs that server). A remote
+   * claim still lets calls run in parallel, but a permission policy does not take it as the tool's word.
+   */
+  readOnlyFrom?: ReadOnlySource;
+  /**
    * Whether the model is shown the tool on the next request; asked before each one, default always. For a tool
    * with nothing to act on until something has happened (`process` before any background process, `read_result`
    * before any stored result), so the first requests stay small. Once true it should stay true: each change
@@ -69,6 +75,9 @@ export interface Tool<TParams extends z.ZodType = z.ZodType, TDetails = unknown>
    */
   execute(input: z.output<TParams>, ctx: ToolContext): Promise<ToolResult<TDetails>>;
 }
+
+/** Who vouches for a tool's read-only claim (`Tool.readOnlyFrom`). */
+export type ReadOnlySource = "author" | "remote";
 
 /** Identity helper that infers the input type from the schema. */
 export function defineTool<TParams extends z.ZodType, TDetails = unknown>(

@@ -4,7 +4,7 @@
  * packages in it. Anyone may read and publish; the token npm insists on is a placeholder.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -17,6 +17,8 @@ export interface LocalRegistry {
   url: string;
   /** `npm publish` of the package in `dir`, with no script run. */
   publish(dir: string): Promise<void>;
+  /** Moves a published version's date (the packument's `time`) to `date`, as if published then. */
+  backdate(name: string, version: string, date: Date): void;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,13 @@ export async function startRegistry(): Promise<LocalRegistry> {
         cwd: dir,
         env: { ...process.env, npm_config_cache: join(root, "npm-cache") },
       });
+    },
+    backdate(name, version, date) {
+      // verdaccio's local storage keeps each package's packument in storage/<name>/package.json, read per request.
+      const file = join(storage, name, "package.json");
+      const packument = JSON.parse(readFileSync(file, "utf8")) as { time: Record<string, string> };
+      packument.time[version] = date.toISOString();
+      writeFileSync(file, JSON.stringify(packument));
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -14,12 +14,14 @@ export interface BootArgs {
   print: boolean;
   /** The first word that is not an option: a subcommand candidate. */
   firstWord?: string;
+  /** `-h`, `--help`, `-v` or `--version`: the run only prints, so nothing may ask. */
+  onlyPrints: boolean;
 }
 
 const VALUE_FLAGS = new Set(["--provider", "--model", "--thinking"]);
 
 export function scanBootArgs(argv: string[]): BootArgs {
-  const out: BootArgs = { plugins: [], settings: [], safeMode: false, trust: false, print: false };
+  const out: BootArgs = { plugins: [], settings: [], safeMode: false, trust: false, print: false, onlyPrints: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") break;
@@ -34,6 +36,7 @@ export function scanBootArgs(argv: string[]): BootArgs {
     else if (flag === "--safe-mode") out.safeMode = true;
     else if (flag === "--trust") out.trust = true;
     else if (flag === "--mode") out.mode = value();
+    else if (["-h", "--help", "-v", "--version"].includes(flag)) out.onlyPrints = true;
     else if (flag === "-p" || flag === "--print") {
       out.print = true;
       // -p takes an optional value; skip it only when it does not look like another flag.

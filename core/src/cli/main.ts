@@ -16,11 +16,13 @@ import { readBootValues } from "./boot-values.js";
 import { trace } from "@keel/kernel";
 import { KERNEL_SETTING_FLAGS, lockedFlagProblems } from "../settings/locked.js";
 import { addBuiltinCommands, BUILTIN_COMMANDS } from "./builtin-commands.js";
+import { addDeclaredCommands } from "./declared-commands.js";
 import { RequiredPluginError } from "../runtime/required-plugins.js";
 import { askYesNo } from "./ask-yes-no.js";
 import { defaultMode, LINE_MODE, onCapableTerminal, TUI_MODE } from "./default-mode.js";
 import { openSession } from "./open-session.js";
 import { flagProblems, flagValue } from "./flag-problems.js";
+import { nearMiss, nearName } from "./near-miss.js";
 
 export interface MainOptions {
   /** Path of the distribution's package.json. */
@@ -70,10 +72,13 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   }
   const { extraSettings, pluginPaths } = values;
 
-  const builtin = boot.firstWord !== undefined && BUILTIN_COMMANDS.includes(boot.firstWord);
+  // A built-in subcommand, a near miss of one (answered "did you mean"), or help: nothing to ask about.
+  const builtin =
+    boot.firstWord !== undefined &&
+    (BUILTIN_COMMANDS.includes(boot.firstWord) || nearName(boot.firstWord, BUILTIN_COMMANDS) !== undefined);
   const trust = {
     granted: boot.trust,
-    interactive: !boot.print && [LINE_MODE, TUI_MODE].includes(boot.mode ?? LINE_MODE) && !builtin,
+    interactive: !boot.print && [LINE_MODE, TUI_MODE].includes(boot.mode ?? LINE_MODE) && !builtin && !boot.onlyPrints,
     firstWord: boot.firstWord,
     // What plain `keel` will run when the TUI is installed (main's choice below); a UI asks only in its own mode.
     mode: boot.mode ?? (onCapableTerminal() ? TUI_MODE : LINE_MODE),
@@ -190,12 +195,15 @@ export async function main(argv: string[], options: MainOptions): Promise<number
         confirm: (question) => askYesNo(question, err),
         projectTrusted: runtime.trust?.trusted ?? false,
         changeProjectConfig: (change) => runtime.changeProjectConfig(change),
-        ...runtime.catalogPolicy,
+        installPolicy: runtime.installPolicy,
       });
       exitCode = typeof result === "number" ? result : 0;
     });
   }
+  addDeclaredCommands(program, runtime.host.waitingCliCommands(), err, name, (code) => (exitCode = code));
   program.action(async (words: string[], opts: Record<string, unknown>) => {
+    const typo = nearMiss(words, program, name);
+    if (typo) return void (err(typo), (exitCode = 2));
     exitCode = await runSession(words, opts);
   });
 

@@ -133,6 +133,7 @@ export function scopeDeps(r: PluginRecord, ctx: ActivationContext, allSettings: 
     reads: m.reads,
     activateFor: (kind: ContributionKind, name: string) => ctx.activateFor(kind, name),
     declared: r.inline ? undefined : declaredNames(m),
+    cliCommands: m.contributes.cliCommands,
     servesProviderApis: m.providerApis.length > 0,
   };
 }

@@ -1,18 +1,16 @@
 /**
- * The plugin host: discover → read manifest → check apiVersion → order by dependsOn → load (jiti) →
- * validate settings → activate (with a deadline) → dispose in reverse. A plugin that fails at any step is
- * skipped with a message naming it and saying why; the others, and the agent, carry on. Plugins whose
- * manifest says they are only needed for a command, mode, provider or backend stay unloaded until used.
- * Activating one plugin is activate-plugin.ts; which events wake which plugins, activation-events.ts; which
- * plugins may load at all, plugin-policy.ts.
+ * The plugin host: discover → read manifest → check apiVersion → order by dependsOn → load (jiti) → validate
+ * settings → activate (with a deadline) → dispose in reverse. A plugin that fails at any step is skipped with a
+ * message naming it and saying why; the others, and the agent, carry on. Plugins whose manifest says they are only
+ * needed for a command, mode, provider or backend stay unloaded until used. Activating one plugin is
+ * activate-plugin.ts; which events wake which plugins, activation-events.ts; which may load, plugin-policy.ts.
  */
 import { join, sep } from "node:path";
 import {
   API_VERSION,
-  ContributesSchema,
+  type CliCommandDeclaration,
   type ContributionKind,
   settingsKeyOf,
-  type KeelManifest,
   type PluginInfo,
   type PluginRef,
   type Runtime,
@@ -21,15 +19,16 @@ import type { EventBus, HookBus } from "@keel/kernel";
 import type { NamedLayer } from "../settings/layers.js";
 import type { Contributions } from "./registries.js";
 import type { Candidate } from "./discover.js";
-import { apiFits, declaredNames } from "@keel/plugin-lock";
+import { apiFits, declaredNames, withContent } from "@keel/plugin-lock";
 import { ManifestCache } from "./manifest-cache.js";
 import { orderPlugins } from "./order.js";
 import { keelCacheDir } from "../cache-dir.js";
 import type { PluginEntries } from "./plugin-entries.js";
 import { activatePlugin, DEGRADED_AFTER, type ActivationContext } from "./activate-plugin.js";
 import { activationEvents, firesFor, offerDeclaredTools, waitsFor } from "./activation-events.js";
+import { listsCliCommand, waitingCliCommands } from "./declared-cli-commands.js";
 import { decidesTrust, policyBars, type PluginPolicy } from "./plugin-policy.js";
-import type { InlineCandidate, PluginRecord } from "./plugin-record.js";
+import { inlineManifest, type InlineCandidate, type PluginRecord } from "./plugin-record.js";
 
 export interface HostDeps {
   bus: EventBus;
@@ -122,17 +121,7 @@ export class PluginHost {
       });
     }
     for (const p of inline) {
-      const manifest = {
-        apiVersion: "^1.0.0",
-        entry: "(inline)",
-        contributes: ContributesSchema.parse({}),
-        dependsOn: {},
-        capabilities: [],
-        reads: [],
-        providers: [],
-        providerApis: [],
-        ...p.manifest,
-      } as KeelManifest;
+      const manifest = inlineManifest(p);
       this.add({
         name: p.name,
         version: p.version,
@@ -207,7 +196,12 @@ export class PluginHost {
 
   /** Whether some plugin's manifest contributes this subcommand. */
   declaresCliCommand(name: string): boolean {
-    return this.records.some((r) => r.manifest?.contributes.cliCommands.includes(name));
+    return listsCliCommand(this.records, name);
+  }
+
+  /** The subcommands lazy plugins declare in full and wait to contribute, for `--help` before they load. */
+  waitingCliCommands(): CliCommandDeclaration[] {
+    return waitingCliCommands(this.records, (r, name) => waitsFor(r, "cliCommands", name));
   }
 
   /** Activates these plugins now, whatever their activation events (required plugins start with the host). */
@@ -229,6 +223,7 @@ export class PluginHost {
       state: r.state,
       reason: r.reason,
       contributes: declaredNames(r.manifest),
+      ...withContent(r.dir, r.manifest),
     }));
   }
 

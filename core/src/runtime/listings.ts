@@ -1,4 +1,5 @@
 /** What `runtime.listTools` and `runtime.listCommands` show: name, description and owning plugin. */
+import type { ReadOnlySource } from "@keel/extensions-api";
 import type { Contributions } from "../host/registries.js";
 import type { PluginHost } from "../host/plugin-host.js";
 
@@ -9,11 +10,14 @@ export interface Listed {
   plugin: string;
 }
 
-/** The registered tools. */
-export function listTools(contributions: Contributions): Listed[] {
-  return contributions.tools
-    .list()
-    .map((e) => ({ name: e.name, description: e.item.description, plugin: e.owner.name }));
+/** The registered tools, each with who vouches for its read-only claim. */
+export function listTools(contributions: Contributions): (Listed & { readOnlyFrom: ReadOnlySource })[] {
+  return contributions.tools.list().map((e) => ({
+    name: e.name,
+    description: e.item.description,
+    plugin: e.owner.name,
+    readOnlyFrom: e.item.readOnlyFrom ?? "author",
+  }));
 }
 
 /** Active commands, and those of plugins still waiting to be loaded (the first use loads them). */

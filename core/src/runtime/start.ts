@@ -12,14 +12,17 @@ import { discover } from "../host/discover.js";
 import type { PluginHost } from "../host/plugin-host.js";
 import type { PluginPolicy } from "../host/plugin-policy.js";
 import type { InlineCandidate } from "../host/plugin-record.js";
+import type { CoreSettings } from "../settings/core-settings.js";
 import { managedSettingsFile } from "../settings/managed.js";
 import { unknownSettingsKeys } from "../settings/unknown-keys.js";
 import { loadSettingLayers, namedLayers, type SettingLayers, type SettingsObject } from "../settings/layers.js";
 import { decideProjectTrust, type ProjectTrust, type TrustOptions } from "../trust/decide.js";
 import { TrustStore } from "../trust/trust-store.js";
 import type { Distribution } from "./read-distribution.js";
+import { requireProjectHooks } from "./required-hooks.js";
 import { checkRequired } from "./required-plugins.js";
 import type { ConfineMode } from "../confine/policy.js";
+import { nearName } from "../cli/near-miss.js";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -47,8 +50,8 @@ export interface Starting {
   /** Which plugins may load by the settings as they stand (before trust is decided, without the project's). */
   pluginPolicy(): PluginPolicy;
   requiredPlugins(): string[];
-  /** Settles the settings on the project's trust and builds the loop on them. */
-  settle(trust: ProjectTrust): void;
+  /** Settles the settings on the project's trust and builds the loop on them; returns the kernel's own keys. */
+  settle(trust: ProjectTrust): CoreSettings;
   shutdown(): Promise<void>;
 }
 
@@ -97,12 +100,16 @@ export async function start(runtime: Starting, options: RuntimeOptions, layers: 
     store: new TrustStore(options.keelHome),
     hooks: runtime.hooks,
     options: options.trust ?? {},
-    isCliCommand: (word) => host.declaresCliCommand(word),
+    // A near miss is answered "did you mean" without a session: nothing to ask about either.
+    isCliCommand: (word) =>
+      host.declaresCliCommand(word) || host.list().some((p) => nearName(word, p.contributes.cliCommands)),
     command,
     warnings: runtime.warnings,
     activateDeciders: () => host.activateTrustDeciders(runtime.pluginPolicy()),
   });
-  runtime.settle(trust);
+  const core = runtime.settle(trust);
+  const unguarded = requireProjectHooks(runtime.hooks, trust, core, { name: command, version: "" });
+  if (unguarded) runtime.warnings.push(unguarded);
   host.applyPolicy(runtime.pluginPolicy());
   const required = runtime.requiredPlugins();
   await host.activateNow(required);

@@ -69,6 +69,12 @@ export const CoreSettingsSchema = z.object({
     .default({ enabled: true, reserveTokens: 16384 }),
   /** Milliseconds a plugin's activate() may take. */
   activationTimeoutMs: z.number().int().positive().default(10_000),
+  /**
+   * `required`: a project's hooks must guard its runs, so while the folder is not trusted (its hooks do not run)
+   * every tool call is refused, saying why, instead of running unguarded. For the managed settings or a
+   * distribution (which locks it); `optional` runs tools without the untrusted project's hooks.
+   */
+  projectHooks: z.enum(["optional", "required"]).default("optional"),
   /** Environment variables set for the session: the commands tools, hooks and MCP servers start see them. */
   env: z.record(z.string(), z.string()).default({}),
 });

@@ -40,6 +40,18 @@ export interface ProjectTrust {
   notice?: string;
 }
 
+/**
+ * The warning for a run that lost the hooks a folder had when the user trusted it (its files changed since, so
+ * none of them runs): said apart from the notice, and first, since a guard the team relies on is gone.
+ */
+export function lostHooksWarning(lost: readonly string[], command: string): string {
+  return (
+    `WARNING: this run has none of this project's hooks (${lost.join(", ")}): they guarded it when you trusted ` +
+    `the folder, but its configuration changed since, so its hooks and settings no longer apply. Review the ` +
+    `change, then run "${command} trust".`
+  );
+}
+
 function isAnswer(value: unknown): value is ProjectTrustAnswer {
   return typeof value === "object" && value !== null && typeof (value as ProjectTrustAnswer).trusted === "boolean";
 }
@@ -122,5 +134,7 @@ export async function decideProjectTrust(args: TrustInputs): Promise<ProjectTrus
   const notice =
     `This folder is not trusted${why}, so keel skipped ${skipped.join(" and ")}. ` +
     `Trust it with "${args.command} trust" (remembered until those files change) or run with --trust (this run only).`;
+  const lost = answer ? [] : args.store.lapsedHooks(config, args.warnings);
+  if (lost.length > 0) args.warnings.push(lostHooksWarning(lost, args.command));
   return { config, trusted, held, allowed, decidedBy, notice };
 }

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { projectHooks } from "./hook-scripts.js";
 import { hashPluginFolders, projectPluginFolders } from "./project-plugins.js";
 
 /** Every project-scoped configuration file, relative to the project folder. A new one is added here only. */
@@ -67,6 +68,8 @@ export interface ProjectConfig {
   files: string[];
   /** Its own plugins' folders, relative to `dir` (`.keel/plugins/<name>`). */
   plugins: string[];
+  /** The events its settings files hook (`PreToolUse`): what the folder's trust lets guard a run. */
+  hooks: string[];
   /** sha256 over each file's name and bytes. */
   hash: string;
 }
@@ -92,10 +95,24 @@ export function readProjectConfig(dir: string): ProjectConfig {
       contents.push([file, Buffer.from(`unreadable: ${code}`)]);
     }
   }
+  // The scripts the project's hooks run are part of what is trusted: an edited guard asks again.
+  const settings = contents
+    .filter(([file]) => file !== ".mcp.json" && (PROJECT_CONFIG_FILES as readonly string[]).includes(file))
+    .map(([, bytes]) => bytes.toString("utf8"));
+  const hooks = projectHooks(real, settings);
+  for (const script of hooks.scripts) {
+    if (contents.some(([file]) => file === script)) continue;
+    try {
+      contents.push([script, readFileSync(join(real, script))]);
+    } catch (error) {
+      contents.push([script, Buffer.from(`unreadable: ${(error as NodeJS.ErrnoException).code}`)]);
+    }
+  }
   const folders = projectPluginFolders(real);
   // A folder with no configuration (the usual case) hashes nothing, so its digest is SHA-256's of no input, and
   // such a start does not load node:crypto (~5 ms) to compute it.
-  if (contents.length === 0 && folders.length === 0) return { dir: real, files: [], plugins: [], hash: NOTHING_HASHED };
+  if (contents.length === 0 && folders.length === 0)
+    return { dir: real, files: [], plugins: [], hooks: [], hash: NOTHING_HASHED };
   const hash = createHash("sha256");
   const files: string[] = [];
   for (const [file, content] of contents) {
@@ -104,5 +121,5 @@ export function readProjectConfig(dir: string): ProjectConfig {
   }
   hashPluginFolders(hash, real, folders);
   const plugins = folders.map((folder) => relative(real, folder));
-  return { dir: real, files: [...files, ...plugins], plugins, hash: hash.digest("hex") };
+  return { dir: real, files: [...files, ...plugins], plugins, hooks: hooks.events, hash: hash.digest("hex") };
 }

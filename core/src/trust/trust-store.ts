@@ -18,7 +18,13 @@ import type * as ProperLockfile from "proper-lockfile";
 import type { ProjectConfig } from "./project-config.js";
 
 const DecisionSchema = lazySchema(() =>
-  z.object({ trusted: z.boolean(), hash: z.string(), decidedAt: z.string().optional() }),
+  z.object({
+    trusted: z.boolean(),
+    hash: z.string(),
+    decidedAt: z.string().optional(),
+    /** The events the project hooked when it was trusted: a run that lost them says so. */
+    hooks: z.array(z.string()).optional(),
+  }),
 );
 const StoreSchema = lazySchema(() => z.object({ folders: z.record(z.string(), DecisionSchema) }));
 type StoreData = z.output<typeof StoreSchema>;
@@ -43,11 +49,21 @@ export class TrustStore {
     return entry && entry.hash === config.hash ? entry.trusted : undefined;
   }
 
+  /**
+   * The events the folder's hooks guarded when the user trusted it, now that its files changed (so they will not
+   * run until it is trusted again); empty when it was not trusted, or is as it was.
+   */
+  lapsedHooks(config: ProjectConfig, warnings: string[]): string[] {
+    const entry = this.load(warnings).data.folders[config.dir];
+    return entry?.trusted && entry.hash !== config.hash ? (entry.hooks ?? []) : [];
+  }
+
   /** Remembers a decision; false (with a warning saying why) when it could not be saved. */
   remember(config: ProjectConfig, trusted: boolean, warnings: string[]): Promise<boolean> {
+    const decidedAt = new Date().toISOString();
     return this.update(
       warnings,
-      (data) => void (data.folders[config.dir] = { trusted, hash: config.hash, decidedAt: new Date().toISOString() }),
+      (data) => void (data.folders[config.dir] = { trusted, hash: config.hash, decidedAt, hooks: config.hooks }),
     );
   }
 

@@ -17,8 +17,11 @@ export const KERNEL: PluginRef = { name: "keel", version: "core" };
 export class EventBus {
   private readonly emitter = mitt<Record<string, unknown>>();
 
-  emit<K extends EventName>(event: K, payload: EventPayloads[K]): void {
+  /** Returns how many subscriptions to `event` itself (not `onAny` observers) received it. */
+  emit<K extends EventName>(event: K, payload: EventPayloads[K]): number {
+    const subscribed = this.emitter.all.get(event)?.length ?? 0;
     this.emitter.emit(event, payload as unknown);
+    return subscribed;
   }
 
   /** Subscribes a handler owned by `owner`; returns the unsubscribe function. */

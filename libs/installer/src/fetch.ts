@@ -4,6 +4,7 @@
  * is loaded here, on the install path only (it costs ~175 ms to import). `ignoreScripts` always: pacote's git
  * fetcher otherwise runs the repository's `prepare` by spawning npm.
  */
+import { tooYoung, type Cooldown } from "./cooldown.ts";
 import { fetchSpec, type Source } from "./source.ts";
 
 export interface Fetched {
@@ -23,6 +24,8 @@ export interface FetchOptions {
   integrity?: string;
   /** Where the command was started, for relative specs. */
   where: string;
+  /** For an npm source: no version published after `notBefore` is picked. */
+  cooldown?: Cooldown;
 }
 
 /** Thrown when the tarball is not the one expected; the message names both hashes. */
@@ -45,6 +48,7 @@ export async function fetchTarball(source: Source, options: FetchOptions): Promi
       Arborist,
       // An install or update asks for what is there now: a cached packument or URL must be revalidated.
       preferOnline: true,
+      ...(options.cooldown && source.kind === "npm" ? { before: options.cooldown.notBefore } : {}),
       ...(options.integrity ? { integrity: options.integrity } : {}),
     });
   } catch (error) {
@@ -54,6 +58,8 @@ export async function fetchTarball(source: Source, options: FetchOptions): Promi
         `the tarball of ${spec} does not have the expected sha512 (expected ${options.integrity}, ` +
           `got ${e.found ?? "another"}); it was not installed`,
       );
+    if (e.code === "ETARGET" && options.cooldown && source.kind === "npm")
+      throw tooYoung(`npm:${spec}`, options.cooldown, `npm:${source.name}@<version>`);
     throw new Error(`could not fetch ${spec}: ${e.message}`);
   }
   const integrity = ssri.fromData(data, { algorithms: ["sha512"] }).toString();

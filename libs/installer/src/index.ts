@@ -6,6 +6,7 @@
  */
 export { parseSource, sourceText, type Source } from "./source.ts";
 export { IntegrityError } from "./fetch.ts";
+export { AGE_PATTERN, cooldownFor, parseAge, type Cooldown } from "./cooldown.ts";
 export { MissingDependencyError, RefusedError, type CheckContext } from "./check.ts";
 export { HOST_PACKAGES } from "./dependencies.ts";
 export {
@@ -22,6 +23,7 @@ export { recordCopied } from "./record-copied.ts";
 export { moveOut, previousEntry, rollBack } from "./swap.ts";
 export {
   addCatalog,
+  catalogListed,
   blockedVersions,
   keepCatalog,
   listCatalogs,

@@ -7,7 +7,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:
 import { join } from "node:path";
 import { declaredNames, treeHash, type LockEntry } from "@keel/plugin-lock";
 import { addedCapabilities, type DeclaredContributions, type PluginPackage } from "@keel/extensions-api";
+import lt from "semver/functions/lt.js";
 import { checkStaged, RefusedError, type CheckContext } from "./check.ts";
+import type { Cooldown } from "./cooldown.ts";
 import { dependenciesWithScripts, installDependencies, ownDependencies, type LockedPackages } from "./dependencies.ts";
 import { fetchTarball, unpack } from "./fetch.ts";
 import { scopeLock, stagingDir, type Scope } from "./scope.ts";
@@ -50,8 +52,13 @@ export interface InstallOptions extends CheckContext {
   /** Git and remote-URL sources (and such dependencies) are fetched only when allowed. */
   allowGit?: boolean;
   allowRemote?: boolean;
-  /** The version installed now (an update): when the fetched tarball has its sha512, nothing changes. */
-  current?: { name: string; integrity?: string };
+  /**
+   * The version installed now (an update): when the fetched tarball has its sha512, nothing changes; nor when
+   * the cooldown leaves only an older version than it.
+   */
+  current?: { name: string; integrity?: string; version?: string };
+  /** `marketplace.minReleaseAge` as it applies here (none when the version was named exactly). */
+  cooldown?: Cooldown;
   /** A dependency tree to install exactly (from the lock). */
   locked?: LockedPackages;
   /** The tree hash the result must have (reproducing a lock). */
@@ -102,6 +109,8 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
       ...options,
       expectName: options.expectName ?? options.current?.name,
     });
+    if (options.current?.version && options.cooldown && lt(pkg.version, options.current.version))
+      return { name: options.current.name, outcome: "unchanged" };
     const plan = planOf(pkg, source, options);
     await step("consent");
     const asks =

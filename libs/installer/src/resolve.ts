@@ -7,9 +7,12 @@ import maxSatisfying from "semver/ranges/max-satisfying.js";
 import type { CatalogPlugin, CatalogVersion } from "@keel/extensions-api/catalog";
 import { catalogSource, type CatalogRecord } from "./catalogs.ts";
 import { RefusedError } from "./check.ts";
+import { cooldownFor, tooYoung, type Cooldown } from "./cooldown.ts";
 import { parseSource, type Source } from "./source.ts";
 
 export interface Resolved {
+  /** The cooldown that applied to the catalog's versions, for the installer to apply to the source too. */
+  cooldown?: Cooldown;
   catalog: string;
   plugin: CatalogPlugin;
   version: CatalogVersion | undefined;
@@ -21,7 +24,9 @@ export function resolveName(
   records: CatalogRecord[],
   wanted: { name: string; range: string; qualifier?: string },
   cwd: string,
+  minReleaseAge?: string,
 ): Resolved {
+  const cooldown = cooldownFor(minReleaseAge, wanted.range);
   const hits = records.flatMap((record) =>
     record.catalog.plugins.filter((p) => p.name === wanted.name).map((plugin) => ({ record, plugin })),
   );
@@ -44,7 +49,17 @@ export function resolveName(
   let version: CatalogVersion | undefined;
   if (plugin.versions.length > 0) {
     const fits = plugin.versions.filter((v) => maxSatisfying([v.version], wanted.range) !== null);
-    const usable = fits.filter((v) => !v.blocked);
+    const unblocked = fits.filter((v) => !v.blocked);
+    const usable = unblocked.filter((v) => !cooldown || !v.published || new Date(v.published) <= cooldown.notBefore);
+    if (cooldown && usable.length === 0 && unblocked.length > 0)
+      throw tooYoung(
+        `${where} in ${wanted.range}`,
+        cooldown,
+        `${wanted.name}@${maxSatisfying(
+          unblocked.map((v) => v.version),
+          wanted.range,
+        )}`,
+      );
     const best = maxSatisfying(
       usable.map((v) => v.version),
       wanted.range,
@@ -65,7 +80,7 @@ export function resolveName(
   if (source.kind === "npm" && version) source = { ...source, range: version.version };
   if (source.kind === "catalog")
     throw new RefusedError(`${where}: its source "${text}" is not one keel can fetch (npm:, git:, a URL or a path)`);
-  return { catalog: record.catalog.name, plugin, version, source, integrity: version?.integrity };
+  return { catalog: record.catalog.name, plugin, version, source, integrity: version?.integrity, cooldown };
 }
 
 /** Plugins of every catalog whose name, description or keywords contain every word (case-insensitive). */

@@ -5,6 +5,7 @@
 import type { CliContext } from "@keel/extensions-api";
 import { installPlugin, MissingDependencyError, type Installed, type InstallOptions } from "@keel/installer";
 import { resolveSource, type Target } from "./resolve-source.ts";
+import type { MarketplaceSettings } from "./settings.ts";
 
 /** Plugins depending on plugins depending on …: past this many, something is circular or wrong. */
 const MAX_DEPTH = 8;
@@ -13,6 +14,7 @@ export async function withDependencies(
   target: Target,
   base: InstallOptions,
   context: CliContext,
+  settings: MarketplaceSettings,
   yes: boolean,
   depth = 0,
 ): Promise<Installed> {
@@ -25,18 +27,18 @@ export async function withDependencies(
       context.stderr(`${context.command}: ${error.message}\n`);
       const question = `Install ${error.dependency} (${error.range}) too?`;
       if (!yes && !(await context.confirm(question))) throw error;
-      const dependency = dependencySource(error, context);
-      const done = await withDependencies(dependency, options, context, yes, depth + 1);
+      const dependency = dependencySource(error, context, settings);
+      const done = await withDependencies(dependency, options, context, settings, yes, depth + 1);
       if (done.outcome === "declined") throw error;
       options = { ...options, installed: new Map([...options.installed, [done.name, done.entry!.version]]) };
     }
   }
 }
 
-function dependencySource(error: MissingDependencyError, context: CliContext): Target {
+function dependencySource(error: MissingDependencyError, context: CliContext, settings: MarketplaceSettings): Target {
   try {
-    return resolveSource(`${error.dependency}@${error.range}`, context);
+    return resolveSource(`${error.dependency}@${error.range}`, context, settings);
   } catch {
-    return resolveSource(`npm:${error.dependency}@${error.range}`, context);
+    return resolveSource(`npm:${error.dependency}@${error.range}`, context, settings);
   }
 }

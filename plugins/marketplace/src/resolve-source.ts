@@ -3,8 +3,11 @@
  * catalogs, which also give the sha512 the tarball must have and may mark the version deprecated.
  */
 import type { CliContext } from "@keel/extensions-api";
-import { parseSource, resolveName, type Source } from "@keel/installer";
+import { cooldownFor, parseSource, resolveName, type CatalogRecord, type Cooldown, type Source } from "@keel/installer";
 import { allCatalogs } from "./catalogs.ts";
+import { blockedCatalogMessage, packageOf, pluginRefused } from "./policy.ts";
+import { UsageError } from "./scope.ts";
+import type { MarketplaceSettings } from "./settings.ts";
 
 export interface Target {
   source: Source;
@@ -12,12 +15,35 @@ export interface Target {
   catalog?: string;
   /** What the lock records: the catalog query, so an update resolves it again. */
   recordAs?: string;
+  /** The cooldown that applies (none when the version was named exactly). */
+  cooldown?: Cooldown;
 }
 
-export function resolveSource(text: string, context: CliContext, integrity?: string): Target {
+export function resolveSource(
+  text: string,
+  context: CliContext,
+  settings: MarketplaceSettings,
+  integrity?: string,
+): Target {
   const source = parseSource(text, context.cwd);
+  const policy = context.installPolicy;
+  if (source.kind === "npm") {
+    const refused = pluginRefused(policy, source.name);
+    if (refused) throw new UsageError(`${refused}; it was not installed`);
+    return { source, integrity, cooldown: cooldownFor(settings.minReleaseAge, source.range) };
+  }
   if (source.kind !== "catalog") return { source, integrity };
-  const found = resolveName(allCatalogs(context), source, context.cwd);
+  // A name only a blocked catalog lists is refused naming the policy, not reported as unknown.
+  const lists = (r: CatalogRecord) =>
+    (!source.qualifier || r.catalog.name === source.qualifier) && r.catalog.plugins.some((p) => p.name === source.name);
+  const blocked = allCatalogs(context, true).find(lists);
+  if (blocked && !allCatalogs(context).some(lists))
+    throw new UsageError(`${blockedCatalogMessage(policy, blocked.catalog.name)}; ${source.name} was not installed`);
+  const found = resolveName(allCatalogs(context), source, context.cwd, settings.minReleaseAge);
+  for (const name of [found.plugin.name, packageOf(found.plugin.source)]) {
+    const refused = name && pluginRefused(policy, name);
+    if (refused) throw new UsageError(`${refused}; it was not installed`);
+  }
   context.stderr(`${found.plugin.name}: found in the catalog "${found.catalog}"\n`);
   if (found.version?.deprecated)
     context.stderr(
@@ -25,5 +51,11 @@ export function resolveSource(text: string, context: CliContext, integrity?: str
     );
   const qualified = { ...source, qualifier: found.catalog };
   const recordAs = `${qualified.name}@${qualified.range}@${qualified.qualifier}`;
-  return { source: found.source, integrity: found.integrity ?? integrity, catalog: found.catalog, recordAs };
+  return {
+    source: found.source,
+    integrity: found.integrity ?? integrity,
+    catalog: found.catalog,
+    recordAs,
+    cooldown: found.cooldown,
+  };
 }

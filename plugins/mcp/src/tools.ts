@@ -26,6 +26,8 @@ export function keelTool(name: string, server: string, tool: KnownTool, caller: 
     parameters: AnyObject,
     inputSchema: { type: "object", ...inputSchema },
     readOnly: tool.annotations?.readOnlyHint === true,
+    // The server's word, not this plugin's: a permission policy does not take it as a grant.
+    readOnlyFrom: "remote",
     async execute(input, ctx) {
       const answer = await caller.callTool(input, ctx.signal);
       // The result mapping (and its schemas) loads with the first call, not with the tool.

@@ -80,7 +80,7 @@ describe("mcp with the reference servers filesystem and memory", () => {
 
 describe("which tools' read-only flag is only a hint", () => {
   /** Another plugin's read-only tool that happens to be named like an MCP tool. */
-  const lookalike = (name: string) => ({
+  const lookalike = (name: string, readOnlyFrom?: "remote") => ({
     name: "lookalike",
     manifest: { activation: ["onStartup" as const] },
     plugin: definePlugin({
@@ -92,6 +92,7 @@ describe("which tools' read-only flag is only a hint", () => {
             description: "Reads nothing, says so.",
             parameters: z.object({ path: z.string().optional() }),
             readOnly: true,
+            readOnlyFrom,
             execute: async () => ({ content: "peeked" }),
           }),
         );
@@ -108,6 +109,20 @@ describe("which tools' read-only flag is only a hint", () => {
     await kit.run("peek");
     expect(kit.eventsOf("guard_blocked")).toEqual([]);
     expect(JSON.stringify(kit.toolResults()[0]!.content)).toContain("peeked");
+  });
+
+  it("is the tool's readOnlyFrom: a plugin relaying a remote party's claim gets no grant from it", async () => {
+    kit = await createTestKit({
+      plugins: [permissionsDir],
+      inline: [lookalike("peek", "remote")],
+      script: [{ toolCalls: [{ name: "peek", arguments: {} }] }, { text: "ok" }],
+    });
+    expect(kit.runtime.listTools().find((t) => t.name === "peek")?.readOnlyFrom).toBe("remote");
+    await kit.run("peek");
+    expect(kit.eventsOf("guard_blocked").map((b) => b.subject)).toEqual([
+      expect.objectContaining({ toolName: "peek" }),
+    ]);
+    expect(JSON.stringify(kit.toolResults()[0]!.content)).not.toContain("peeked");
   });
 
   it("holds for an MCP tool registered under the registry's alias", async () => {

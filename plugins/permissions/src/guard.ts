@@ -55,6 +55,10 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>, grants: () 
       settings: api.settings,
       flagMode: flags["permission-mode"] ?? flags.permissionMode,
       untrusted: api.untrustedSettings,
+      plugins: api.runtime
+        .listPlugins()
+        .filter((p) => (p.state === "active" || p.state === "lazy") && p.content?.deny.length)
+        .map((p) => ({ name: p.name, deny: p.content!.deny })),
     });
     for (const problem of problems) api.log.warn(problem);
     policy.session = sessionGrants(api);
@@ -207,13 +211,9 @@ function subjectOf(call: ToolCallEvent): string {
 }
 
 /**
- * The plugins whose tools carry a remote party's read-only flag rather than their author's: an MCP server's
- * `readOnlyHint` comes from whoever runs the server.
+ * Whether the tool's read-only flag is only a hint: its plugin relays a remote party's claim (`readOnlyFrom`, an
+ * MCP server's `readOnlyHint`), asked of the registry by the name the call used, never guessed from the name.
  */
-const HINT_ONLY_PLUGINS = new Set(["@keel/plugin-mcp"]);
-
-/** Whether the tool's read-only flag is only a hint: asked of the registry (which plugin owns it), not its name. */
 function readOnlyIsHint(api: PluginAPI, toolName: string): boolean {
-  const owner = api.runtime.listTools().find((tool) => tool.name === toolName)?.plugin;
-  return owner !== undefined && HINT_ONLY_PLUGINS.has(owner);
+  return api.runtime.listTools().find((tool) => tool.name === toolName)?.readOnlyFrom === "remote";
 }

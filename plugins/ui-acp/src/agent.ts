@@ -56,8 +56,11 @@ export interface AgentOptions {
   permissions: unknown;
   /** Something the user should know that is not an ACP answer (stderr). */
   warn(message: string): void;
-  /** Hands the servers the editor passed to the MCP plugin (the `session_mcp_servers` event). */
-  addMcpServers(servers: Record<string, unknown>): void;
+  /**
+   * Hands the servers the editor passed to whichever plugin connects them (the `session_mcp_servers` event);
+   * returns how many took them (0: none is active).
+   */
+  addMcpServers(servers: Record<string, unknown>): number;
 }
 
 /** Serves one ACP connection on stdin/stdout until the editor closes it; resolves the exit code. */
@@ -103,11 +106,11 @@ export async function serveAcp({
     const { entries, skipped } = sessionServers(servers);
     if (skipped.length > 0) warn(`MCP servers keel cannot connect (it speaks stdio and HTTP): ${skipped.join(", ")}`);
     if (Object.keys(entries).length === 0) return;
-    if (!runtime.listPlugins().some((p) => p.name === "@keel/plugin-mcp" && p.state === "active"))
+    // Whoever subscribes to the event connects them; the contract says who, not a plugin's name.
+    if (addMcpServers(entries) === 0)
       warn(
         `the editor passed MCP servers (${Object.keys(entries).join(", ")}); no MCP plugin is active to connect them`,
       );
-    addMcpServers(entries);
   };
 
   const app = agent({ name: plugin.name })

@@ -35,5 +35,24 @@ it("connects the editor's MCP servers for the session and calls their tools", { 
     expect(done.stopReason).toBe("end_turn");
   });
   expect(editor.stderr()).not.toContain("cannot connect");
+  expect(editor.stderr()).not.toContain("no MCP plugin is active");
   expect(JSON.stringify(editor.updates)).toContain("Echo: from the editor");
+});
+
+it("says so when no active plugin takes the editor's MCP servers", { timeout: 60_000 }, async () => {
+  const env = keelEnv({ script: [{ text: "no tools here" }] });
+  // The MCP plugin disabled: nobody subscribes to session_mcp_servers.
+  const settings = JSON.stringify({ plugins: { disabled: ["@keel/plugin-mcp"] } });
+  const editor = await asEditor(
+    env,
+    async (agent) => {
+      await initialize(agent);
+      await agent.request(methods.agent.session.new, {
+        cwd: env.cwd,
+        mcpServers: [{ name: "everything", command: process.execPath, args: ["index.js"], env: [] }],
+      });
+    },
+    { args: ["--settings", settings] },
+  );
+  expect(editor.stderr()).toContain("the editor passed MCP servers (everything); no MCP plugin is active");
 });

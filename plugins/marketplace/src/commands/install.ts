@@ -41,7 +41,8 @@ async function install(
     return results.some((r) => r.outcome === "declined") ? 1 : 0;
   }
   const sha512 = typeof options.sha512 === "string" ? options.sha512 : undefined;
-  const done = await withDependencies(resolveSource(text, context, sha512), base, context, options.yes === true);
+  const target = resolveSource(text, context, settings, sha512);
+  const done = await withDependencies(target, base, context, settings, options.yes === true);
   if (done.outcome === "declined") {
     context.stderr(`${context.command}: not installed (declined). Run again with --yes to agree without asking.\n`);
     return 1;

@@ -49,14 +49,14 @@ async function update(
     }
     // One plugin that cannot be updated does not keep the others from it.
     const outcome = await guarded(context, async () => {
-      const target = resolveSource(entry.source, context);
+      const target = resolveSource(entry.source, context, settings);
       const done = await installPlugin(target.source, {
         ...installOptions(scope, context, settings, options),
         ...target,
         // Sources in the lock were opted into when first installed.
         allowGit: true,
         allowRemote: true,
-        current: { name: n, integrity: entry.integrity },
+        current: { name: n, integrity: entry.integrity, version: entry.version },
       });
       context.stdout(
         done.outcome === "installed"
