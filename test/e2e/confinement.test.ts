@@ -152,7 +152,7 @@ describe("a confined plugin", () => {
 });
 
 describe("on a machine without bubblewrap", () => {
-  it("refuses a plugin that needs confinement with the reason, and loads it when the user opts in by name", async () => {
+  it("refuses a plugin that needs confinement, saying why, and loads it when the user opts in by name", async () => {
     const root = tempDir("keel-confine-");
     const env = keelEnv({ script: [{ toolCalls: [{ name: "echo", arguments: { text: "hi" } }] }, { text: "Done." }] });
     const dir = writePlugin(root, ACME_ECHO);
