@@ -79,6 +79,21 @@ export type ToolDeclarationManifest = z.output<typeof ToolDeclarationSchema>;
 
 const plainName = z.string().min(1);
 
+/**
+ * A CLI command declared in full in the manifest, so `keel --help` lists it (with what it does and takes)
+ * while its plugin is not loaded; `keel <name>` activates the plugin, whose registered command then runs.
+ */
+export const CliCommandDeclarationSchema = z
+  .object({
+    name: z.string().regex(/^[a-z][a-z0-9-]*$/, "a CLI command is a lowercase word: letters, digits and -"),
+    description: z.string().min(1),
+    /** e.g. `[query]` or `<tasks.jsonl>`, as the registered command's `arguments`. */
+    arguments: z.string().min(1).optional(),
+  })
+  .strict();
+
+export type CliCommandDeclaration = z.output<typeof CliCommandDeclarationSchema>;
+
 /** One row of the catalog, for a kind whose items are `Item`. */
 export interface ContributionSpec<Item = unknown> {
   /** One item, as messages name it: `tool`, `CLI command`. */
@@ -183,9 +198,11 @@ export const CONTRIBUTIONS = {
     event: "onCliCommand",
     lazy: true,
     when: "the command line names it (`keel <name>`)",
-    entry: plainName,
+    entry: z.union([plainName, CliCommandDeclarationSchema]),
     show: "cli:",
-    doc: "Subcommands (`keel <name>`), run instead of the agent.",
+    doc:
+      "Subcommands (`keel <name>`), run instead of the agent. Declared in full (`{ name, description, arguments }`), " +
+      "`keel --help` lists one before its plugin loads.",
   },
   ops: {
     noun: "operations backend",

@@ -75,6 +75,7 @@ const FINGERPRINTS: Record<number, string> = {
   8: "bfbea6c3b5c89aa8",
   9: "6400e61453420a82",
   10: "e23cfbeb8ed13b43",
+  11: "87f838fc298fa84c",
 };
 
 it("has a new cache format for every change of the manifest schema", () => {

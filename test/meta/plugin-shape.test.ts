@@ -33,6 +33,11 @@ describe.each(folders)("plugins/%s", (folder) => {
     expect(existsSync(join(dir, "README.md"))).toBe(true);
   });
 
+  it("declares its CLI commands in full, so that --help lists them before the plugin loads", () => {
+    const declared = (pkg.keel as { contributes?: { cliCommands?: unknown[] } }).contributes?.cliCommands ?? [];
+    expect(declared.filter((entry) => typeof entry === "string")).toEqual([]);
+  });
+
   it("lists capabilities that cover what its own code does", () => {
     expect(pkg.keel.capabilities).toBeInstanceOf(Array);
     expect(missingCapabilities(dir, pkg.keel.capabilities ?? [])).toEqual([]);

@@ -9,6 +9,7 @@ import { inspectPlugin } from "../runtime/inspect-plugin.js";
 import { lockedFlagProblems } from "../settings/locked.js";
 import { askYesNo } from "./ask-yes-no.js";
 import { addBuiltinCommands } from "./builtin-commands.js";
+import { addDeclaredCommands } from "./declared-commands.js";
 import { addFlag, flagProblems, flagValue } from "./flag-problems.js";
 import { kernelFlags } from "./kernel-flags.js";
 import { openSession } from "./open-session.js";
@@ -107,6 +108,7 @@ export function buildProgram(
       built.exitCode = typeof result === "number" ? result : 0;
     });
   }
+  addDeclaredCommands(program, runtime.host.waitingCliCommands(), err, name, (code) => (built.exitCode = code));
   program.action(async (words: string[], opts: Record<string, unknown>) => {
     built.exitCode = await runSession(words, opts);
   });

@@ -81,6 +81,7 @@ export async function activatePlugin(r: PluginRecord, ctx: ActivationContext): P
     reads: m.reads,
     activateFor: (kind, name) => ctx.activateFor(kind, name),
     declared: r.inline ? undefined : declaredNames(m),
+    cliCommands: m.contributes.cliCommands,
     servesProviderApis: m.providerApis.length > 0,
   });
   r.scope = scope;

@@ -5,6 +5,7 @@
 import {
   declaresName,
   CONTRIBUTION_KINDS,
+  type CliCommandDeclaration,
   CONTRIBUTIONS,
   type ContributionKind,
   type ContributionTypes,
@@ -20,6 +21,7 @@ import type { EventBus, HookBus } from "@keel/kernel";
 import type { Owner, Registry } from "./registry.js";
 import type { PluginEntries } from "./plugin-entries.js";
 import { ADMISSIONS, type Admission, type Contributions } from "./registries.js";
+import { cliCommandMismatch } from "./declared-cli-commands.js";
 
 type RegisterMethods = (typeof CONTRIBUTIONS)[ContributionKind]["register"];
 
@@ -45,6 +47,8 @@ export interface ScopeDeps {
   activateFor(kind: ContributionKind, name: string): Promise<void>;
   /** Declared contributions, to warn about undeclared ones; undefined for plugins given as objects. */
   declared?: DeclaredContributions;
+  /** The manifest's `contributes.cliCommands`, whose declarations in full registrations must match. */
+  cliCommands?: readonly (string | CliCommandDeclaration)[];
   /** The plugin serves provider APIs (`keel.providerApis`): the provider ids it registers come from settings. */
   servesProviderApis?: boolean;
 }
@@ -98,6 +102,8 @@ export function createScope(
         `list in keel.contributes.${kind}; listings and lazy activation will not know about it.`;
       deps.bus.emit("plugin_warning", { plugin: ref, message });
     }
+    const mismatch = kind === "cliCommands" ? cliCommandMismatch(deps.cliCommands, admitted as never) : undefined;
+    if (mismatch) deps.bus.emit("plugin_warning", { plugin: ref, message: mismatch });
     const remove = (deps.contributions[kind] as Registry<ContributionTypes[K]>).add(name, admitted, owner);
     track(remove);
     return remove;

@@ -9,10 +9,9 @@
 import { join, sep } from "node:path";
 import {
   API_VERSION,
-  ContributesSchema,
+  type CliCommandDeclaration,
   type ContributionKind,
   settingsKeyOf,
-  type KeelManifest,
   type PluginInfo,
   type PluginRef,
   type Runtime,
@@ -28,8 +27,9 @@ import { keelCacheDir } from "../cache-dir.js";
 import type { PluginEntries } from "./plugin-entries.js";
 import { activatePlugin, DEGRADED_AFTER, type ActivationContext } from "./activate-plugin.js";
 import { activationEvents, firesFor, offerDeclaredTools, waitsFor } from "./activation-events.js";
+import { listsCliCommand, waitingCliCommands } from "./declared-cli-commands.js";
 import { decidesTrust, policyBars, type PluginPolicy } from "./plugin-policy.js";
-import type { InlineCandidate, PluginRecord } from "./plugin-record.js";
+import { inlineManifest, type InlineCandidate, type PluginRecord } from "./plugin-record.js";
 
 export interface HostDeps {
   bus: EventBus;
@@ -120,17 +120,7 @@ export class PluginHost {
       });
     }
     for (const p of inline) {
-      const manifest = {
-        apiVersion: "^1.0.0",
-        entry: "(inline)",
-        contributes: ContributesSchema.parse({}),
-        dependsOn: {},
-        capabilities: [],
-        reads: [],
-        providers: [],
-        providerApis: [],
-        ...p.manifest,
-      } as KeelManifest;
+      const manifest = inlineManifest(p);
       this.add({
         name: p.name,
         version: p.version,
@@ -209,7 +199,12 @@ export class PluginHost {
 
   /** Whether some plugin's manifest contributes this subcommand. */
   declaresCliCommand(name: string): boolean {
-    return this.records.some((r) => r.manifest?.contributes.cliCommands.includes(name));
+    return listsCliCommand(this.records, name);
+  }
+
+  /** The subcommands lazy plugins declare in full and wait to contribute, for `--help` before they load. */
+  waitingCliCommands(): CliCommandDeclaration[] {
+    return waitingCliCommands(this.records, (r, name) => waitsFor(r, "cliCommands", name));
   }
 
   /** Activates these plugins now, whatever their activation events (required plugins start with the host). */

@@ -1,5 +1,12 @@
 /** What the host knows of one discovered plugin, from its manifest to its activation. */
-import type { KeelManifest, PluginDefinition, PluginInfo, PluginRef, PluginSource } from "@keel/extensions-api";
+import {
+  ContributesSchema,
+  type KeelManifest,
+  type PluginDefinition,
+  type PluginInfo,
+  type PluginRef,
+  type PluginSource,
+} from "@keel/extensions-api";
 import type { PluginScope } from "./plugin-api.js";
 
 export interface PluginRecord extends PluginRef {
@@ -25,4 +32,19 @@ export interface InlineCandidate {
   version: string;
   definition: PluginDefinition<any>;
   manifest?: Partial<KeelManifest>;
+}
+
+/** The manifest of a plugin given as an object: what it says, over a manifest that declares nothing. */
+export function inlineManifest(p: InlineCandidate): KeelManifest {
+  return {
+    apiVersion: "^1.0.0",
+    entry: "(inline)",
+    contributes: ContributesSchema.parse({}),
+    dependsOn: {},
+    capabilities: [],
+    reads: [],
+    providers: [],
+    providerApis: [],
+    ...p.manifest,
+  } as KeelManifest;
 }

@@ -27,6 +27,9 @@ afterAll(async () => {
 runOpsConformance(
   {
     name: "ssh",
+    // Each command's exec channel pays the remote login shell's start-up: on a machine whose ~/.bashrc runs
+    // `pyenv init` (this one's: 3-5 s, serialised by pyenv's rehash lock), twelve commands at once take a minute.
+    timeoutMs: 180_000,
     setup: () =>
       thisMachineWorld((cwd) => createSshOps(SshSettingsSchema.parse(sshd.settings(cwd))), {
         close: (ops) => (ops as SshOps).close(),
