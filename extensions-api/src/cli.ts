@@ -2,7 +2,8 @@
  * The command line: the flags a plugin adds to the main command (`FlagSpec`, the shape the kernel's own flags
  * take too), the subcommands it adds (`CliCommandSpec`) and what a subcommand is given to work with.
  */
-import type { PluginInfo, Runtime } from "./plugin.js";
+import type { Runtime } from "./plugin.js";
+import type { PluginInfo } from "./plugin-info.js";
 import type { UiRequest, UiResponse } from "./ui.js";
 
 /** A command-line flag for the main `keel` command. */

@@ -23,6 +23,7 @@ export * from "./events.js";
 export * from "./session.js";
 export * from "./session-store.js";
 export * from "./plugin.js";
+export * from "./plugin-info.js";
 export * from "./cli.js";
 export * from "./logger.js";
 export * from "./contributions.js";

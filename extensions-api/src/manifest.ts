@@ -57,6 +57,39 @@ export function activationProblem(event: string, contributes: ManifestContribute
   return undefined;
 }
 
+/** The package formats other hosts defined, which the host reads into a manifest (`keel.content.format`). */
+export const PACKAGE_FORMATS = ["agent-plugins", "claude-code", "codex", "gemini"] as const;
+export type PackageFormat = (typeof PACKAGE_FORMATS)[number];
+
+/** A configuration a manifest names: a file relative to the plugin's folder, or the configuration itself. */
+const FileOrInline = z.union([z.string().min(1), z.record(z.string(), z.unknown())]);
+
+export const PluginContentSchema = z
+  .object({
+    /** The format the package was written in; absent for a keel plugin that lists content itself. */
+    format: z.enum(PACKAGE_FORMATS).optional(),
+    /**
+     * Folders of slash commands, relative to the plugin's folder: `<name>.md` (Claude Code's Markdown) or
+     * `<name>.toml` (Gemini CLI's), a subfolder namespacing its files; each is `/<plugin>:<name>`.
+     */
+    commands: z.array(z.string().min(1)).default([]),
+    /** Folders of subagent definitions (Claude Code's Markdown), offered by the `task` tool as `<plugin>:<name>`. */
+    agents: z.array(z.string().min(1)).default([]),
+    /** Command hooks in Claude Code's format: a `hooks.json` file (`{ "hooks": { … } }`) or the `hooks` object. */
+    hooks: z.array(FileOrInline).default([]),
+    /** MCP servers: a file (`.mcp.json`, wrapped or flat) or the servers object, in Claude Code's entry format. */
+    mcpServers: z.array(FileOrInline).default([]),
+    /** Instruction files added to the system prompt (a Gemini CLI extension's context file). */
+    instructions: z.array(z.string().min(1)).default([]),
+    /** Tools the package excludes, in Claude Code's rule syntax (`Bash(rm *)`): deny rules while it is enabled. */
+    deny: z.array(z.string().min(1)).default([]),
+    /** Parts of the package keel does not run, each with why; shown at install and by `keel info`. */
+    unhonoured: z.array(z.string().min(1)).default([]),
+  })
+  .strict();
+
+export type PluginContent = z.output<typeof PluginContentSchema>;
+
 export const KeelManifestSchema = z
   .object({
     /** Semver range of `@keel/extensions-api` the plugin was written for. */
@@ -111,14 +144,21 @@ export const KeelManifestSchema = z
     skills: z.array(z.string().min(1)).default([]),
     /** Folders of prompt templates the plugin ships (`<name>.md` becomes `/<name>`), relative to its folder. */
     prompts: z.array(z.string().min(1)).default([]),
+    /**
+     * Components in the community's formats, read by keel's own plugins when a session starts; the plugin's code
+     * is not loaded for them. A package in another format (Agent Plugins, Claude Code, Codex, Gemini CLI) is
+     * read into this by the host's format adapters (docs/formats.md), so it needs no `keel` field of its own.
+     */
+    content: PluginContentSchema.optional(),
   })
   .strict()
   .superRefine((manifest, ctx) => {
-    if (manifest.entry === undefined && manifest.providers.length === 0) {
+    const codeless = manifest.providers.length > 0 || manifest.skills.length > 0 || manifest.content !== undefined;
+    if (manifest.entry === undefined && !codeless) {
       ctx.addIssue({
         code: "custom",
         path: ["entry"],
-        message: "needs an entry (or, for a plugin without code, providers declared in keel.providers)",
+        message: "needs an entry (or, for a plugin without code, providers in keel.providers, skills or keel.content)",
       });
     }
     const activation = manifest.activation ?? [];

@@ -4,10 +4,10 @@
  */
 import type { z } from "zod";
 import type { CliCommandSpec, FlagSpec } from "./cli.js";
-import type { DeclaredContributions } from "./contributions.js";
 import type { EventPayloads, EventSubscriber, PluginEventName, PluginRef } from "./events.js";
 import type { HookRegistrar, RunEndReason } from "./hooks.js";
 import type { Logger } from "./logger.js";
+import type { PluginInfo, PluginSource } from "./plugin-info.js";
 import type { AssistantMessage, Message, ToolResultMessage, Usage, UserContent } from "./messages.js";
 import type { OperationsBackend } from "./ops.js";
 import type { ModelInfo, Provider, ThinkingLevel } from "./provider.js";
@@ -15,21 +15,6 @@ import type { PluginEntry, PluginSession, ReplaceOptions } from "./session.js";
 import type { SessionStore } from "./session-store.js";
 import type { ReadOnlySource, Tool } from "./tool.js";
 import type { Keybinding, MessageRenderer, StatusEntry, UiContributions, UiRequest, UiResponse, Widget } from "./ui.js";
-
-/** Where a plugin came from; `project` is the workspace's `.keel/plugins`, loaded only once the folder is trusted. */
-export type PluginSource = "distribution" | "user" | "cli" | "project";
-export type PluginState = "active" | "lazy" | "failed" | "degraded" | "disabled";
-
-/** One plugin as `keel plugins` shows it. */
-export interface PluginInfo extends PluginRef {
-  source: PluginSource;
-  dir: string;
-  state: PluginState;
-  /** Why it failed or is disabled. */
-  reason?: string;
-  /** What its manifest declares, by name, per kind of `CONTRIBUTIONS`. */
-  contributes: DeclaredContributions;
-}
 
 /** How a run ended, as `Runtime.prompt` resolves. */
 export interface RunResult {

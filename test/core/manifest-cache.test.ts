@@ -76,6 +76,7 @@ const FINGERPRINTS: Record<number, string> = {
   9: "6400e61453420a82",
   10: "e23cfbeb8ed13b43",
   11: "87f838fc298fa84c",
+  12: "8374b523ac260237",
 };
 
 it("has a new cache format for every change of the manifest schema", () => {

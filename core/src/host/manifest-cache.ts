@@ -13,7 +13,7 @@ import { CacheShards, readManifest, type ManifestResult } from "@keel/plugin-loc
  * Bump when the cached shape changes, which includes any change to the manifest schema (a cached manifest is
  * not parsed again); test/core/manifest-cache.test.ts fails when the schema changed and this did not.
  */
-export const FORMAT = 11;
+export const FORMAT = 12;
 
 type Entry = { key: string; pkg: PluginPackage };
 
@@ -37,7 +37,8 @@ export class ManifestCache {
     const cached = this.cache.get(dir);
     if (key && cached?.key === key) return { ok: true, pkg: cached.pkg };
     const result = readManifest(dir);
-    if (result.ok && key) this.cache.set(dir, { key, pkg: result.pkg });
+    // Another format's package is read from its own files, which this key does not cover: read it each time.
+    if (result.ok && key && !result.format) this.cache.set(dir, { key, pkg: result.pkg });
     return result;
   }
 

@@ -1,10 +1,9 @@
 /**
- * The plugin host: discover → read manifest → check apiVersion → order by dependsOn → load (jiti) →
- * validate settings → activate (with a deadline) → dispose in reverse. A plugin that fails at any step is
- * skipped with a message naming it and saying why; the others, and the agent, carry on. Plugins whose
- * manifest says they are only needed for a command, mode, provider or backend stay unloaded until used.
- * Activating one plugin is activate-plugin.ts; which events wake which plugins, activation-events.ts; which
- * plugins may load at all, plugin-policy.ts.
+ * The plugin host: discover → read manifest → check apiVersion → order by dependsOn → load (jiti) → validate
+ * settings → activate (with a deadline) → dispose in reverse. A plugin that fails at any step is skipped with a
+ * message naming it and saying why; the others, and the agent, carry on. Plugins whose manifest says they are only
+ * needed for a command, mode, provider or backend stay unloaded until used. Activating one plugin is
+ * activate-plugin.ts; which events wake which plugins, activation-events.ts; which may load, plugin-policy.ts.
  */
 import { join, sep } from "node:path";
 import {
@@ -20,7 +19,7 @@ import type { EventBus, HookBus } from "@keel/kernel";
 import type { NamedLayer } from "../settings/layers.js";
 import type { Contributions } from "./registries.js";
 import type { Candidate } from "./discover.js";
-import { apiFits, declaredNames } from "@keel/plugin-lock";
+import { apiFits, declaredNames, withContent } from "@keel/plugin-lock";
 import { ManifestCache } from "./manifest-cache.js";
 import { orderPlugins } from "./order.js";
 import { keelCacheDir } from "../cache-dir.js";
@@ -226,6 +225,7 @@ export class PluginHost {
       state: r.state,
       reason: r.reason,
       contributes: declaredNames(r.manifest),
+      ...withContent(r.dir, r.manifest),
     }));
   }
 

@@ -3,6 +3,7 @@
  * is namespaced by it (`git/commit.md` → `/git:commit`). The front matter says `description` (else the first
  * line of the text), `argument-hint`, `allowed-tools` and `model`; the text after it is the prompt, expanded
  * when the command runs (expand.ts). A plugin's commands get the plugin's name as a prefix (`plugin:command`).
+ * Gemini CLI's `<name>.toml` commands are read into the same shape (toml-commands.ts).
  */
 import { readFileSync } from "node:fs";
 import { parseFrontMatter } from "@keel/front-matter";
@@ -87,9 +88,12 @@ export async function readCommandFile(
 /** Every command of a commands folder, subfolders namespacing their files; `prefix` is a plugin's name. */
 export async function readCommands(dir: string, notes: Notes, prefix?: string): Promise<CommandFile[]> {
   const out: CommandFile[] = [];
-  for (const file of markdownFiles(dir)) {
+  for (const file of markdownFiles(dir, 0, "", [".md", ".toml"])) {
     const name = [prefix, ...file.stem.split("/")].filter(Boolean).join(":");
-    const command = await readCommandFile(file.path, name, notes);
+    // Gemini CLI's commands are TOML; its reader (and the TOML parser) loads only for one.
+    const command = file.path.endsWith(".toml")
+      ? await (await import("./toml-commands.ts")).readTomlCommand(file.path, name, notes)
+      : await readCommandFile(file.path, name, notes);
     if (command) out.push(command);
   }
   return out;

@@ -101,6 +101,12 @@ export async function readSkillFile(dir: string, path: string, source: string, n
 /** Every skill under `dir`: its folders, grouping folders and skills nested in skills, in a stable order. */
 export async function readSkills(dir: string, notes: Notes, depth = 0): Promise<SkillFile[]> {
   const out: SkillFile[] = [];
+  // A plugin may name a skill's own folder rather than a folder of skills (Claude Code's `skills: ["./x"]`).
+  const own = depth === 0 ? skillFileIn(dir) : undefined;
+  if (own) {
+    const skill = await readSkillFile(dir, own.path, own.text, notes);
+    return skill ? [skill] : [];
+  }
   for (const folder of subfolders(dir)) {
     const path = join(dir, folder);
     const found = skillFileIn(path);

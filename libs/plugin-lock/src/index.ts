@@ -17,5 +17,9 @@ export {
 export { treeHash } from "./tree-hash.js";
 export { verifyInstalled, type VerifyOptions } from "./verify.js";
 export { apiFits, rangeFits } from "./api-fit.js";
-export { declaredNames, readManifest, type ManifestResult } from "./read-manifest.js";
+export { contentPaths, declaredNames, readManifest, withContent, type ManifestResult } from "./read-manifest.js";
 export { CacheShards } from "./cache-shards.js";
+export { PACKAGE_ADAPTERS, readForeignPackage, type ForeignResult } from "./package-formats/index.js";
+export { CLAUDE_UNHONOURED } from "./package-formats/claude-code.js";
+export { GEMINI_TOOLS, geminiRule } from "./package-formats/gemini.js";
+export { pluginDataDir } from "./package-formats/agent-plugins.js";

@@ -3,17 +3,22 @@
  * load, the installer before installing, so both see one manifest the same way.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
+import { readForeignPackage } from "./package-formats/index.js";
 import {
   CONTRIBUTION_KINDS,
   contributionName,
   PluginPackageSchema,
   type DeclaredContributions,
   type KeelManifest,
+  type PackageFormat,
+  type PluginContentPaths,
   type PluginPackage,
 } from "@keel/extensions-api";
 
-export type ManifestResult = { ok: true; pkg: PluginPackage } | { ok: false; name: string; error: string };
+export type ManifestResult =
+  | { ok: true; pkg: PluginPackage; format?: PackageFormat; file?: string }
+  | { ok: false; name: string; error: string; format?: PackageFormat };
 
 export function readManifest(dir: string): ManifestResult {
   const file = join(dir, "package.json");
@@ -22,12 +27,17 @@ export function readManifest(dir: string): ManifestResult {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    // A package in another host's format has no package.json of keel's (or one without a `keel` field).
+    const foreign = code === "ENOENT" ? readForeignPackage(dir) : undefined;
+    if (foreign) return foreign;
     const why =
       code === "ENOENT" ? "has no package.json" : `has an unreadable package.json (${(error as Error).message})`;
     return { ok: false, name: dir, error: `${dir} ${why}` };
   }
   const name = typeof (raw as { name?: unknown })?.name === "string" ? (raw as { name: string }).name : dir;
   if (typeof raw !== "object" || raw === null || !("keel" in raw)) {
+    const foreign = readForeignPackage(dir);
+    if (foreign) return foreign;
     return {
       ok: false,
       name,
@@ -60,4 +70,39 @@ export function declaredNames(
   );
   out.providers = [...(out.providers ?? []), ...(manifest?.providers ?? []).map((p) => p.id)];
   return { ...out, hooks: [...(contributes?.hooks ?? [])] } as DeclaredContributions;
+}
+
+/** What a manifest lists for keel's own plugins to read, paths made absolute; undefined when it lists nothing. */
+export function contentPaths(
+  dir: string,
+  manifest: Partial<Pick<KeelManifest, "skills" | "prompts" | "content">> | undefined,
+): PluginContentPaths | undefined {
+  // An inline plugin's (the test kit's) manifest has only what its author gave.
+  const skills = manifest?.skills ?? [];
+  const prompts = manifest?.prompts ?? [];
+  if (!manifest || (!manifest.content && skills.length + prompts.length === 0)) return undefined;
+  const at = (path: string) => (isAbsolute(path) ? path : resolve(dir, path));
+  const fileOrInline = (item: string | Record<string, unknown>) => (typeof item === "string" ? at(item) : item);
+  const c = manifest.content;
+  return {
+    ...(c?.format && { format: c.format }),
+    skills: skills.map(at),
+    prompts: prompts.map(at),
+    commands: (c?.commands ?? []).map(at),
+    agents: (c?.agents ?? []).map(at),
+    hooks: (c?.hooks ?? []).map(fileOrInline),
+    mcpServers: (c?.mcpServers ?? []).map(fileOrInline),
+    instructions: (c?.instructions ?? []).map(at),
+    deny: [...(c?.deny ?? [])],
+    unhonoured: [...(c?.unhonoured ?? [])],
+  };
+}
+
+/** `{ content }` for a plugin's info when its manifest lists any, else nothing (most plugins). */
+export function withContent(
+  dir: string,
+  manifest: Partial<Pick<KeelManifest, "skills" | "prompts" | "content">> | undefined,
+): { content?: PluginContentPaths } {
+  const content = contentPaths(dir, manifest);
+  return content ? { content } : {};
 }

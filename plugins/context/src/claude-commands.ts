@@ -15,7 +15,7 @@ export async function discoverCommands(sources: readonly Source[], problems: str
   const found = new Map<string, Command>();
   const notes = new Notes();
   for (const source of sources)
-    for (const command of await readCommands(source.dir, notes)) {
+    for (const command of await readCommands(source.dir, notes, source.prefix)) {
       const earlier = found.get(command.name);
       if (earlier) problems.push(`command /${command.name} in ${command.path} is hidden by the one in ${earlier.path}`);
       else found.set(command.name, { ...command, origin: source.origin, trusted: source.trusted });

@@ -35,8 +35,8 @@ export interface Caps {
 
 type Found = { path: string; text: string; importedBy?: string };
 
-/** Reads the instruction files of `folders`, each real file and each text once. */
-async function found(folders: readonly string[], problems: string[]): Promise<Found[]> {
+/** Reads `files` (plugins' context files), then the instruction files of `folders`, each real file and text once. */
+async function found(folders: readonly string[], problems: string[], files: readonly string[]): Promise<Found[]> {
   const seen = new Set<string>();
   const texts = new Set<string>();
   const read = (path: string): string | undefined => {
@@ -54,32 +54,37 @@ async function found(folders: readonly string[], problems: string[]): Promise<Fo
     }
   };
   const out: Found[] = [];
-  for (const folder of [...new Set(folders)]) {
-    for (const file of INSTRUCTION_FILES) {
-      const path = join(folder, file.name);
-      const text = read(path);
-      if (text === undefined || text.trim() === "" || texts.has(text.trim())) continue;
-      texts.add(text.trim());
-      // Loaded only for a file that may import (most projects have an AGENTS.md alone).
-      const parts = file.imports
-        ? (await import("@keel/formats/instructions")).withImports(path, text, read)
-        : [{ path, text }];
-      out.push(...parts.filter((p, i) => i === 0 || !texts.has(p.text.trim())));
-      for (const part of parts) texts.add(part.text.trim());
-    }
+  const paths = [
+    ...files.map((path) => ({ path, imports: true })),
+    ...[...new Set(folders)].flatMap((folder) => INSTRUCTION_FILES.map((f) => ({ ...f, path: join(folder, f.name) }))),
+  ];
+  for (const { path, imports } of paths) {
+    const text = read(path);
+    if (text === undefined || text.trim() === "" || texts.has(text.trim())) continue;
+    texts.add(text.trim());
+    // Loaded only for a file that may import (most projects have an AGENTS.md alone).
+    const parts = imports
+      ? (await import("@keel/formats/instructions")).withImports(path, text, read)
+      : [{ path, text }];
+    out.push(...parts.filter((p, i) => i === 0 || !texts.has(p.text.trim())));
+    for (const part of parts) texts.add(part.text.trim());
   }
   return out;
 }
 
-/** The instruction files of `folders` (widest first), capped. `problems` gets what the user should know. */
+/**
+ * Plugins' context files, then the instruction files of `folders` (widest first), capped. `problems` gets what the
+ * user should know.
+ */
 export async function readInstructions(
   folders: readonly string[],
   caps: Caps,
   problems: string[],
+  pluginFiles: readonly string[] = [],
 ): Promise<InstructionFile[]> {
   const files: InstructionFile[] = [];
   let left = caps.maxTotalBytes;
-  for (const file of await found(folders, problems)) {
+  for (const file of await found(folders, problems, pluginFiles)) {
     const size = Buffer.byteLength(file.text);
     const base = { path: file.path, ...(file.importedBy && { importedBy: file.importedBy }) };
     if (left <= 0) {

@@ -11,7 +11,7 @@ import { projectFolders } from "./folders.ts";
 import { gitBranch } from "./git-branch.ts";
 import { readInstructions, type Caps, type InstructionFile } from "./instructions.ts";
 import type { Skill } from "./skills.ts";
-import { sourcesOf, type Source } from "./sources.ts";
+import { pluginInstructions, sourcesOf, type Source } from "./sources.ts";
 import type { Template } from "./templates.ts";
 
 export interface SessionContext {
@@ -60,7 +60,7 @@ export async function readSessionContext(inputs: ContextInputs): Promise<Session
   const commands = present(sources.commands);
   return {
     facts,
-    instructions: await readInstructions([keelHome, ...chain], caps, problems),
+    instructions: await readInstructions([keelHome, ...chain], caps, problems, pluginInstructions(plugins)),
     skills: skills.length ? await (await import("./skills.ts")).discoverSkills(skills, problems) : [],
     templates: prompts.length ? await (await import("./templates.ts")).discoverTemplates(prompts, problems) : [],
     commands: commands.length ? await (await import("./claude-commands.ts")).discoverCommands(commands, problems) : [],

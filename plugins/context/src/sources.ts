@@ -1,13 +1,12 @@
 /**
  * Where skills, prompt templates and slash commands are looked for, in precedence order (the first of a name
  * wins): the project's folders, narrowest first, then the user's folder, then plugins that list folders in
- * their manifest (`keel.skills`, `keel.prompts`). Claude Code's `.claude/commands` run `!` lines and grant
- * their `allowed-tools`, so the project's are read only once the folder is trusted, and only the working
- * folder's: trust is decided for that folder's files alone, never a parent's.
+ * their manifest (`keel.skills`, `keel.prompts`, `keel.content.commands`). Claude Code's `.claude/commands` run
+ * `!` lines and grant their `allowed-tools`, so the project's are read only once the folder is trusted, and only
+ * the working folder's: trust is decided for that folder's files alone, never a parent's.
  */
-import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { z, type PluginInfo } from "@keel/extensions-api";
+import { join } from "node:path";
+import type { PluginInfo } from "@keel/extensions-api";
 
 export type ContentKind = "skills" | "prompts" | "commands";
 
@@ -26,29 +25,27 @@ export interface Source {
   origin: string;
   /** Its files may grant tools: the user's, a plugin's, a trusted project's commands (never a project's skills). */
   trusted: boolean;
+  /** A plugin's name, which its commands are namespaced by. */
+  prefix?: string;
 }
 
-const ManifestFolders = z.object({
-  keel: z.object({ skills: z.array(z.string()).default([]), prompts: z.array(z.string()).default([]) }),
-});
-
-/** The folders each plugin's manifest lists, read once for both kinds (~30 manifests on a start). */
+/** The folders each plugin lists (its manifest's `skills`, `prompts`, `content.commands`), from what the host read. */
 function pluginFolders(plugins: readonly PluginInfo[]): Record<ContentKind, Source[]> {
   const folders: Record<ContentKind, Source[]> = { skills: [], prompts: [], commands: [] };
   for (const plugin of plugins) {
-    if (plugin.state !== "active" && plugin.state !== "lazy") continue;
-    let manifest: z.infer<typeof ManifestFolders>;
-    try {
-      manifest = ManifestFolders.parse(JSON.parse(readFileSync(join(plugin.dir, "package.json"), "utf8")));
-    } catch {
-      continue; // The host read and checked this manifest already; a plugin that lists nothing is the usual case.
-    }
-    for (const kind of ["skills", "prompts"] as const)
-      folders[kind].push(
-        ...manifest.keel[kind].map((dir) => ({ dir: resolve(plugin.dir, dir), origin: plugin.name, trusted: true })),
-      );
+    if ((plugin.state !== "active" && plugin.state !== "lazy") || !plugin.content) continue;
+    const source = (dir: string) => ({ dir, origin: plugin.name, trusted: true });
+    folders.skills.push(...plugin.content.skills.map(source));
+    folders.prompts.push(...plugin.content.prompts.map(source));
+    // A plugin's commands are namespaced by it (`/plugin:command`), as in Claude Code.
+    folders.commands.push(...plugin.content.commands.map((dir) => ({ ...source(dir), prefix: plugin.name })));
   }
   return folders;
+}
+
+/** The context files plugins add to the system prompt (a Gemini CLI extension's `GEMINI.md`). */
+export function pluginInstructions(plugins: readonly PluginInfo[]): string[] {
+  return plugins.flatMap((p) => (p.state === "active" || p.state === "lazy" ? (p.content?.instructions ?? []) : []));
 }
 
 /**

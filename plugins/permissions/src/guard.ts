@@ -55,6 +55,10 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>, grants: () 
       settings: api.settings,
       flagMode: flags["permission-mode"] ?? flags.permissionMode,
       untrusted: api.untrustedSettings,
+      plugins: api.runtime
+        .listPlugins()
+        .filter((p) => (p.state === "active" || p.state === "lazy") && p.content?.deny.length)
+        .map((p) => ({ name: p.name, deny: p.content!.deny })),
     });
     for (const problem of problems) api.log.warn(problem);
     policy.session = sessionGrants(api);

@@ -13,6 +13,8 @@ export interface PolicySources {
   flagMode?: unknown;
   /** The section as an untrusted project wrote it. */
   untrusted?: unknown;
+  /** Deny rules that installed packages bring (a Gemini CLI extension's `excludeTools`), by plugin. */
+  plugins?: readonly { name: string; deny: readonly string[] }[];
 }
 
 /** The policy, and problems to report (rules that do not parse, a bad flag, an unreadable project section). */
@@ -33,6 +35,7 @@ export function buildPolicy(sources: PolicySources): { policy: Policy; problems:
   const deny = rules(sources.settings.deny, "deny");
   const ask = rules(sources.settings.ask, "ask");
   const allow = rules(sources.settings.allow, "allow");
+  for (const plugin of sources.plugins ?? []) deny.push(...rules(plugin.deny, `deny (plugin ${plugin.name})`));
   if (sources.untrusted !== undefined) {
     const project = UntrustedPermissionsSchema.safeParse(sources.untrusted);
     if (!project.success)

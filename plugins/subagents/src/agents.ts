@@ -5,10 +5,12 @@
  * `disallowedTools`, `model` (`provider/model`, an alias such as `sonnet`, absent or `inherit`: the session's),
  * `permissionMode` and `maxTurns`; the body is the agent's system prompt. From `$KEEL_HOME/agents`, then the
  * project's `.keel/agents` and `.claude/agents` when the folder is trusted (a definition picks tools and a
- * model, so it is configuration, not just text); a later definition of a name replaces an earlier one.
+ * model, so it is configuration, not just text); a later definition of a name replaces an earlier one. Plugins'
+ * agents folders (`keel.content.agents`) come first, each agent named `<plugin>:<name>`.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { PluginInfo } from "@keel/extensions-api";
 import type { AgentFile, PermissionMode } from "@keel/formats/agents";
 import type { ToolSpec } from "@keel/formats/tools";
 
@@ -49,12 +51,17 @@ export async function discoverAgents(
   cwd: string,
   projectTrusted: boolean,
   problems: string[],
+  plugins: readonly PluginInfo[] = [],
 ): Promise<Map<string, AgentDefinition>> {
   const agents = new Map([[GENERAL.name, GENERAL]]);
+  const fromPlugins = plugins.flatMap((p) =>
+    p.state === "active" || p.state === "lazy" ? (p.content?.agents ?? []).map((dir) => ({ dir, prefix: p.name })) : [],
+  );
   const folders = [
-    join(keelHome, "agents"),
-    ...(projectTrusted ? PROJECT_AGENT_FOLDERS.map((folder) => join(cwd, folder)) : []),
-  ].filter((dir) => existsSync(dir));
+    ...fromPlugins,
+    { dir: join(keelHome, "agents") },
+    ...(projectTrusted ? PROJECT_AGENT_FOLDERS.map((folder) => ({ dir: join(cwd, folder) })) : []),
+  ].filter(({ dir }) => existsSync(dir));
   // The reader loads only when there is a folder to read (most sessions have none).
   if (folders.length === 0) return agents;
   const [{ Notes, noteText }, { readAgents }] = await Promise.all([
@@ -62,8 +69,9 @@ export async function discoverAgents(
     import("@keel/formats/agents"),
   ]);
   const notes = new Notes();
-  for (const dir of folders)
-    for (const agent of await readAgents(dir, notes)) agents.set(agent.name, definition(agent));
+  // A plugin's agents are namespaced by it (`plugin:agent`), as in Claude Code.
+  for (const { dir, prefix } of folders as { dir: string; prefix?: string }[])
+    for (const agent of await readAgents(dir, notes, prefix)) agents.set(agent.name, definition(agent));
   problems.push(...notes.list.map(noteText));
   return agents;
 }

@@ -18,7 +18,7 @@ export default definePlugin({
     let agents: ReadonlyMap<string, AgentDefinition> = new Map([[GENERAL.name, GENERAL]]);
     api.hooks.tap("session_start", async () => {
       const problems: string[] = [];
-      agents = await discoverAgents(api.keelHome, api.cwd, api.projectTrusted, problems);
+      agents = await discoverAgents(api.keelHome, api.cwd, api.projectTrusted, problems, api.runtime.listPlugins());
       for (const problem of problems) api.log.warn(problem);
     });
     // Before the hooks and the permission policy: a call outside the agent's own limits is refused first.

@@ -1,0 +1,30 @@
+/** What a plugin is as the host lists it: where it came from, its state, what it declares and what it ships. */
+import type { DeclaredContributions } from "./contributions.js";
+import type { PluginRef } from "./events.js";
+import type { PluginContent } from "./manifest.js";
+
+/** Where a plugin came from; `project` is the workspace's `.keel/plugins`, loaded only once the folder is trusted. */
+export type PluginSource = "distribution" | "user" | "cli" | "project";
+export type PluginState = "active" | "lazy" | "failed" | "degraded" | "disabled";
+
+/** One plugin as `keel plugins` shows it. */
+export interface PluginInfo extends PluginRef {
+  source: PluginSource;
+  dir: string;
+  state: PluginState;
+  /** Why it failed or is disabled. */
+  reason?: string;
+  /** What its manifest declares, by name, per kind of `CONTRIBUTIONS`. */
+  contributes: DeclaredContributions;
+  /**
+   * The content its manifest lists for keel's own plugins to read (`keel.skills`, `keel.prompts`,
+   * `keel.content`), with every path made absolute; absent when it lists none (most plugins).
+   */
+  content?: PluginContentPaths;
+}
+
+/** A manifest's content with its paths absolute: what `PluginInfo.content` holds. */
+export interface PluginContentPaths extends PluginContent {
+  skills: string[];
+  prompts: string[];
+}
