@@ -25,6 +25,7 @@ it("scans every boot flag of the catalog, and only those", () => {
     mode: "json",
     print: true,
     firstWord: "run",
+    onlyPrints: false,
   });
 });
 

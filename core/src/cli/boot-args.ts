@@ -17,13 +17,19 @@ export interface BootArgs {
   print: boolean;
   /** The first word that is not an option nor a kernel flag's value: a subcommand candidate. */
   firstWord?: string;
+  /** `-h`, `--help`, `-v` or `--version`: the run only prints, so nothing may ask. */
+  onlyPrints: boolean;
 }
+
+/** Commander's own flags (help, and the version `buildProgram` adds), after which the run only prints. */
+const PRINT_ONLY = ["-h", "--help", "-v", "--version"];
 
 export function scanBootArgs(argv: string[], flags: readonly KernelFlag[] = kernelFlags("keel")): BootArgs {
   const byText = new Map(flags.flatMap((f) => [`--${f.name}`, ...(f.short ? [`-${f.short}`] : [])].map((t) => [t, f])));
   /** Each boot flag given, with its values in order (undefined for a value flag given last with none). */
   const given = new Map<string, (string | undefined)[]>();
   let firstWord: string | undefined;
+  let onlyPrints = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") break;
@@ -32,6 +38,7 @@ export function scanBootArgs(argv: string[], flags: readonly KernelFlag[] = kern
         ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
         : [arg, undefined];
     const flag = byText.get(text);
+    if (PRINT_ONLY.includes(text)) onlyPrints = true;
     if (!flag) {
       if (!arg.startsWith("-") && firstWord === undefined) firstWord = arg;
       continue;
@@ -55,5 +62,6 @@ export function scanBootArgs(argv: string[], flags: readonly KernelFlag[] = kern
     mode: given.get("mode")?.at(-1),
     print: given.has("print"),
     firstWord,
+    onlyPrints,
   };
 }

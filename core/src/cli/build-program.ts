@@ -12,6 +12,7 @@ import { addBuiltinCommands } from "./builtin-commands.js";
 import { addDeclaredCommands } from "./declared-commands.js";
 import { addFlag, flagProblems, flagValue } from "./flag-problems.js";
 import { kernelFlags } from "./kernel-flags.js";
+import { nearMiss } from "./near-miss.js";
 import { openSession } from "./open-session.js";
 import type { Boot } from "./read-boot.js";
 import { runMode } from "./run-mode.js";
@@ -110,6 +111,8 @@ export function buildProgram(
   }
   addDeclaredCommands(program, runtime.host.waitingCliCommands(), err, name, (code) => (built.exitCode = code));
   program.action(async (words: string[], opts: Record<string, unknown>) => {
+    const typo = nearMiss(words, program, name);
+    if (typo) return void (err(typo), (built.exitCode = 2));
     built.exitCode = await runSession(words, opts);
   });
   return built;

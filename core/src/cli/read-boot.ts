@@ -12,6 +12,7 @@ import { scanBootArgs, type BootArgs } from "./boot-args.js";
 import { readBootValues } from "./boot-values.js";
 import { BUILTIN_COMMANDS } from "./builtin-commands.js";
 import { LINE_MODE, onCapableTerminal, TUI_MODE } from "./default-mode.js";
+import { nearName } from "./near-miss.js";
 
 export interface Boot {
   args: BootArgs;
@@ -51,10 +52,13 @@ export function readBoot(argv: string[], distributionFile: string, err: (text: s
     for (const e of values.errors) err(`${name}: ${e}\n`);
     return 2;
   }
-  const builtin = args.firstWord !== undefined && BUILTIN_COMMANDS.includes(args.firstWord);
+  // A built-in subcommand, a near miss of one (answered "did you mean"), or help: nothing to ask about.
+  const builtin =
+    args.firstWord !== undefined &&
+    (BUILTIN_COMMANDS.includes(args.firstWord) || nearName(args.firstWord, BUILTIN_COMMANDS) !== undefined);
   const trust = {
     granted: args.trust,
-    interactive: !args.print && [LINE_MODE, TUI_MODE].includes(args.mode ?? LINE_MODE) && !builtin,
+    interactive: !args.print && [LINE_MODE, TUI_MODE].includes(args.mode ?? LINE_MODE) && !builtin && !args.onlyPrints,
     firstWord: args.firstWord,
     // What plain `keel` will run when the TUI is installed (runMode's choice); a UI asks only in its own mode.
     mode: args.mode ?? (onCapableTerminal() ? TUI_MODE : LINE_MODE),

@@ -21,6 +21,7 @@ import { TrustStore } from "../trust/trust-store.js";
 import type { Distribution } from "./read-distribution.js";
 import { requireProjectHooks } from "./required-hooks.js";
 import { checkRequired } from "./required-plugins.js";
+import { nearName } from "../cli/near-miss.js";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -96,7 +97,9 @@ export async function start(runtime: Starting, options: RuntimeOptions, layers: 
     store: new TrustStore(options.keelHome),
     hooks: runtime.hooks,
     options: options.trust ?? {},
-    isCliCommand: (word) => host.declaresCliCommand(word),
+    // A near miss is answered "did you mean" without a session: nothing to ask about either.
+    isCliCommand: (word) =>
+      host.declaresCliCommand(word) || host.list().some((p) => nearName(word, p.contributes.cliCommands)),
     command,
     warnings: runtime.warnings,
     activateDeciders: () => host.activateTrustDeciders(runtime.pluginPolicy()),
