@@ -2,6 +2,7 @@
  * The command line: the flags a plugin adds to the main command (`FlagSpec`, the shape the kernel's own flags
  * take too), the subcommands it adds (`CliCommandSpec`) and what a subcommand is given to work with.
  */
+import type { InstallPolicy } from "./install-policy.js";
 import type { Runtime } from "./plugin.js";
 import type { PluginInfo } from "./plugin-info.js";
 import type { UiRequest, UiResponse } from "./ui.js";
@@ -93,10 +94,8 @@ export interface CliContext {
    * too. A change made any other way (an editor, a git pull) still needs the user's trust again.
    */
   changeProjectConfig<T>(change: () => T | Promise<T>): Promise<T>;
-  /** The managed settings' `plugins.allowedCatalogs`, read from the managed layer alone; undefined: any. */
-  allowedCatalogs?: readonly string[];
-  /** Where the managed settings are, for messages. */
-  managedFile: string;
+  /** What the managed settings let be installed: plugins and catalogs allowed and blocked, plugins required. */
+  installPolicy: InstallPolicy;
 }
 
 /** A session a CLI command holds in keel's process (`CliContext.openSession`). */

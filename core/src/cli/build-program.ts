@@ -104,7 +104,7 @@ export function buildProgram(
         confirm: (question) => askYesNo(question, err),
         projectTrusted: runtime.trust?.trusted ?? false,
         changeProjectConfig: (change) => runtime.changeProjectConfig(change),
-        ...runtime.catalogPolicy,
+        installPolicy: runtime.installPolicy,
       });
       built.exitCode = typeof result === "number" ? result : 0;
     });

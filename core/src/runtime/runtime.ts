@@ -92,9 +92,9 @@ export class KeelRuntime implements Runtime {
     this.agent = sessionAgent(this.w);
   }
 
-  /** The managed layer's `plugins.allowedCatalogs` and where that file is (for the plugin installer). */
-  get catalogPolicy(): { allowedCatalogs?: readonly string[]; managedFile: string } {
-    return this.w.view.catalogPolicy;
+  /** What the managed layer lets be installed, and what every layer requires (for the plugin installer). */
+  get installPolicy() {
+    return this.w.view.installPolicy;
   }
 
   /** The settings keys (dotted) the distribution locks against every layer below the managed one. */

@@ -3,6 +3,7 @@
  * (whole once trusted, only its allowed keys before), `--settings`, the distribution's locks put back over
  * them, and the managed layer above all. Before the project's trust is decided, they leave the project out.
  */
+import type { InstallPolicy } from "@keel/extensions-api";
 import type { ProjectTrust } from "../trust/decide.js";
 import type { PluginPolicy } from "../host/plugin-policy.js";
 import { parseCoreSettings, type CoreSettings } from "../settings/core-settings.js";
@@ -87,9 +88,11 @@ export class SettingsView {
     return requiredPlugins([defaults, user, this.trusted ? project : undefined, ...extra, managed]);
   }
 
-  /** The managed layer's `plugins.allowedCatalogs` and where that file is (for the plugin installer). */
-  get catalogPolicy(): { allowedCatalogs?: readonly string[]; managedFile: string } {
-    return { allowedCatalogs: this.managed.plugins.allowedCatalogs, managedFile: this.layers.managedFile };
+  /** What the managed layer lets be installed, and what every layer requires (for the plugin installer). */
+  get installPolicy(): InstallPolicy {
+    const { allowed, blocked, allowedCatalogs, blockedCatalogs } = this.managed.plugins;
+    const managedFile = this.layers.managedFile;
+    return { managedFile, required: this.requiredPlugins(), allowed, blocked, allowedCatalogs, blockedCatalogs };
   }
 
   /** The distribution's locked keys (dotted). */
