@@ -28,6 +28,7 @@ import { activatePlugin, DEGRADED_AFTER, type ActivationContext } from "./activa
 import { activationEvents, firesFor, offerDeclaredTools, waitsFor } from "./activation-events.js";
 import { listsCliCommand, waitingCliCommands } from "./declared-cli-commands.js";
 import { decidesTrust, policyBars, type PluginPolicy } from "./plugin-policy.js";
+import { addingLists, lockedWith } from "./manifest-keys.js";
 import { inlineManifest, type InlineCandidate, type PluginRecord } from "./plugin-record.js";
 
 export interface HostDeps {
@@ -273,16 +274,14 @@ export class PluginHost {
     return r.pending;
   }
 
-  /**
-   * The settings paths (`"permissions.deny"`, `"hooks.*"`) whose lists every layer adds to, from `keel.addingLists`:
-   * keys of the plugin's own section, or of a section it `reads` when the key starts with that section's name.
-   */
+  /** The settings paths whose lists every layer adds to (`keel.addingLists`, manifest-keys.ts). */
   addingLists(): string[] {
-    return this.records.flatMap((r) =>
-      (r.manifest?.addingLists ?? []).map((key) =>
-        r.manifest?.reads.includes(key.split(".")[0]!) ? key : `${r.settingsKey}.${key}`,
-      ),
-    );
+    return addingLists(this.records);
+  }
+
+  /** The keys a distribution's lock on `locked` also locks (`keel.locksWith`, manifest-keys.ts). */
+  lockedWith(locked: readonly string[]): string[] {
+    return lockedWith(this.records, locked);
   }
 
   /** The settings sections discovered plugins own or read, loaded or not: what top-level keys may be. */

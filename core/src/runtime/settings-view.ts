@@ -19,21 +19,28 @@ interface View {
   untrusted?: SettingsObject;
 }
 
+/** What the plugins' manifests say about settings paths (manifest-keys.ts), once they are read. */
+export interface ManifestKeys {
+  addingLists(): readonly string[];
+  lockedWith(locked: readonly string[]): string[];
+}
+
 export class SettingsView {
   private view: View;
   private readonly managed: ManagedPolicy;
   private trusted = false;
 
   /**
-   * `locked` are the distribution's locked keys (`command` names it in warnings); `addingLists` the settings
-   * paths whose lists every layer adds to (known once the plugins' manifests are read). Problems go to `warnings`.
+   * `locked` are the distribution's locked keys (`command` names it in warnings); `manifests` give the settings
+   * paths whose lists every layer adds to and the keys a lock also locks (known once the plugins' manifests are
+   * read). Problems go to `warnings`.
    */
   constructor(
     readonly layers: SettingLayers,
     private readonly locked: string[],
-    command: string,
+    private readonly command: string,
     private readonly warnings: string[],
-    private readonly addingLists: () => readonly string[],
+    private readonly manifests: ManifestKeys,
   ) {
     const [, ...below] = namedLayers(layers);
     warnings.push(...lockWarnings(below.slice(0, -1), locked, command));
@@ -61,6 +68,8 @@ export class SettingsView {
 
   /** Settles the settings once the project's trust is known; its problems are reported now. */
   settle(trust: ProjectTrust): void {
+    const [, ...below] = namedLayers(this.layers);
+    this.warnings.push(...lockWarnings(below.slice(0, -1), this.manifests.lockedWith(this.locked), this.command));
     this.trusted = trust.trusted;
     const settings = this.compose(trust.trusted ? this.layers.project : trust.allowed);
     this.view = {
@@ -97,7 +106,7 @@ export class SettingsView {
 
   /** The distribution's locked keys (dotted). */
   get lockedKeys(): readonly string[] {
-    return this.locked;
+    return [...this.locked, ...this.manifests.lockedWith(this.locked)];
   }
 
   /** Whether the managed layer fixes the operations backend (nothing below undoes it). */
@@ -108,7 +117,7 @@ export class SettingsView {
   /** The layers that apply, merged: the project's whole file, only its allowed keys, or none of it yet. */
   private compose(project: SettingsObject | undefined): SettingsObject {
     const { defaults, user, extra, managed } = this.layers;
-    const merged = mergeSettings([defaults, user, project, ...extra], new Set(this.addingLists()));
-    return overlayManaged(applyLocks(merged, defaults, this.locked), managed);
+    const merged = mergeSettings([defaults, user, project, ...extra], new Set(this.manifests.addingLists()));
+    return overlayManaged(applyLocks(merged, defaults, [...this.lockedKeys]), managed);
   }
 }
