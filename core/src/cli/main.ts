@@ -23,6 +23,7 @@ import { defaultMode, LINE_MODE, onCapableTerminal, TUI_MODE } from "./default-m
 import { openSession } from "./open-session.js";
 import { flagProblems, flagValue } from "./flag-problems.js";
 import { nearMiss, nearName } from "./near-miss.js";
+import { endOnClosedOutput } from "./closed-output.js";
 
 export interface MainOptions {
   /** Path of the distribution's package.json. */
@@ -32,12 +33,7 @@ export interface MainOptions {
 }
 
 function addFlag(cmd: Command, flag: FlagSpec): void {
-  const value =
-    flag.type === "boolean"
-      ? ""
-      : flag.type === "string[]"
-        ? ` ${flag.valueName ?? "<value>"}`
-        : ` ${flag.valueName ?? "<value>"}`;
+  const value = flag.type === "boolean" ? "" : ` ${flag.valueName ?? "<value>"}`;
   const spec = `${flag.short ? `-${flag.short}, ` : ""}--${flag.name}${value}`;
   if (flag.type === "string[]") cmd.option(spec, flag.description, (v: string, prev: string[] = []) => [...prev, v]);
   else cmd.option(spec, flag.description);
@@ -117,6 +113,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
     return 2;
   }
   trace("runtime ready (startup plugins active)");
+  endOnClosedOutput(runtime);
   for (const w of runtime.warnings) err(`${distribution.command}: ${w}\n`);
   // `keel trust` is about to answer it; everywhere else the one notice says what was skipped.
   if (runtime.trust?.notice && boot.firstWord !== "trust") err(`${distribution.command}: ${runtime.trust.notice}\n`);
