@@ -2,12 +2,15 @@
 import type { CliContext } from "@keel/extensions-api";
 import { moveOut } from "@keel/installer";
 import { guarded } from "../options.ts";
+import { requiredRefusal } from "../policy.ts";
 import { changing, scopeOf, UsageError } from "../scope.ts";
 
 export function run(args: string[], options: Record<string, unknown>, context: CliContext): Promise<number> {
   return guarded(context, async () => {
     const scope = scopeOf(options, context);
     const name = args[0]!;
+    const required = requiredRefusal(context.installPolicy, name, "removed");
+    if (required) throw new UsageError(required);
     const moved = await changing(scope, context, async () => moveOut(scope, name));
     if (!moved) throw new UsageError(`${name} is not installed in ${scope.root}/plugins`);
     context.stdout(`removed ${name}\n`);
