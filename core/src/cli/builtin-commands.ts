@@ -73,7 +73,7 @@ export function addBuiltinCommands(
     .option("--revoke", "forget the folder's trust decision")
     .action(async (dir: string | undefined, opts: { revoke?: boolean }) => {
       const config = readProjectConfig(resolve(runtime.cwd, dir ?? "."));
-      const store = new TrustStore(runtime.keelHome);
+      const store = new TrustStore(runtime.keelHome, runtime.app.command);
       const warnings: string[] = [];
       if (opts.revoke)
         out(

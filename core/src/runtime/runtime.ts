@@ -108,7 +108,7 @@ export class KeelRuntime implements Runtime {
    */
   changeProjectConfig<T>(change: () => T | Promise<T>): Promise<T> {
     if (!this.trust) throw new Error("the project's trust is decided while the runtime is created");
-    return keepingTrust(this.trust, new TrustStore(this.keelHome), this.warnings, change);
+    return keepingTrust(this.trust, new TrustStore(this.keelHome, this.app.command), this.warnings, change);
   }
 
   /** The merged settings in effect. */

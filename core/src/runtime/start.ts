@@ -97,7 +97,7 @@ export async function start(runtime: Starting, options: RuntimeOptions, layers: 
   const trust = await decideProjectTrust({
     cwd: options.cwd,
     project: layers.project,
-    store: new TrustStore(options.keelHome),
+    store: new TrustStore(options.keelHome, command),
     hooks: runtime.hooks,
     options: options.trust ?? {},
     // A near miss is answered "did you mean" without a session: nothing to ask about either.

@@ -132,7 +132,7 @@ export async function decideProjectTrust(args: TrustInputs): Promise<ProjectTrus
     ...(config.plugins.length > 0 ? [`its plugins (${config.plugins.join(", ")})`] : []),
   ];
   const notice =
-    `This folder is not trusted${why}, so keel skipped ${skipped.join(" and ")}. ` +
+    `This folder is not trusted${why}, so ${args.command} skipped ${skipped.join(" and ")}. ` +
     `Trust it with "${args.command} trust" (remembered until those files change) or run with --trust (this run only).`;
   const lost = answer ? [] : args.store.lapsedHooks(config, args.warnings);
   if (lost.length > 0) args.warnings.push(lostHooksWarning(lost, args.command));

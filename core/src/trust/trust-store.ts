@@ -39,7 +39,11 @@ const RETRIES = { retries: 20, minTimeout: 25, maxTimeout: 250 };
 export class TrustStore {
   readonly file: string;
 
-  constructor(keelHome: string) {
+  /** `command` names the distribution in messages (`keel trust`, or a custom agent's). */
+  constructor(
+    keelHome: string,
+    private readonly command = "keel",
+  ) {
     this.file = join(keelHome, "trust.json");
   }
 
@@ -133,7 +137,9 @@ export class TrustStore {
       parsed = undefined;
     }
     if (parsed?.success) return { data: parsed.data, damaged: false };
-    warnings.push(`${this.file} is damaged; no folder is trusted until you fix it or run "keel trust" again.`);
+    warnings.push(
+      `${this.file} is damaged; no folder is trusted until you fix it or run "${this.command} trust" again.`,
+    );
     return { data: { folders: {} }, damaged: true };
   }
 }

@@ -5,7 +5,9 @@
  * prompt additions are still added).
  */
 
-const IDENTITY = "You are keel, a coding agent in the user's workspace: read, change and run code with your tools.";
+/** Who the agent is: the distribution's command names it (`keel`, or a custom agent's own name). */
+const identity = (name: string) =>
+  `You are ${name}, a coding agent in the user's workspace: read, change and run code with your tools.`;
 
 /** One guideline per line; `tools` are the tools it talks about, all of which must be active. */
 const GUIDELINES: { tools: string[]; line: string }[] = [
@@ -17,8 +19,8 @@ const GUIDELINES: { tools: string[]; line: string }[] = [
 ];
 
 /** The identity and the guidelines that apply to `toolNames`. */
-export function defaultBase(toolNames: readonly string[]): string {
+export function defaultBase(toolNames: readonly string[], name = "keel"): string {
   const active = new Set(toolNames);
   const lines = GUIDELINES.filter((g) => g.tools.every((t) => active.has(t))).map((g) => `- ${g.line}`);
-  return [IDENTITY, ...lines].join("\n");
+  return [identity(name), ...lines].join("\n");
 }

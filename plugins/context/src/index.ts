@@ -42,7 +42,17 @@ export default definePlugin({
       const context = await load();
       const inputs = [configured, context, info.toolNames.join("\n"), info.cwd, ...(info.additions ?? [])];
       if (last?.inputs.length !== inputs.length || last.inputs.some((value, i) => value !== inputs[i]))
-        last = { inputs, prompt: buildSystemPrompt(configured, context, info.toolNames, info.cwd, info.additions) };
+        last = {
+          inputs,
+          prompt: buildSystemPrompt(
+            configured,
+            context,
+            info.toolNames,
+            info.cwd,
+            info.additions,
+            api.runtime.app.command,
+          ),
+        };
       return last.prompt;
     });
   },

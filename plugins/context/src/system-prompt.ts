@@ -22,10 +22,12 @@ export function buildSystemPrompt(
   toolNames: readonly string[],
   cwd: string,
   additions: readonly string[] = [],
+  name = "keel",
 ): string {
   const added = additions.filter((part) => part.length > 0).join("\n\n");
   const setting = (added && configured.endsWith(added) ? configured.slice(0, -added.length) : configured).trim();
-  const base = setting === "" ? [defaultBase(toolNames), ...(added ? [added] : [])].join("\n\n") : configured.trimEnd();
+  const base =
+    setting === "" ? [defaultBase(toolNames, name), ...(added ? [added] : [])].join("\n\n") : configured.trimEnd();
   const parts = [base, context.facts];
   for (const file of context.instructions)
     parts.push(

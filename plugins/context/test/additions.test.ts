@@ -45,7 +45,8 @@ async function promptOf(extra: Record<string, unknown>): Promise<string> {
 
 it("adds them to the default words when no prompt is set", async () => {
   const prompt = await promptOf({});
-  expect(prompt).toMatch(/^You are keel, a coding agent/);
+  // The distribution's own name, not keel's.
+  expect(prompt).toMatch(/^You are french, a coding agent/);
   expect(prompt).toContain("Always answer in French.");
   expect(prompt).toContain("Folder: ");
 });
@@ -53,5 +54,5 @@ it("adds them to the default words when no prompt is set", async () => {
 it("keeps them after a set prompt, which replaces the default words", async () => {
   const prompt = await promptOf({ systemPrompt: "You are Pierre." });
   expect(prompt).toMatch(/^You are Pierre\.\n\nAlways answer in French\./);
-  expect(prompt).not.toContain("You are keel");
+  expect(prompt).not.toMatch(/You are (keel|french)/);
 });

@@ -7,17 +7,21 @@ import { objectSection, updateUserSettings } from "@keel/extensions-api/user-set
 import { parseServer } from "./servers.ts";
 import { changedTools, ServerStore } from "./store.ts";
 
-const USAGE = `usage: keel mcp list
+/** The usage text, naming the distribution's command. */
+const usage = (keel: string) =>
+  `usage: keel mcp list
        keel mcp add <name> [--env KEY=VALUE]... -- <command> [args...]   (a stdio server)
        keel mcp add <name> --url <url> [--header "Name: value"]...       (a Streamable HTTP server)
        keel mcp remove <name>
-       keel mcp approve <server> [tool...]`;
+       keel mcp approve <server> [tool...]`.replace(/\bkeel mcp\b/g, `${keel} mcp`);
 
 function list(servers: Record<string, unknown>, context: CliContext): number {
   const store = new ServerStore(context.keelHome);
   const names = Object.keys(servers);
   if (names.length === 0) {
-    context.stdout("No MCP servers configured. Add one with: keel mcp add <name> -- <command> [args...]\n");
+    context.stdout(
+      `No MCP servers configured. Add one with: ${context.command} mcp add <name> -- <command> [args...]\n`,
+    );
     return 0;
   }
   for (const name of names) {
@@ -39,7 +43,7 @@ function add(args: string[], options: Record<string, unknown>, context: CliConte
   const [name, command, ...rest] = args;
   const url = typeof options.url === "string" ? options.url : undefined;
   if (!name || (!command && !url)) {
-    context.stderr(`${USAGE}\n`);
+    context.stderr(`${usage(context.command)}\n`);
     return 2;
   }
   const pairs = (value: unknown, sep: string) =>
@@ -66,7 +70,7 @@ function add(args: string[], options: Record<string, unknown>, context: CliConte
 
 function remove(name: string | undefined, context: CliContext): number {
   if (!name) {
-    context.stderr(`${USAGE}\n`);
+    context.stderr(`${usage(context.command)}\n`);
     return 2;
   }
   let found = false;
@@ -90,7 +94,9 @@ function approve(server: string | undefined, tools: string[], context: CliContex
   const state = server ? store.get(server) : undefined;
   if (!server || !state) {
     context.stderr(
-      server ? `keel has not connected to an MCP server "${server}" yet: nothing to approve.\n` : `${USAGE}\n`,
+      server
+        ? `${context.command} has not connected to an MCP server "${server}" yet: nothing to approve.\n`
+        : `${usage(context.command)}\n`,
     );
     return server ? 1 : 2;
   }
@@ -125,7 +131,7 @@ export function runMcpCli(
     case "approve":
       return approve(args[0], args.slice(1), context);
     default:
-      context.stderr(`keel mcp: unknown action "${action}".\n${USAGE}\n`);
+      context.stderr(`${context.command} mcp: unknown action "${action}".\n${usage(context.command)}\n`);
       return 2;
   }
 }

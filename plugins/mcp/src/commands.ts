@@ -1,7 +1,7 @@
 /** What `/mcp` shows: the servers, their state, protocol revision and tools, and what is held for approval. */
 import type { McpHub } from "./hub.ts";
 
-export function describeServers(hub: McpHub): string {
+export function describeServers(hub: McpHub, command = "keel"): string {
   const catalogue = hub.catalogue();
   const lines: string[] = [];
   for (const [name, connection] of hub.connections) {
@@ -12,7 +12,7 @@ export function describeServers(hub: McpHub): string {
     );
     for (const tool of catalogue.filter((t) => t.server === name)) lines.push(`  ${tool.name}`);
     for (const tool of hub.held(name))
-      lines.push(`  ${tool.name} — held: changed since approved (keel mcp approve ${name})`);
+      lines.push(`  ${tool.name} — held: changed since approved (${command} mcp approve ${name})`);
   }
   if (hub.searchMode())
     lines.push(`The tools are behind mcp_search (${catalogue.length} tools; ${hub.chosenCount} chosen).`);

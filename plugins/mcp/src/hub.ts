@@ -195,7 +195,7 @@ export class McpHub {
       else
         this.tell(
           `MCP server "${server}" changed ${names} since you approved it; ` +
-            `held until you approve (keel mcp approve ${server}).`,
+            `held until you approve (${runtime.app.command} mcp approve ${server}).`,
         );
     }
   }
@@ -299,8 +299,8 @@ export class McpHub {
     const { server, tool } = offered;
     if (this.held(server).some((t) => t.name === tool.name))
       return refusal(
-        `The MCP tool "${tool.name}" of "${server}" changed since the user approved it, so it is held and ` +
-          `was not run. The user can approve it with: keel mcp approve ${server}`,
+        `The MCP tool "${tool.name}" of "${server}" changed since the user approved it, so it is held and was ` +
+          `not run. The user can approve it with: ${this.deps.runtime()?.app.command ?? "keel"} mcp approve ${server}`,
       );
     const current = this.lists.get(server)?.tools.find((t) => t.name === tool.name);
     if (!current) return refusal(`The MCP server "${server}" no longer offers "${tool.name}"; nothing was run.`);

@@ -37,7 +37,7 @@ export default definePlugin({
       description: "List MCP servers, their state and their tools",
       run: async (_args, rt) =>
         rt.notify(
-          hub ? (await import("./commands.ts")).describeServers(hub) : "No MCP servers are configured.",
+          hub ? (await import("./commands.ts")).describeServers(hub, rt.app.command) : "No MCP servers are configured.",
           "info",
         ),
     });

@@ -4,6 +4,7 @@
  * with a reason the model sees. `--yes` answers yes without asking, except for what cannot be undone and for
  * protected files; with nobody to ask, the answer is no, with a reason saying how the user can allow it.
  */
+import { join } from "node:path";
 import type { Runtime } from "@keel/extensions-api";
 import type { Decision } from "./decide.ts";
 
@@ -41,7 +42,7 @@ export async function askUser(
     // Under a locked mode the person decides, through the distribution's own UI: no other plugin answers for them.
     ...(locked && { distributionOnly: true }),
   });
-  if (!answer) return { allow: false, by: "no_ui", reason: noUiReason(decision, yes) };
+  if (!answer) return { allow: false, by: "no_ui", reason: noUiReason(decision, yes, runtime, locked) };
   const value =
     answer.kind === "select"
       ? answer.value
@@ -65,16 +66,24 @@ export async function askUser(
   };
 }
 
-function noUiReason(decision: AskDecision, yes: boolean): string {
+/**
+ * Says how the user can allow the call, in the running agent's own terms: its command, its home, and only the
+ * flags and settings it accepts (under a locked mode neither `--yes`, `--permission-mode` nor an allow rule does).
+ */
+function noUiReason(decision: AskDecision, yes: boolean, runtime: Runtime, locked: boolean): string {
+  const { command } = runtime.app;
   const rule = decision.suggestions[0];
-  const ways = decision.irreversible || decision.protected ? [] : ["run keel with --yes"];
+  const ways = decision.irreversible || decision.protected || locked ? [] : [`run ${command} with --yes`];
   // An ask rule holds over allow rules and in every mode: only changing it helps.
   if (decision.rule) ways.push(`take "${decision.rule}" out of permissions.ask in the settings`);
-  else {
+  else if (!locked) {
     if (rule && !decision.protected)
-      ways.push(`add "${rule}" to permissions.allow in the user's settings (~/.keel/settings.json)`);
-    ways.push("run with --permission-mode full");
+      ways.push(
+        `add "${rule}" to permissions.allow in the user's settings (${join(runtime.keelHome, "settings.json")})`,
+      );
+    ways.push(`run ${command} with --permission-mode full`);
   }
+  if (ways.length === 0) ways.push(`run ${command} where a person can answer, and approve it`);
   const unanswerable = yes
     ? "--yes does not approve it, and nobody can be asked here"
     : "nobody can approve it here (no interactive UI)";

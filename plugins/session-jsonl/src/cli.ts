@@ -16,9 +16,9 @@ function flat(text: string | undefined, max: number): string {
 }
 
 /** The table `keel sessions` prints. */
-export function formatSessions(sessions: readonly SessionSummary[], showFolder: boolean): string {
+export function formatSessions(sessions: readonly SessionSummary[], showFolder: boolean, command = "keel"): string {
   if (sessions.length === 0)
-    return "No sessions yet. They are saved as you work; resume with keel -c or keel --session <id>.\n";
+    return `No sessions yet. They are saved as you work; resume with ${command} -c or ${command} --session <id>.\n`;
   const rows = sessions.map((s) => [
     when(s.lastUse),
     String(s.entries),
@@ -52,7 +52,9 @@ export const sessionsCli: CliCommandSpec = {
     const limit = Number(options.limit);
     if (Number.isInteger(limit) && limit > 0) sessions = sessions.slice(0, limit);
     context.stdout(
-      options.json ? JSON.stringify(sessions, null, 2) + "\n" : formatSessions(sessions, options.all === true),
+      options.json
+        ? JSON.stringify(sessions, null, 2) + "\n"
+        : formatSessions(sessions, options.all === true, context.command),
     );
     return 0;
   },

@@ -60,7 +60,7 @@ async function model(runtime: Runtime, args: string): Promise<void> {
         `${names[i]}${m.name && m.name !== m.id ? `  ${m.name}` : ""}${names[i] === current ? "  (current)" : ""}`,
     ),
     values: models,
-    instead: "name one with /model <provider>/<id> (keel models lists them)",
+    instead: `name one with /model <provider>/<id> (${runtime.app.command} models lists them)`,
   });
   if (!chosen) return;
   const set = await runtime.setModel(chosen.provider, chosen.id);

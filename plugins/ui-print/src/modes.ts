@@ -32,9 +32,10 @@ function jsonLine(type: string, payload: object): object {
   return { type, delta };
 }
 
-function needPrompt(mode: string): number {
+function needPrompt(mode: string, runtime: Runtime): number {
+  const keel = runtime.app.command;
   process.stderr.write(
-    `keel: the ${mode} mode needs a prompt: keel -p "<prompt>"${mode === "json" ? " --mode json" : ""}\n`,
+    `${keel}: the ${mode} mode needs a prompt: ${keel} -p "<prompt>"${mode === "json" ? " --mode json" : ""}\n`,
   );
   return 2;
 }
@@ -45,7 +46,7 @@ export function textMode(progress: boolean): Mode {
     name: "text",
     description: "print the final answer (keel -p)",
     async run(runtime, { prompt }) {
-      if (!prompt) return needPrompt("text");
+      if (!prompt) return needPrompt("text", runtime);
       if (progress) showProgress(runtime);
       runtime.events.on(
         "notice",
@@ -55,7 +56,7 @@ export function textMode(progress: boolean): Mode {
         "retry_start",
         (r) =>
           void process.stderr.write(
-            `keel: ${r.provider} ${r.reason}; retry ${r.attempt}/${r.maxAttempts} ` +
+            `${runtime.app.command}: ${r.provider} ${r.reason}; retry ${r.attempt}/${r.maxAttempts} ` +
               `in ${Math.round(r.delayMs / 100) / 10} s\n`,
           ),
       );
@@ -65,7 +66,8 @@ export function textMode(progress: boolean): Mode {
         process.stdout.write(result.finalText.endsWith("\n") ? result.finalText : `${result.finalText}\n`);
       if (result.reason === "stop") return 0;
       process.stderr.write(
-        `keel: the run ended (${result.reason})${result.errorMessage ? `: ${result.errorMessage}` : ""}\n`,
+        `${runtime.app.command}: the run ended (${result.reason})` +
+          `${result.errorMessage ? `: ${result.errorMessage}` : ""}\n`,
       );
       return 1;
     },
@@ -76,7 +78,7 @@ export const jsonMode: Mode = {
   name: "json",
   description: "print every event as one JSON line",
   async run(runtime, { prompt }) {
-    if (!prompt) return needPrompt("json");
+    if (!prompt) return needPrompt("json", runtime);
     // What plugins render for an event, as plain lines (`rendered`): programs reading the JSON may show these.
     const rendering = new EventRendering(() => runtime.ui());
     runtime.events.onAny((type, payload) => {
