@@ -20,9 +20,7 @@ describe("keel batch on the embedded queue", () => {
     const run = await runKeel(
       batch("tasks.jsonl", "--out", "out.jsonl"),
       { cwd: env.root, home: env.home },
-      {
-        timeoutMs: 60_000,
-      },
+      { timeoutMs: 150_000 }, // nine keel processes: a minute was not enough under load
     );
     expect(run.stderr).toContain("keel batch: tasks.jsonl:6: is not JSON (");
     expect(run.code).toBe(1);
