@@ -15,8 +15,10 @@ export interface FlagSpec {
   short?: string;
   description: string;
   type: "boolean" | "string" | "string[]";
-  /** Placeholder for string values, e.g. `<id>`. */
+  /** Placeholder for string values, e.g. `<id>`; in brackets (`[prompt]`) the value may be left out. */
   valueName?: string;
+  /** The only values a string flag takes; any other is an error that lists them, before anything runs. */
+  choices?: readonly string[];
   /**
    * Checks the value given on the command line, before anything runs (no session, no prompt). A returned text
    * is an error that ends the command with exit code 2; it should name the flag and say what to do. Not called

@@ -49,6 +49,8 @@ export interface HostDeps {
   /** The plugin entries of the active branch (`api.session`). */
   session: PluginEntries;
   runtime(): Runtime | undefined;
+  /** Whether this plugin runs confined, in its own host process (confine/policy.ts); absent: none is. */
+  confinement?(r: PluginRecord): import("../confine/policy.js").ConfinementDecision;
 }
 
 export class PluginHost {
@@ -164,12 +166,8 @@ export class PluginHost {
       live.map((r) => ({ name: r.name, version: r.version, dependsOn: r.manifest!.dependsOn })),
       failedNames,
     );
-    for (const [name, why] of failed)
-      this.fail(
-        this.records.find((r) => r.name === name)!,
-        "dependencies",
-        why,
-      );
+    const byName = (name: string) => this.records.find((r) => r.name === name)!;
+    for (const [name, why] of failed) this.fail(byName(name), "dependencies", why);
   }
 
   /**

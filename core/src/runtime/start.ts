@@ -21,6 +21,7 @@ import { TrustStore } from "../trust/trust-store.js";
 import type { Distribution } from "./read-distribution.js";
 import { requireProjectHooks } from "./required-hooks.js";
 import { checkRequired } from "./required-plugins.js";
+import type { ConfineMode } from "../confine/policy.js";
 import { nearName } from "../cli/near-miss.js";
 
 export interface RuntimeOptions {
@@ -37,6 +38,8 @@ export interface RuntimeOptions {
   trust?: TrustOptions;
   /** The managed settings file; default `KEEL_MANAGED_SETTINGS` or /etc/keel/managed-settings.json. */
   managedSettingsFile?: string;
+  /** Which plugins run confined (confine/policy.ts), over the `plugins.confine` setting (the test kit's). */
+  confine?: ConfineMode;
 }
 
 /** What the start drives of the runtime it starts. */
