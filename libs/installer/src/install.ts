@@ -4,6 +4,7 @@
  * deletes the staging folder and leaves the installed version as it was; the swap undoes itself (swap.ts).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { linkOf } from "./link.ts";
 import { join } from "node:path";
 import { declaredNames, treeHash, type LockEntry } from "@keel/plugin-lock";
 import { addedCapabilities, type DeclaredContributions, type PluginPackage } from "@keel/extensions-api";
@@ -15,9 +16,10 @@ import { fetchTarball, unpack } from "./fetch.ts";
 import { scopeLock, stagingDir, type Scope } from "./scope.ts";
 import { sourceText, type Source } from "./source.ts";
 import { swapIn } from "./swap.ts";
+import { runVerifyCommand, type VerifyCommand } from "./verify-command.ts";
 
 /** The steps of an install, in order; `onStep` hears each before it runs. */
-export const INSTALL_STEPS = ["fetch", "unpack", "check", "consent", "dependencies", "swap"] as const;
+export const INSTALL_STEPS = ["fetch", "unpack", "check", "consent", "dependencies", "verify", "swap"] as const;
 export type InstallStep = (typeof INSTALL_STEPS)[number];
 
 /** What the user is asked to agree to. */
@@ -57,6 +59,8 @@ export interface InstallOptions extends CheckContext {
    * the cooldown leaves only an older version than it.
    */
   current?: { name: string; integrity?: string; version?: string };
+  /** The operator's check of the staged package (`marketplace.verifyCommand`); it fails closed. */
+  verify?: VerifyCommand;
   /** `marketplace.minReleaseAge` as it applies here (none when the version was named exactly). */
   cooldown?: Cooldown;
   /** A dependency tree to install exactly (from the lock). */
@@ -129,14 +133,17 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
         : {};
     for (const dep of fetched ? dependenciesWithScripts(stage) : [])
       options.warn?.(`${pkg.name}: the dependency ${dep} has an install script; keel did not run it.`);
+    await step("verify");
+    if (options.verify) await runVerifyCommand(options.verify, source.kind === "folder" ? source.path : stage, pkg);
     const tree = fetched ? treeHash(stage) : undefined;
     if (options.expectTree && tree && tree !== options.expectTree)
       throw new RefusedError(
         `${pkg.name}@${pkg.version} installed from ${sourceText(source)} is not the tree keel.lock ` +
           `recorded (${options.expectTree}, got ${tree}); nothing was changed`,
       );
+    const link = source.kind === "folder" ? linkOf(options.scope, pkg.name, source.path) : undefined;
     const entry: LockEntry = {
-      source: options.recordAs ?? sourceText(source),
+      source: options.recordAs ?? link?.source ?? sourceText(source),
       version: pkg.version,
       resolved: fetched?.resolved,
       commit: source.kind === "git" ? fetched?.resolved.split("#")[1] : undefined,
@@ -152,7 +159,7 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
     await step("swap");
     if (source.kind === "folder") {
       rmSync(stage, { recursive: true, force: true });
-      symlinkSync(source.path, stage, "dir");
+      symlinkSync(link!.target, stage, "dir");
     }
     swapIn(options.scope, pkg.name, stage, entry);
     return { name: pkg.name, entry, outcome: "installed" };

@@ -29,6 +29,9 @@ export function installOptions(
       return b && `the catalog "${b.catalog}" blocked this version: ${b.reason}`;
     },
     refused: (name) => pluginRefused(context.installPolicy, name),
+    verify: settings.verifyCommand
+      ? { command: settings.verifyCommand, timeoutMs: settings.verifyTimeoutMs }
+      : undefined,
     allowGit: options.allowGit === true,
     allowRemote: options.allowRemote === true,
     confirm: confirmPlan(context, options.yes === true),
