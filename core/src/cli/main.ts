@@ -11,6 +11,7 @@ import type { KeelRuntime } from "../runtime/runtime.js";
 import { buildProgram, type Program } from "./build-program.js";
 import { readBoot } from "./read-boot.js";
 import { startRuntime } from "./start-runtime.js";
+import { endOnClosedOutput } from "./closed-output.js";
 
 export interface MainOptions {
   /** Path of the distribution's package.json. */
@@ -27,6 +28,7 @@ export async function main(argv: string[], options: MainOptions): Promise<number
   if (typeof boot === "number") return boot;
   const started = await startRuntime(boot, err);
   if (typeof started === "number") return started;
+  endOnClosedOutput(started.runtime);
   return run(buildProgram(boot, started, out, err), started.runtime, argv, boot.name, err);
 }
 

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import type { CliContext } from "@keel/extensions-api";
 import { pluginDir, purgePlugin } from "@keel/installer";
+import { installedName } from "../installed-name.ts";
 import { removeLeftovers, settingsKeyIn } from "../leftovers.ts";
 import { guarded } from "../options.ts";
 import { requiredRefusal } from "../policy.ts";
@@ -14,7 +15,7 @@ import { changing, scopeOf, UsageError } from "../scope.ts";
 export function run(args: string[], options: Record<string, unknown>, context: CliContext): Promise<number> {
   return guarded(context, async () => {
     const scope = scopeOf(options, context);
-    const name = args[0]!;
+    const name = installedName(scope, args[0]!) ?? args[0]!;
     const required = requiredRefusal(context.installPolicy, name, "removed");
     if (required) throw new UsageError(required);
     const key = settingsKeyIn(pluginDir(scope, name), name);
@@ -23,7 +24,7 @@ export function run(args: string[], options: Record<string, unknown>, context: C
       if (gone.length === 0) return gone;
       return [...gone, ...(await removeLeftovers(scope, name, key, context, options.yes === true))];
     });
-    if (removed.length === 0) throw new UsageError(`${name} is not installed in ${scope.root}/plugins`);
+    if (removed.length === 0) throw new UsageError(`${args[0]} is not installed in ${scope.root}/plugins`);
     context.stdout(`removed ${name}:\n${removed.map((r) => `  ${r}\n`).join("")}`);
     return 0;
   });
