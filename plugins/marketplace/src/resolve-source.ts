@@ -3,7 +3,7 @@
  * catalogs, which also give the sha512 the tarball must have and may mark the version deprecated.
  */
 import type { CliContext } from "@keel/extensions-api";
-import { cooldownFor, parseSource, resolveName, type Cooldown, type Source } from "@keel/installer";
+import { cooldownFor, parseSource, resolveName, type Cooldown, type EntryManifest, type Source } from "@keel/installer";
 import { allCatalogs } from "./catalogs.ts";
 import type { MarketplaceSettings } from "./settings.ts";
 
@@ -15,6 +15,9 @@ export interface Target {
   recordAs?: string;
   /** The cooldown that applies (none when the version was named exactly). */
   cooldown?: Cooldown;
+  /** A Claude Code entry's own manifest fields, written into the installed folder. */
+  entryManifest?: EntryManifest;
+  entryName?: string;
 }
 
 export function resolveSource(
@@ -32,9 +35,11 @@ export function resolveSource(
     context.stderr(
       `${context.command}: ${found.plugin.name}@${found.version.version} is deprecated: ${found.version.deprecated}\n`,
     );
-  const qualified = { ...source, qualifier: found.catalog };
-  const recordAs = `${qualified.name}@${qualified.range}@${qualified.qualifier}`;
+  if (found.renamedFrom) context.stderr(`${found.renamedFrom}: the catalog now lists it as ${found.plugin.name}\n`);
+  const recordAs = `${found.plugin.name}@${source.range}@${found.catalog}`;
+  const { manifest, strict } = found.plugin;
   return {
+    ...(manifest && { entryManifest: { fields: manifest, strict: strict !== false }, entryName: found.plugin.name }),
     source: found.source,
     integrity: found.integrity ?? integrity,
     catalog: found.catalog,
