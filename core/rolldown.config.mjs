@@ -64,6 +64,15 @@ export default defineConfig([
     logLevel: "warn",
   },
   {
+    // A confined plugin's host process (core/src/confine/host-main.ts): the loader and the contract, no CLI.
+    input: "core/dist/confine/host-main.js",
+    platform: "node",
+    external,
+    plugins: [lazyZodLocales(), lazyBuiltins(), lazyCommonJs()],
+    output: { file: "core/dist/plugin-host.cjs", format: "cjs", minify: false, charset: "ascii" },
+    logLevel: "warn",
+  },
+  {
     input: "core/dist/launch.js",
     platform: "node",
     external,

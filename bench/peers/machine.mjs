@@ -46,7 +46,7 @@ process.stdout.write(String(Number(process.hrtime.bigint() - t) / 1e3 / (b.lengt
 /**
  * Microseconds a first touch of a memory page costs (median of three processes). Machines of one kind differ in
  * it by an order of magnitude (a VM that maps each page through its hypervisor: ~11 µs; bare metal: ~0.2 µs), and
- * a start's time grows with the pages it touches (docs/architecture.md § Startup), so tables from two machines
+ * a start's time grows with the pages it touches (docs/design/startup.md), so tables from two machines
  * compare only when this is alike.
  */
 function pageTouchUs() {

@@ -42,8 +42,9 @@ function stalled(): void {
 
 /**
  * Exits once stdout and stderr have flushed. A CLI must not wait for what the run left open: an HTTP client's
- * keep-alive socket to the provider would otherwise hold the process for seconds after the answer.
+ * keep-alive socket to the provider would otherwise hold the process for seconds after the answer. When stdout
+ * was closed before all of it was read, the exit is 141 (128 + SIGPIPE), as cli/closed-output.ts's.
  */
 export function exitAfterFlush(code: number): void {
-  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+  process.stdout.write("", (closed) => process.stderr.write("", () => process.exit(closed ? 141 : code)));
 }

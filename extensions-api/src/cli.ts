@@ -2,6 +2,7 @@
  * The command line: the flags a plugin adds to the main command (`FlagSpec`, the shape the kernel's own flags
  * take too), the subcommands it adds (`CliCommandSpec`) and what a subcommand is given to work with.
  */
+import type { InstallPolicy } from "./install-policy.js";
 import type { Runtime } from "./plugin.js";
 import type { PluginInfo } from "./plugin-info.js";
 import type { UiRequest, UiResponse } from "./ui.js";
@@ -14,8 +15,10 @@ export interface FlagSpec {
   short?: string;
   description: string;
   type: "boolean" | "string" | "string[]";
-  /** Placeholder for string values, e.g. `<id>`. */
+  /** Placeholder for string values, e.g. `<id>`; in brackets (`[prompt]`) the value may be left out. */
   valueName?: string;
+  /** The only values a string flag takes; any other is an error that lists them, before anything runs. */
+  choices?: readonly string[];
   /**
    * Checks the value given on the command line, before anything runs (no session, no prompt). A returned text
    * is an error that ends the command with exit code 2; it should name the flag and say what to do. Not called
@@ -91,10 +94,8 @@ export interface CliContext {
    * too. A change made any other way (an editor, a git pull) still needs the user's trust again.
    */
   changeProjectConfig<T>(change: () => T | Promise<T>): Promise<T>;
-  /** The managed settings' `plugins.allowedCatalogs`, read from the managed layer alone; undefined: any. */
-  allowedCatalogs?: readonly string[];
-  /** Where the managed settings are, for messages. */
-  managedFile: string;
+  /** What the managed settings let be installed: plugins and catalogs allowed and blocked, plugins required. */
+  installPolicy: InstallPolicy;
 }
 
 /** A session a CLI command holds in keel's process (`CliContext.openSession`). */

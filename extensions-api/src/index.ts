@@ -25,6 +25,7 @@ export * from "./session-store.js";
 export * from "./plugin.js";
 export * from "./plugin-info.js";
 export * from "./cli.js";
+export * from "./install-policy.js";
 export * from "./logger.js";
 export * from "./contributions.js";
 export * from "./manifest.js";

@@ -118,6 +118,11 @@ export const KeelManifestSchema = z
      */
     addingLists: z.array(z.string().min(1)).default([]),
     /**
+     * Keys a distribution's lock on another key locks too, because they would widen it: `{ "mode": ["allow"] }`
+     * (a locked `ask` mode is not undone by a layer's allow rules). Named as `addingLists` names keys.
+     */
+    locksWith: z.record(z.string(), z.array(z.string().min(1))).default({}),
+    /**
      * What the plugin's own code may do, shown at install and agreed to in keel.lock; a confined plugin gets
      * nothing else. The forms are `CAPABILITY_FORMS` (`fs:read:{workspace}/docs`, `net:api.example.com`,
      * `exec:git`, `env:EXAMPLE_KEY`; `fs:read`, `fs:write`, `exec`, `net:*`, `env:*` are the widest). What it

@@ -55,8 +55,8 @@ export interface SubagentResult extends RunResult {
 
 /** The running agent, as modes and commands drive it. */
 export interface Runtime {
-  /** The program running the session: the distribution's command (`keel`) and version, for headers. */
-  readonly app: { readonly command: string; readonly version: string };
+  /** The program running the session: the distribution's command (`keel`), version and locked settings keys. */
+  readonly app: { readonly command: string; readonly version: string; readonly locked: readonly string[] };
   /** The workspace folder the session works in (`--cwd`, else the current folder). */
   readonly cwd: string;
   /** keel's own folder for sessions, user settings and data (`$KEEL_HOME`, default `~/.keel`). */

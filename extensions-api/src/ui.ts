@@ -7,10 +7,18 @@ import type { ToolResultContent } from "./messages.js";
 import type { Runtime } from "./plugin.js";
 import type { PluginEntry } from "./session.js";
 
-export type UiRequest =
+export type UiRequest = (
   | { kind: "confirm"; title: string; message?: string }
   | { kind: "select"; title: string; options: string[] }
-  | { kind: "input"; title: string; placeholder?: string };
+  | { kind: "input"; title: string; placeholder?: string }
+) & {
+  /**
+   * Only the distribution's own plugins may answer (the user's, a project's and `--plugin`'s `ui_request`
+   * handlers are not asked): a question a policy the distribution locks must put to the person, such as a
+   * permission prompt under a locked `ask` mode.
+   */
+  distributionOnly?: boolean;
+};
 
 export type UiResponse =
   { kind: "confirm"; confirmed: boolean } | { kind: "select"; value: string } | { kind: "input"; value: string };

@@ -130,6 +130,16 @@ describe("keel dist build with catalog: plugins", () => {
     expect(added.code).toBe(1);
     const removed = await runKeel(["market", "remove", "tools"], env, run);
     expect(removed.stderr).toContain('the catalog "tools" comes with the acme distribution');
+
+    // The managed settings block a catalog the distribution ships, too: it is neither listed nor used.
+    const managed = join(dir, "managed.json");
+    writeFileSync(managed, JSON.stringify({ plugins: { blockedCatalogs: ["tools"] } }));
+    const policed = { ...run, extraEnv: { ...run.extraEnv, KEEL_MANAGED_SETTINGS: managed } };
+    expect((await runKeel(["market", "list"], env, policed)).stdout).not.toContain("tools");
+    const blocked = await runKeel(["install", "acme-echo@tools", "--yes"], env, policed);
+    expect(blocked.stderr).toContain(
+      `the catalog "tools" is blocked by plugins.blockedCatalogs of the managed settings`,
+    );
   }, 180_000);
 
   it("refuses a tarball whose sha512 is not the catalog's, and a catalog the manifest does not trust", async () => {

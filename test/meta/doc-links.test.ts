@@ -34,3 +34,8 @@ function badLinks(root: string): string[] {
 it("links only to files inside the repository", () => {
   expect(badLinks(repo)).toEqual([]);
 });
+
+it("keeps docs/architecture.md a map of at most 300 lines (the detail lives in docs/design/ and the READMEs)", () => {
+  const lines = readFileSync(join(repo, "docs/architecture.md"), "utf8").split("\n").length - 1;
+  expect(lines).toBeLessThanOrEqual(300);
+});

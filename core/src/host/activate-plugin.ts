@@ -18,6 +18,7 @@ import { createScope } from "./plugin-api.js";
 import type { HostDeps } from "./plugin-host.js";
 import { pluginSettings } from "./plugin-settings.js";
 import type { PluginRecord } from "./plugin-record.js";
+import { activateConfined } from "../confine/activate-confined.js";
 
 /** The definition of a plugin without code: all it contributes is declared in its manifest. */
 const DECLARATIONS_ONLY: PluginDefinition = { activate() {} };
@@ -51,6 +52,20 @@ export async function activatePlugin(r: PluginRecord, ctx: ActivationContext): P
       );
   }
   const started = processMs();
+  const confinement = r.inline ? undefined : deps.confinement?.(r);
+  if (confinement && "refused" in confinement) return ctx.fail(r, "confine", confinement.refused);
+  if (confinement?.confine && r.manifest!.entry !== undefined) {
+    if (confinement.warning) deps.bus.emit("plugin_warning", { plugin: r, message: confinement.warning });
+    try {
+      r.scope = await activateConfined(r, ctx, confinement.bwrap);
+      await registerDeclaredProviders(r.scope.api, r.manifest!.providers);
+    } catch (error) {
+      r.scope = undefined;
+      const phase = (error as { phase?: string }).phase ?? "activate";
+      return ctx.fail(r, phase, phase === "settings" ? errorText(error) : `in its confined host: ${errorText(error)}`);
+    }
+    return activated(r, ctx, started);
+  }
   let definition: PluginDefinition<any>;
   try {
     const entry = r.manifest!.entry;
@@ -72,18 +87,7 @@ export async function activatePlugin(r: PluginRecord, ctx: ActivationContext): P
   // The plugin's own registrations replace the declarations offered for it.
   for (const off of r.offered?.splice(0) ?? []) off();
   const m = r.manifest!;
-  const scope = createScope(r, settings.value, {
-    ...deps,
-    settings: allSettings,
-    // The managed layer is the last one (namedLayers).
-    managedSettings: deps.settingLayers().at(-1)?.value ?? {},
-    untrustedSettings: deps.untrustedSettings(r.settingsKey),
-    reads: m.reads,
-    activateFor: (kind, name) => ctx.activateFor(kind, name),
-    declared: r.inline ? undefined : declaredNames(m),
-    cliCommands: m.contributes.cliCommands,
-    servesProviderApis: m.providerApis.length > 0,
-  });
+  const scope = createScope(r, settings.value, scopeDeps(r, ctx, allSettings));
   r.scope = scope;
   try {
     const dispose = await runWithDeadline(deps.activationTimeoutMs(), undefined, () => definition.activate(scope.api));
@@ -102,12 +106,36 @@ export async function activatePlugin(r: PluginRecord, ctx: ActivationContext): P
         : `activate() threw: ${why}`,
     );
   }
+  return activated(r, ctx, started);
+}
+
+/** The plugin's activate() has run: mark it active, check its registrations, and say so. */
+function activated(r: PluginRecord, ctx: ActivationContext, started: number): true {
+  const { deps } = ctx;
   r.state = r.failures >= DEGRADED_AFTER ? "degraded" : "active";
   if (!r.inline) warnUnregistered(r, deps);
   trace(`activated ${r.name}`);
   ctx.activated(r);
   deps.bus.emit("plugin_activated", { plugin: { name: r.name, version: r.version }, ms: processMs() - started });
   return true;
+}
+
+/** What the plugin's scope needs of the host, whether the plugin runs here or confined. */
+export function scopeDeps(r: PluginRecord, ctx: ActivationContext, allSettings: Readonly<Record<string, unknown>>) {
+  const { deps } = ctx;
+  const m = r.manifest!;
+  return {
+    ...deps,
+    settings: allSettings,
+    // The managed layer is the last one (namedLayers).
+    managedSettings: deps.settingLayers().at(-1)?.value ?? {},
+    untrustedSettings: deps.untrustedSettings(r.settingsKey),
+    reads: m.reads,
+    activateFor: (kind: ContributionKind, name: string) => ctx.activateFor(kind, name),
+    declared: r.inline ? undefined : declaredNames(m),
+    cliCommands: m.contributes.cliCommands,
+    servesProviderApis: m.providerApis.length > 0,
+  };
 }
 
 /** Keys in the plugin's section, in any layer, that its schema does not have (zod drops them silently). */

@@ -28,6 +28,7 @@ import { activatePlugin, DEGRADED_AFTER, type ActivationContext } from "./activa
 import { activationEvents, firesFor, offerDeclaredTools, waitsFor } from "./activation-events.js";
 import { listsCliCommand, waitingCliCommands } from "./declared-cli-commands.js";
 import { decidesTrust, policyBars, type PluginPolicy } from "./plugin-policy.js";
+import { addingLists, lockedWith } from "./manifest-keys.js";
 import { inlineManifest, type InlineCandidate, type PluginRecord } from "./plugin-record.js";
 
 export interface HostDeps {
@@ -48,6 +49,8 @@ export interface HostDeps {
   /** The plugin entries of the active branch (`api.session`). */
   session: PluginEntries;
   runtime(): Runtime | undefined;
+  /** Whether this plugin runs confined, in its own host process (confine/policy.ts); absent: none is. */
+  confinement?(r: PluginRecord): import("../confine/policy.js").ConfinementDecision;
 }
 
 export class PluginHost {
@@ -163,12 +166,8 @@ export class PluginHost {
       live.map((r) => ({ name: r.name, version: r.version, dependsOn: r.manifest!.dependsOn })),
       failedNames,
     );
-    for (const [name, why] of failed)
-      this.fail(
-        this.records.find((r) => r.name === name)!,
-        "dependencies",
-        why,
-      );
+    const byName = (name: string) => this.records.find((r) => r.name === name)!;
+    for (const [name, why] of failed) this.fail(byName(name), "dependencies", why);
   }
 
   /**
@@ -275,16 +274,14 @@ export class PluginHost {
     return r.pending;
   }
 
-  /**
-   * The settings paths (`"permissions.deny"`, `"hooks.*"`) whose lists every layer adds to, from `keel.addingLists`:
-   * keys of the plugin's own section, or of a section it `reads` when the key starts with that section's name.
-   */
+  /** The settings paths whose lists every layer adds to (`keel.addingLists`, manifest-keys.ts). */
   addingLists(): string[] {
-    return this.records.flatMap((r) =>
-      (r.manifest?.addingLists ?? []).map((key) =>
-        r.manifest?.reads.includes(key.split(".")[0]!) ? key : `${r.settingsKey}.${key}`,
-      ),
-    );
+    return addingLists(this.records);
+  }
+
+  /** The keys a distribution's lock on `locked` also locks (`keel.locksWith`, manifest-keys.ts). */
+  lockedWith(locked: readonly string[]): string[] {
+    return lockedWith(this.records, locked);
   }
 
   /** The settings sections discovered plugins own or read, loaded or not: what top-level keys may be. */

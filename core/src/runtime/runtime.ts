@@ -39,7 +39,7 @@ import { sideRequest, type SideRequest } from "./side-request.js";
 import { settingLayers, start, type RuntimeOptions, type Starting } from "./start.js";
 import { runSubagent } from "./subagent.js";
 import { uiContributions } from "./ui-contributions.js";
-import { wire, type Wiring } from "./wiring.js";
+import { appInfo, wire, type Wiring } from "./wiring.js";
 
 export type { Distribution, RuntimeOptions };
 
@@ -52,7 +52,7 @@ export class KeelRuntime implements Runtime {
   readonly keelHome: string;
   readonly flags: Record<string, unknown>;
   readonly events: EventSubscriber;
-  readonly app: { command: string; version: string };
+  readonly app: { command: string; version: string; readonly locked: readonly string[] };
   /** Settings problems found while loading, for the CLI to print. */
   readonly warnings: string[];
   /** The project folder's trust, decided while the runtime is created. */
@@ -66,7 +66,7 @@ export class KeelRuntime implements Runtime {
     this.cwd = options.cwd;
     this.keelHome = options.keelHome;
     this.flags = { ...options.flags };
-    this.app = { command: options.distribution?.command ?? "keel", version: options.distribution?.version ?? "" };
+    this.app = appInfo(options.distribution, () => this.w.view.lockedKeys);
     this.warnings = layers.warnings;
     this.w = wire(options, layers, {
       runtime: () => (this.sessionStarted ? this : undefined),
@@ -92,9 +92,9 @@ export class KeelRuntime implements Runtime {
     this.agent = sessionAgent(this.w);
   }
 
-  /** The managed layer's `plugins.allowedCatalogs` and where that file is (for the plugin installer). */
-  get catalogPolicy(): { allowedCatalogs?: readonly string[]; managedFile: string } {
-    return this.w.view.catalogPolicy;
+  /** What the managed layer lets be installed, and what every layer requires (for the plugin installer). */
+  get installPolicy() {
+    return this.w.view.installPolicy;
   }
 
   /** The settings keys (dotted) the distribution locks against every layer below the managed one. */
@@ -342,7 +342,7 @@ export class KeelRuntime implements Runtime {
   }
 
   ask(request: UiRequest): Promise<UiResponse | undefined> {
-    return this.hooks.provide("ui_request", request);
+    return this.hooks.provide("ui_request", request, undefined, request.distributionOnly ? this.w.shipped : undefined);
   }
 
   notify(message: string, level: "info" | "warning" | "error" = "info"): void {

@@ -3,6 +3,7 @@
  * (whole once trusted, only its allowed keys before), `--settings`, the distribution's locks put back over
  * them, and the managed layer above all. Before the project's trust is decided, they leave the project out.
  */
+import type { InstallPolicy } from "@keel/extensions-api";
 import type { ProjectTrust } from "../trust/decide.js";
 import type { PluginPolicy } from "../host/plugin-policy.js";
 import { parseCoreSettings, type CoreSettings } from "../settings/core-settings.js";
@@ -18,21 +19,28 @@ interface View {
   untrusted?: SettingsObject;
 }
 
+/** What the plugins' manifests say about settings paths (manifest-keys.ts), once they are read. */
+export interface ManifestKeys {
+  addingLists(): readonly string[];
+  lockedWith(locked: readonly string[]): string[];
+}
+
 export class SettingsView {
   private view: View;
   private readonly managed: ManagedPolicy;
   private trusted = false;
 
   /**
-   * `locked` are the distribution's locked keys (`command` names it in warnings); `addingLists` the settings
-   * paths whose lists every layer adds to (known once the plugins' manifests are read). Problems go to `warnings`.
+   * `locked` are the distribution's locked keys (`command` names it in warnings); `manifests` give the settings
+   * paths whose lists every layer adds to and the keys a lock also locks (known once the plugins' manifests are
+   * read). Problems go to `warnings`.
    */
   constructor(
     readonly layers: SettingLayers,
     private readonly locked: string[],
-    command: string,
+    private readonly command: string,
     private readonly warnings: string[],
-    private readonly addingLists: () => readonly string[],
+    private readonly manifests: ManifestKeys,
   ) {
     const [, ...below] = namedLayers(layers);
     warnings.push(...lockWarnings(below.slice(0, -1), locked, command));
@@ -60,6 +68,8 @@ export class SettingsView {
 
   /** Settles the settings once the project's trust is known; its problems are reported now. */
   settle(trust: ProjectTrust): void {
+    const [, ...below] = namedLayers(this.layers);
+    this.warnings.push(...lockWarnings(below.slice(0, -1), this.manifests.lockedWith(this.locked), this.command));
     this.trusted = trust.trusted;
     const settings = this.compose(trust.trusted ? this.layers.project : trust.allowed);
     this.view = {
@@ -87,14 +97,16 @@ export class SettingsView {
     return requiredPlugins([defaults, user, this.trusted ? project : undefined, ...extra, managed]);
   }
 
-  /** The managed layer's `plugins.allowedCatalogs` and where that file is (for the plugin installer). */
-  get catalogPolicy(): { allowedCatalogs?: readonly string[]; managedFile: string } {
-    return { allowedCatalogs: this.managed.plugins.allowedCatalogs, managedFile: this.layers.managedFile };
+  /** What the managed layer lets be installed, and what every layer requires (for the plugin installer). */
+  get installPolicy(): InstallPolicy {
+    const { allowed, blocked, allowedCatalogs, blockedCatalogs } = this.managed.plugins;
+    const managedFile = this.layers.managedFile;
+    return { managedFile, required: this.requiredPlugins(), allowed, blocked, allowedCatalogs, blockedCatalogs };
   }
 
   /** The distribution's locked keys (dotted). */
   get lockedKeys(): readonly string[] {
-    return this.locked;
+    return [...this.locked, ...this.manifests.lockedWith(this.locked)];
   }
 
   /** Whether the managed layer fixes the operations backend (nothing below undoes it). */
@@ -105,7 +117,7 @@ export class SettingsView {
   /** The layers that apply, merged: the project's whole file, only its allowed keys, or none of it yet. */
   private compose(project: SettingsObject | undefined): SettingsObject {
     const { defaults, user, extra, managed } = this.layers;
-    const merged = mergeSettings([defaults, user, project, ...extra], new Set(this.addingLists()));
-    return overlayManaged(applyLocks(merged, defaults, this.locked), managed);
+    const merged = mergeSettings([defaults, user, project, ...extra], new Set(this.manifests.addingLists()));
+    return overlayManaged(applyLocks(merged, defaults, [...this.lockedKeys]), managed);
   }
 }

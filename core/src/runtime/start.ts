@@ -21,6 +21,8 @@ import { TrustStore } from "../trust/trust-store.js";
 import type { Distribution } from "./read-distribution.js";
 import { requireProjectHooks } from "./required-hooks.js";
 import { checkRequired } from "./required-plugins.js";
+import type { ConfineMode } from "../confine/policy.js";
+import { nearName } from "../cli/near-miss.js";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -36,6 +38,8 @@ export interface RuntimeOptions {
   trust?: TrustOptions;
   /** The managed settings file; default `KEEL_MANAGED_SETTINGS` or /etc/keel/managed-settings.json. */
   managedSettingsFile?: string;
+  /** Which plugins run confined (confine/policy.ts), over the `plugins.confine` setting (the test kit's). */
+  confine?: ConfineMode;
 }
 
 /** What the start drives of the runtime it starts. */
@@ -96,7 +100,9 @@ export async function start(runtime: Starting, options: RuntimeOptions, layers: 
     store: new TrustStore(options.keelHome),
     hooks: runtime.hooks,
     options: options.trust ?? {},
-    isCliCommand: (word) => host.declaresCliCommand(word),
+    // A near miss is answered "did you mean" without a session: nothing to ask about either.
+    isCliCommand: (word) =>
+      host.declaresCliCommand(word) || host.list().some((p) => nearName(word, p.contributes.cliCommands)),
     command,
     warnings: runtime.warnings,
     activateDeciders: () => host.activateTrustDeciders(runtime.pluginPolicy()),

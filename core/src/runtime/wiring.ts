@@ -4,9 +4,10 @@
  * moves, the model choice, the backend and the tools in effect. The parts read the runtime's own state
  * (`RuntimeState`) when they are used, never while they are built.
  */
-import type { EventSubscriber, Runtime, ThinkingLevel } from "@keel/extensions-api";
+import type { EventSubscriber, PluginRef, Runtime, ThinkingLevel } from "@keel/extensions-api";
 import { EventBus, HookBus, KERNEL, type Agent, type HookFailure } from "@keel/kernel";
 import { PluginHost } from "../host/plugin-host.js";
+import { decideConfinement } from "../confine/policy.js";
 import { createContributions, type Contributions } from "../host/registries.js";
 import { namedLayers, type SettingLayers } from "../settings/layers.js";
 import { ModelChoice } from "./model-choice.js";
@@ -33,6 +34,19 @@ export interface Wiring extends SessionParts {
   view: SettingsView;
   /** The kernel's own subscriber view of the bus (`Runtime.events`). */
   events: EventSubscriber;
+  /** Whether a plugin is one of the distribution's own (who may answer a `distributionOnly` question). */
+  shipped(owner: PluginRef): boolean;
+}
+
+/** `Runtime.app`: the distribution's command and version, and its locked keys (known once manifests are read). */
+export function appInfo(distribution: RuntimeOptions["distribution"], locked: () => readonly string[]) {
+  return {
+    command: distribution?.command ?? "keel",
+    version: distribution?.version ?? "",
+    get locked() {
+      return locked();
+    },
+  };
 }
 
 export function wire(options: RuntimeOptions, layers: SettingLayers, state: RuntimeState): Wiring {
@@ -41,9 +55,10 @@ export function wire(options: RuntimeOptions, layers: SettingLayers, state: Runt
   const command = options.distribution?.command ?? "keel";
   const bus = new EventBus();
   let host: PluginHost | undefined;
-  const view = new SettingsView(layers, options.distribution?.locked ?? [], command, layers.warnings, () =>
-    host === undefined ? [] : host.addingLists(),
-  );
+  const view = new SettingsView(layers, options.distribution?.locked ?? [], command, layers.warnings, {
+    addingLists: () => host?.addingLists() ?? [],
+    lockedWith: (locked) => host?.lockedWith(locked) ?? [],
+  });
   const core = () => view.core;
   const hooks = new HookBus(
     (f) => bus.emit("plugin_error", { plugin: f.owner, phase: `hook ${f.hook}`, message: hookFailure(f) }),
@@ -68,6 +83,7 @@ export function wire(options: RuntimeOptions, layers: SettingLayers, state: Runt
     activationTimeoutMs: () => core().activationTimeoutMs,
     session: session.entries,
     runtime: state.runtime,
+    confinement: (r) => decideConfinement(r, options.confine, core().plugins),
   });
   const target = new ModelChoice(host, contributions, hooks, command, () => ({
     provider: str(state.flags.provider) ?? core().provider,
@@ -105,6 +121,7 @@ export function wire(options: RuntimeOptions, layers: SettingLayers, state: Runt
     host,
     view,
     events,
+    shipped: (owner) => host.list().some((p) => p.name === owner.name && p.source === "distribution"),
   };
 }
 

@@ -35,8 +35,23 @@ export const CoreSettingsSchema = z.object({
       allowed: z.array(z.string()).optional(),
       blocked: z.array(z.string()).optional(),
       allowedCatalogs: z.array(z.string()).optional(),
+      /**
+       * Which plugins run confined, each in its own host process with only the capabilities it declares:
+       * `third-party` (every plugin not part of the distribution), `all` (the distribution's own too), `none`.
+       */
+      confine: z.enum(["third-party", "all", "none"]).default("none"),
+      /**
+       * Plugins to load where this machine cannot confine them (no bubblewrap, no user namespaces), under Node's
+       * permission model alone: their network is not confined. Without this a plugin that needs confinement is refused.
+       */
+      unconfined: z.array(z.string()).default([]),
+      /**
+       * Confine every plugin, the distribution's too, and refuse `unconfined` (for a distribution or the managed
+       * layer).
+       */
+      requireConfinement: z.boolean().default(false),
     })
-    .default({ disabled: [], required: [] }),
+    .default({ disabled: [], required: [], confine: "none", unconfined: [], requireConfinement: false }),
   loop: z
     .object({
       maxSteps: z.number().int().positive().optional(),

@@ -4,6 +4,7 @@
  * locked key gets the distribution's value back (or is removed, when the distribution sets none); the managed
  * layer still applies over it, since an administrator's policy is above every agent.
  */
+import type { FlagSpec } from "@keel/extensions-api";
 import { isPlainObject, type NamedLayer, type SettingsObject } from "./layers.js";
 
 function valueAt(settings: SettingsObject | undefined, path: string[]): { found: boolean; value?: unknown } {
@@ -56,18 +57,8 @@ export function lockWarnings(layers: NamedLayer[], locked: string[], command: st
   return warnings;
 }
 
-/** A flag that sets one settings key for one run (`--permission-mode` → `permissions.mode`). */
-export interface SettingFlag {
-  name: string;
-  setting?: string;
-}
-
-/** The kernel's own flags that stand in for a setting. Plugins' flags say theirs in `FlagSpec.setting`. */
-export const KERNEL_SETTING_FLAGS: readonly SettingFlag[] = [
-  { name: "provider", setting: "provider" },
-  { name: "model", setting: "model" },
-  { name: "thinking", setting: "thinking" },
-];
+/** A flag that sets one settings key for one run (`FlagSpec.setting`: `--permission-mode` → `permissions.mode`). */
+type SettingFlag = Pick<FlagSpec, "name" | "setting">;
 
 /**
  * The flags given (`given(name)`) that would set a key the distribution locks, each as an error naming the

@@ -24,11 +24,13 @@ export const ManagedPolicySchema = z.object({
       blocked: z.array(z.string()).default([]),
       /** Plugin catalogs (marketplaces) users may install from; read by the plugin installer. */
       allowedCatalogs: z.array(z.string()).optional(),
+      /** Plugin catalogs (names or origins) never added nor used, a distribution's own included. */
+      blockedCatalogs: z.array(z.string()).default([]),
     })
-    .default({ blocked: [] }),
+    .default({ blocked: [], blockedCatalogs: [] }),
 });
 export type ManagedPolicy = z.output<typeof ManagedPolicySchema>;
-const MANAGED_ONLY = ["allowed", "blocked", "allowedCatalogs"] as const;
+const MANAGED_ONLY = ["allowed", "blocked", "allowedCatalogs", "blockedCatalogs"] as const;
 
 /** Lays the managed layer over `merged`: values replace, lists are added to, objects merge key by key. */
 export function overlayManaged(merged: SettingsObject, managed: SettingsObject | undefined): SettingsObject {
@@ -66,7 +68,7 @@ export function managedPolicy(
     `The managed settings ${managedFile} are invalid (${issues}); until they are fixed only the ` +
       `distribution's plugins load.`,
   );
-  return { plugins: { allowed: [], blocked: [] } };
+  return { plugins: { allowed: [], blocked: [], blockedCatalogs: [] } };
 }
 
 /** `plugins.required` of every layer that applies: a list later layers add to and never shrink. */

@@ -149,14 +149,25 @@ export class HookBus {
     return (await this.compile(hook).promise(value, info, this.scope(signal))) as HookInput<K>;
   }
 
-  /** Runs a provide hook; the first defined answer wins. */
+  /**
+   * Runs a provide hook; the first defined answer wins. `only`: the plugins whose handlers may answer (a question
+   * a distribution's locked policy asks goes to its own UI alone); the others are not called.
+   */
   async provide<K extends HookName>(
     hook: K,
     request: HookInput<K>,
     signal?: AbortSignal,
+    only?: (owner: PluginRef) => boolean,
   ): Promise<ProvideAnswer<K> | undefined> {
     if (!this.has(hook)) return undefined;
-    return (await this.compile(hook).promise(request, this.scope(signal))) as ProvideAnswer<K> | undefined;
+    const compiled = only
+      ? this.build(
+          hook,
+          (this.taps.get(hook) ?? []).filter((t) => only(t.owner)),
+        )
+      : undefined;
+    return (await (compiled ?? this.compile(hook)).promise(request, this.scope(signal))) as
+      ProvideAnswer<K> | undefined;
   }
 
   /** Runs a lifecycle hook: all handlers in parallel, awaited, failures reported. */
@@ -172,6 +183,12 @@ export class HookBus {
   private compile(hook: HookName): any {
     let compiled = this.compiled.get(hook);
     if (compiled) return compiled;
+    compiled = this.build(hook, this.taps.get(hook) ?? []);
+    this.compiled.set(hook, compiled);
+    return compiled;
+  }
+
+  private build(hook: HookName, taps: readonly TapRecord[]): any {
     const kind = HOOKS[hook].kind;
     // tapable's typings pin argument counts per hook class; the wrappers below carry the real types.
     const Hook = (kind === "guard" || kind === "provide"
@@ -179,16 +196,15 @@ export class HookBus {
       : kind === "transform"
         ? AsyncSeriesWaterfallHook
         : AsyncParallelHook) as unknown as new (args: string[]) => any;
-    compiled =
+    const compiled =
       kind === "guard"
         ? new Hook(["state"])
         : kind === "transform"
           ? new Hook(["value", "info", "scope"])
           : new Hook(["request", "scope"]);
-    for (const tap of this.taps.get(hook) ?? []) {
+    for (const tap of taps) {
       compiled.tapPromise({ name: tap.name, stage: tap.stage, before: tap.before }, this.wrap(kind, tap));
     }
-    this.compiled.set(hook, compiled);
     return compiled;
   }
 

@@ -66,6 +66,8 @@ export interface AddCatalogOptions extends CatalogFetchOptions {
   cwd: string;
   /** The managed settings' `plugins.allowedCatalogs`: when set, only these origins or catalog names may be added. */
   allowed?: readonly string[];
+  /** The managed settings' `plugins.blockedCatalogs`: these origins or catalog names are never added. */
+  blocked?: readonly string[];
   /** Where the managed settings are, for the refusal. */
   managedFile?: string;
   /** The public key the user gave (`--key`): the catalog must be signed by it. */
@@ -76,12 +78,18 @@ export interface AddCatalogOptions extends CatalogFetchOptions {
 
 export async function addCatalog(keelHome: string, origin: string, options: AddCatalogOptions): Promise<CatalogRecord> {
   const where = normalOrigin(origin, options.cwd);
-  const allowed = (catalog: Catalog) =>
-    !options.allowed ||
-    options.allowed.some((a) => a === where || a === origin || a === catalog.name || sameOrigin(a, where, options.cwd));
   const fetched = await fetchCatalog(where, options);
   const { catalog } = fetched;
-  if (!allowed(catalog)) throw notAllowed(where, options);
+  const named = { name: catalog.name, origin: where };
+  const managed = `the managed settings${options.managedFile ? ` (${options.managedFile})` : ""}`;
+  if (options.blocked && catalogListed(options.blocked, named, options.cwd))
+    throw new RefusedError(
+      `the catalog ${where} is blocked by plugins.blockedCatalogs of ${managed}; it was not added`,
+    );
+  if (options.allowed && !catalogListed(options.allowed, named, options.cwd))
+    throw new RefusedError(
+      `the catalog ${where} is not in plugins.allowedCatalogs of ${managed}; ask your administrator to add it`,
+    );
   const existing = listCatalogs(keelHome).find((r) => r.catalog.name === catalog.name);
   if (existing && existing.origin !== where)
     throw new RefusedError(
@@ -97,20 +105,16 @@ export async function addCatalog(keelHome: string, origin: string, options: AddC
   return record;
 }
 
-function sameOrigin(allowed: string, where: string, cwd: string): boolean {
-  if (/^(https?|git)[:+]/.test(allowed)) return false;
-  try {
-    return normalOrigin(allowed, cwd) === where;
-  } catch {
-    return false;
-  }
-}
-
-function notAllowed(where: string, options: AddCatalogOptions): RefusedError {
-  return new RefusedError(
-    `the catalog ${where} is not in plugins.allowedCatalogs of the managed ` +
-      `settings${options.managedFile ? ` (${options.managedFile})` : ""}; ask your administrator to add it`,
-  );
+/** Whether `list` (catalog names or origins, as managed settings give them) names the catalog. */
+export function catalogListed(list: readonly string[], catalog: { name: string; origin: string }, cwd: string) {
+  return list.some((entry) => {
+    if (entry === catalog.name || entry === catalog.origin) return true;
+    try {
+      return normalOrigin(entry, cwd) === catalog.origin;
+    } catch {
+      return false;
+    }
+  });
 }
 
 export interface UpdateCatalogOptions extends CatalogFetchOptions {

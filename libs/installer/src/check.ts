@@ -36,6 +36,8 @@ export interface CheckContext {
   expectName?: string;
   /** Why a catalog blocked this version, if one did. */
   blocked?(name: string, version: string): string | undefined;
+  /** Why a policy (the managed settings') refuses a package of this name, if one does. */
+  refused?(name: string): string | undefined;
 }
 
 export function checkStaged(dir: string, context: CheckContext): PluginPackage {
@@ -53,6 +55,8 @@ export function checkStaged(dir: string, context: CheckContext): PluginPackage {
       `the source of ${context.expectName} now holds a package named ${pkg.name}; nothing was ` +
         `changed. Remove ${context.expectName} and install the new package by its own name if that is what you want.`,
     );
+  const refusal = context.refused?.(pkg.name);
+  if (refusal) throw new RefusedError(`${who}: ${refusal}. It was not installed.`);
   const block = context.blocked?.(pkg.name, pkg.version);
   if (block) throw new RefusedError(`${who} is blocked: ${block}. It was not installed.`);
   const fit = apiFits(pkg.keel.apiVersion);

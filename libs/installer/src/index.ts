@@ -23,6 +23,7 @@ export { recordCopied } from "./record-copied.ts";
 export { moveOut, previousEntry, rollBack } from "./swap.ts";
 export {
   addCatalog,
+  catalogListed,
   blockedVersions,
   keepCatalog,
   listCatalogs,

@@ -17,9 +17,10 @@ import { fetchGitTree } from "./git-tree.ts";
 import { scopeLock, stagingDir, type Scope } from "./scope.ts";
 import { sourceText, type Source } from "./source.ts";
 import { swapIn } from "./swap.ts";
+import { runVerifyCommand, type VerifyCommand } from "./verify-command.ts";
 
 /** The steps of an install, in order; `onStep` hears each before it runs. */
-export const INSTALL_STEPS = ["fetch", "unpack", "check", "consent", "dependencies", "swap"] as const;
+export const INSTALL_STEPS = ["fetch", "unpack", "check", "consent", "dependencies", "verify", "swap"] as const;
 export type InstallStep = (typeof INSTALL_STEPS)[number];
 
 /** What the user is asked to agree to. */
@@ -61,6 +62,8 @@ export interface InstallOptions extends CheckContext {
    * the cooldown leaves only an older version than it.
    */
   current?: { name: string; integrity?: string; version?: string };
+  /** The operator's check of the staged package (`marketplace.verifyCommand`); it fails closed. */
+  verify?: VerifyCommand;
   /** `marketplace.minReleaseAge` as it applies here (none when the version was named exactly). */
   cooldown?: Cooldown;
   /** A dependency tree to install exactly (from the lock). */
@@ -140,6 +143,8 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
         : {};
     for (const dep of fetched ? dependenciesWithScripts(stage) : [])
       options.warn?.(`${pkg.name}: the dependency ${dep} has an install script; keel did not run it.`);
+    await step("verify");
+    if (options.verify) await runVerifyCommand(options.verify, source.kind === "folder" ? source.path : stage, pkg);
     const tree = fetched ? treeHash(stage) : undefined;
     if (options.expectTree && tree && tree !== options.expectTree)
       throw new RefusedError(

@@ -77,6 +77,8 @@ export async function createTestKit(options: TestKitOptions): Promise<TestKit> {
       ],
       flags: options.flags,
       trust: { granted: options.trust === true },
+      // KEEL_KIT_CONFINE=1 confines every plugin with a manifest; otherwise the settings decide.
+      ...(process.env.KEEL_KIT_CONFINE === "1" ? { confine: "all" as const } : {}),
     },
     (rt) => rt.bus.onAny((name, payload) => void events.push({ name, payload } as RecordedEvent)),
   );

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { DistributionPackageSchema, type CliContext } from "@keel/extensions-api";
 import { listCatalogs, type CatalogRecord } from "@keel/installer";
+import { catalogBlocked } from "./policy.ts";
 import { UsageError } from "./scope.ts";
 
 /** The running distribution's own catalogs, and whether it lets the user add others. */
@@ -30,11 +31,15 @@ export function shippedCatalogs(context: CliContext): ShippedCatalogs {
   return { records: records.filter((r) => names.has(r.catalog.name)), locked: field.lockCatalogs };
 }
 
-/** Every catalog the command resolves names through: the distribution's first, then the user's. */
-export function allCatalogs(context: CliContext): CatalogRecord[] {
+/**
+ * Every catalog the command resolves names through: the distribution's first, then the user's; those the managed
+ * `plugins.blockedCatalogs` names are left out (or, with `blocked`, the only ones returned).
+ */
+export function allCatalogs(context: CliContext, blocked = false): CatalogRecord[] {
   const shipped = shippedCatalogs(context).records;
   const own = new Set(shipped.map((r) => r.catalog.name));
-  return [...shipped, ...listCatalogs(context.keelHome).filter((r) => !own.has(r.catalog.name))];
+  const all = [...shipped, ...listCatalogs(context.keelHome).filter((r) => !own.has(r.catalog.name))];
+  return all.filter((r) => catalogBlocked(context, r) === blocked);
 }
 
 /** Refuses changing a catalog the distribution ships, and adding any when it locks its catalogs. */

@@ -7,6 +7,7 @@ import type { CliContext } from "@keel/extensions-api";
 import { blockedVersions, type InstallOptions, type Scope } from "@keel/installer";
 import { allCatalogs } from "./catalogs.ts";
 import { confirmPlan } from "./consent.ts";
+import { pluginRefused } from "./policy.ts";
 import type { MarketplaceSettings } from "./settings.ts";
 
 export function installOptions(
@@ -27,6 +28,10 @@ export function installOptions(
       const b = blocked[`${name}@${version}`];
       return b && `the catalog "${b.catalog}" blocked this version: ${b.reason}`;
     },
+    refused: (name) => pluginRefused(context.installPolicy, name),
+    verify: settings.verifyCommand
+      ? { command: settings.verifyCommand, timeoutMs: settings.verifyTimeoutMs }
+      : undefined,
     allowGit: options.allowGit === true,
     allowRemote: options.allowRemote === true,
     confirm: confirmPlan(context, options.yes === true),

@@ -3,8 +3,18 @@
  * catalogs, which also give the sha512 the tarball must have and may mark the version deprecated.
  */
 import type { CliContext } from "@keel/extensions-api";
-import { cooldownFor, parseSource, resolveName, type Cooldown, type EntryManifest, type Source } from "@keel/installer";
+import {
+  cooldownFor,
+  parseSource,
+  resolveName,
+  type CatalogRecord,
+  type Cooldown,
+  type EntryManifest,
+  type Source,
+} from "@keel/installer";
 import { allCatalogs } from "./catalogs.ts";
+import { blockedCatalogMessage, packageOf, pluginRefused } from "./policy.ts";
+import { UsageError } from "./scope.ts";
 import type { MarketplaceSettings } from "./settings.ts";
 
 export interface Target {
@@ -27,9 +37,24 @@ export function resolveSource(
   integrity?: string,
 ): Target {
   const source = parseSource(text, context.cwd);
-  if (source.kind === "npm") return { source, integrity, cooldown: cooldownFor(settings.minReleaseAge, source.range) };
+  const policy = context.installPolicy;
+  if (source.kind === "npm") {
+    const refused = pluginRefused(policy, source.name);
+    if (refused) throw new UsageError(`${refused}; it was not installed`);
+    return { source, integrity, cooldown: cooldownFor(settings.minReleaseAge, source.range) };
+  }
   if (source.kind !== "catalog") return { source, integrity };
+  // A name only a blocked catalog lists is refused naming the policy, not reported as unknown.
+  const lists = (r: CatalogRecord) =>
+    (!source.qualifier || r.catalog.name === source.qualifier) && r.catalog.plugins.some((p) => p.name === source.name);
+  const blocked = allCatalogs(context, true).find(lists);
+  if (blocked && !allCatalogs(context).some(lists))
+    throw new UsageError(`${blockedCatalogMessage(policy, blocked.catalog.name)}; ${source.name} was not installed`);
   const found = resolveName(allCatalogs(context), source, context.cwd, settings.minReleaseAge);
+  for (const name of [found.plugin.name, packageOf(found.plugin.source)]) {
+    const refused = name && pluginRefused(policy, name);
+    if (refused) throw new UsageError(`${refused}; it was not installed`);
+  }
   context.stderr(`${found.plugin.name}: found in the catalog "${found.catalog}"\n`);
   if (found.version?.deprecated)
     context.stderr(

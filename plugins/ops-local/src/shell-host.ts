@@ -1,8 +1,8 @@
 /**
  * The long-lived shell helper of one backend: a small perl process (shell-helper-script.ts) that forks each
  * command's shell, so that keel forks once per session instead of once per command. Forking copies the
- * parent's page tables, so a spawn from keel costs with keel's resident memory (docs/architecture.md
- * § Performance); a fork from the helper's few megabytes does not.
+ * parent's page tables, so a spawn from keel costs with keel's resident memory (docs/design/
+ * performance.md); a fork from the helper's few megabytes does not.
  *
  * Started on the first command, restarted on the next command after it died; when it dies, the commands it
  * was running fail with why (their processes are stopped by the tag, as after any command). Should it die

@@ -24,18 +24,22 @@ export async function askUser(
   subject: string,
   decision: AskDecision,
   yes: boolean,
+  locked = false,
 ): Promise<Answer> {
   const mustAsk = decision.irreversible || decision.protected;
   if (yes && !mustAsk) return { allow: true, by: "yes" };
   const rules = decision.suggestions.join(", ");
   const session = rules ? `${SESSION} (${rules})` : undefined;
-  const always = rules && !decision.protected ? `Always allow ${rules}` : undefined;
+  // Under a locked mode a saved allow rule would be ignored (the lock holds `allow` too), so it is not offered.
+  const always = rules && !decision.protected && !locked ? `Always allow ${rules}` : undefined;
   const options = [ONCE, ...(session ? [session] : []), ...(always ? [always] : []), DENY];
   const warning = decision.irreversible ? " It cannot be undone." : "";
   const answer = await runtime.ask({
     kind: "select",
     title: `Allow ${toolName} ${subject}? (${decision.reason})${warning}`,
     options,
+    // Under a locked mode the person decides, through the distribution's own UI: no other plugin answers for them.
+    ...(locked && { distributionOnly: true }),
   });
   if (!answer) return { allow: false, by: "no_ui", reason: noUiReason(decision, yes) };
   const value =

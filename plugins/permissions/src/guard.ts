@@ -6,6 +6,7 @@
  */
 import { z, type EventPayloads, type GuardDecision, type PluginAPI, type ToolCallEvent } from "@keel/extensions-api";
 import { askUser } from "./ask.ts";
+import { lockedWhy, modeLocked } from "./locked.ts";
 import { decide, type Decision, type Policy } from "./decide.ts";
 import { placesFor, type Places } from "./paths.ts";
 import { plainCommand } from "./plain-command.ts";
@@ -103,6 +104,13 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>, grants: () 
   function runGrants(): Rule[] {
     const from = grants();
     if (from === granted.from) return granted.rules;
+    // A locked mode is the distribution's alone: no command's allowed-tools widens it.
+    if (modeLocked(api)) {
+      for (const grant of from)
+        api.log.warn(`${grant.origin}: its allowed-tools grant nothing under ${lockedWhy(api)}`);
+      granted = { from, rules: [] };
+      return [];
+    }
     const rules = from.flatMap((grant) => {
       const parsed = parseRules(grant.rules);
       for (const problem of parsed.problems) api.log.warn(`${grant.origin}: ${problem}; that rule grants nothing`);
@@ -140,7 +148,7 @@ export function permissionGuard(api: PluginAPI<PermissionsSettings>, grants: () 
     }
     const ask = decision;
     const turn = asking.then(() =>
-      askUser(api.runtime, call.toolName, subjectOf(call), ask, api.runtime.flags.yes === true),
+      askUser(api.runtime, call.toolName, subjectOf(call), ask, api.runtime.flags.yes === true, modeLocked(api)),
     );
     asking = turn.catch(() => undefined);
     const answer = await turn;

@@ -1,6 +1,6 @@
 /**
  * What a plugin's own code does, read from its sources, as the capabilities its manifest must declare to
- * cover it. A declaration is for review, not enforcement (docs/architecture.md, "What a plugin can do"), so
+ * cover it. A declaration is for review, not enforcement (docs/design/host.md, "What a plugin can do"), so
  * this reads imports and uses by pattern; `keel plugin validate` and the first-party shape test share it.
  */
 import { readdirSync, readFileSync } from "node:fs";

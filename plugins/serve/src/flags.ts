@@ -12,6 +12,13 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { name: "tls-cert", description: "serve HTTPS with this certificate (PEM)", type: "string", valueName: "<file>" },
   { name: "tls-key", description: "the private key of --tls-cert (PEM)", type: "string", valueName: "<file>" },
   {
+    name: "idle-minutes",
+    description:
+      "close a session no client has had open for this long, when it neither runs nor asks (default 60; 0: never)",
+    type: "string",
+    valueName: "<n>",
+  },
+  {
     name: "allow-host",
     description: "a host name clients use to reach the server, with :port when not the server's (repeatable)",
     type: "string[]",
@@ -27,7 +34,11 @@ export interface ServeOptions {
   tls?: { cert: string; key: string };
   /** Host names (besides the loopback ones and the bound address) that requests may name. */
   allowHosts: string[];
+  /** How long a session may go unwatched, idle, before the server closes it; 0: never. */
+  idleMs: number;
 }
+
+const DEFAULT_IDLE_MINUTES = 60;
 
 const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/;
 
@@ -52,5 +63,10 @@ export function serveOptions(options: Record<string, unknown>): ServeOptions | s
   const key = text("tlsKey");
   if ((cert === undefined) !== (key === undefined)) return "--tls-cert and --tls-key go together: give both";
   const allowHosts = ((options.allowHost as string[] | undefined) ?? []).map((h) => h.toLowerCase());
-  return { port, host, exposed, ...(cert && key && { tls: { cert, key } }), allowHosts };
+  const idleText = text("idleMinutes") ?? String(DEFAULT_IDLE_MINUTES);
+  const idleMinutes = Number(idleText);
+  if (!/^\d+(\.\d+)?$/.test(idleText))
+    return `--idle-minutes ${idleText}: give a number of minutes (0: sessions are never closed for being idle)`;
+  const idleMs = Math.round(idleMinutes * 60_000);
+  return { port, host, exposed, ...(cert && key && { tls: { cert, key } }), allowHosts, idleMs };
 }

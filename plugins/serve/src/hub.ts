@@ -30,6 +30,8 @@ export class SessionHub {
   /** Questions asked and not yet closed, for clients that come after they were asked. */
   private readonly open = new Map<string, RpcUiRequest>();
   private readonly offEvents: () => void;
+  /** When a client last came, went or sent something, or the session last published (ms since the epoch). */
+  private lastActive = Date.now();
 
   constructor(
     readonly id: string,
@@ -73,10 +75,18 @@ export class SessionHub {
     client.send(JSON.stringify(welcome));
     for (const text of missed ?? []) client.send(text);
     this.clients.add(client);
+    this.lastActive = Date.now();
   }
 
   detach(client: HubClient): void {
     this.clients.delete(client);
+    this.lastActive = Date.now();
+  }
+
+  /** Whether nobody has had it open, and it has neither run nor asked anything, for `ms` or more. */
+  idleFor(ms: number, now = Date.now()): boolean {
+    const quiet = this.clients.size === 0 && this.open.size === 0 && !this.runtime.isRunning;
+    return quiet && now - this.lastActive >= ms;
   }
 
   /**
@@ -86,6 +96,7 @@ export class SessionHub {
    */
   async serve(client: HubClient, text: string): Promise<void> {
     const seq = this.log.last;
+    this.lastActive = Date.now();
     const response = await serveMessage(text, this.runtime, this.bridge);
     if (response && this.clients.has(client)) client.send(JSON.stringify({ ...response, seq }));
   }
@@ -116,6 +127,7 @@ export class SessionHub {
 
   private publish(message: object): void {
     const text = this.log.append(message);
+    this.lastActive = Date.now();
     for (const client of this.clients) client.send(text);
   }
 }

@@ -9,6 +9,7 @@ import { SessionHub, type HubSummary } from "./hub.ts";
 
 export class Sessions {
   private readonly hubs = new Map<string, SessionHub>();
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(private readonly context: CliContext) {}
 
@@ -63,7 +64,24 @@ export class Sessions {
     return true;
   }
 
+  /**
+   * Closes, every so often, the sessions that went idle for `ms` (nobody watching, nothing running or asked):
+   * each ends as it would on a DELETE, stays in the store and can be resumed from the list. Stops with
+   * `closeAll`.
+   */
+  expireIdle(ms: number): void {
+    if (ms <= 0) return;
+    this.sweeper = setInterval(
+      () => {
+        for (const [id, hub] of this.hubs) if (hub.idleFor(ms)) void this.close(id);
+      },
+      Math.max(50, Math.min(ms / 4, 30_000)),
+    );
+    this.sweeper.unref();
+  }
+
   async closeAll(): Promise<void> {
+    clearInterval(this.sweeper);
     await Promise.all([...this.hubs.keys()].map((id) => this.close(id)));
   }
 }

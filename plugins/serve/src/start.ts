@@ -45,6 +45,7 @@ export async function serve(given: Record<string, unknown>, context: CliContext)
   const sockets = socketServer(guard, sessions);
   server.on("request", httpHandler({ guard, sessions, market, files }));
   server.on("upgrade", sockets.upgrade);
+  sessions.expireIdle(options.idleMs);
   const address = `${options.tls ? "https" : "http"}://${urlHost(options.host)}:${port}/?token=${token}`;
   if (options.exposed && !options.tls) context.stderr(exposedWarning(options));
   if (!files.built)

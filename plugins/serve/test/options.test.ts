@@ -5,7 +5,22 @@ import { serveOptions } from "../src/flags.ts";
 
 describe("serve options", () => {
   it("listens on 127.0.0.1 and any free port by default", () => {
-    expect(serveOptions({})).toEqual({ port: 0, host: "127.0.0.1", exposed: false, allowHosts: [] });
+    expect(serveOptions({})).toEqual({
+      port: 0,
+      host: "127.0.0.1",
+      exposed: false,
+      allowHosts: [],
+      idleMs: 3_600_000,
+    });
+  });
+
+  it("closes idle sessions after the minutes given, or never with 0, and refuses what is not a number", () => {
+    expect(serveOptions({ idleMinutes: "0.5" })).toMatchObject({ idleMs: 30_000 });
+    expect(serveOptions({ idleMinutes: "0" })).toMatchObject({ idleMs: 0 });
+    expect(serveOptions({ idleMinutes: "-1" })).toBe(
+      "--idle-minutes -1: give a number of minutes (0: sessions are never closed for being idle)",
+    );
+    expect(serveOptions({ idleMinutes: "soon" })).toMatch(/^--idle-minutes soon: give a number of minutes/);
   });
 
   it("refuses an address other machines reach unless --expose says so", () => {

@@ -30,7 +30,7 @@ async function run(options: Record<string, unknown>, cwd = "/projects/alpha"): P
     confirm: async () => false,
     projectTrusted: false,
     changeProjectConfig: async (change) => change(),
-    managedFile: "/etc/keel/managed-settings.json",
+    installPolicy: { managedFile: "/etc/keel/managed-settings.json", required: [], blocked: [], blockedCatalogs: [] },
   });
   return out;
 }

@@ -38,8 +38,9 @@ export function run(args: string[], options: Record<string, unknown>, context: C
           throw new UsageError(`${target}: git catalogs are opt-in; add --allow-git`);
         const record = await addCatalog(home, target, {
           cwd: context.cwd,
-          allowed: context.allowedCatalogs,
-          managedFile: context.managedFile,
+          allowed: context.installPolicy.allowedCatalogs,
+          blocked: context.installPolicy.blockedCatalogs,
+          managedFile: context.installPolicy.managedFile,
           key: publicKeyArg(text(options.key), context.cwd),
           command: context.command,
         });

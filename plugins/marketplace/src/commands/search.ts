@@ -3,6 +3,7 @@ import type { CliContext } from "@keel/extensions-api";
 import { searchCatalogs } from "@keel/installer";
 import { allCatalogs } from "../catalogs.ts";
 import { guarded } from "../options.ts";
+import { packageOf } from "../policy.ts";
 
 export function run(args: string[], options: Record<string, unknown>, context: CliContext): Promise<number> {
   return guarded(context, async () => {
@@ -13,7 +14,11 @@ export function run(args: string[], options: Record<string, unknown>, context: C
       );
       return 1;
     }
-    const hits = searchCatalogs(records, args);
+    // A plugin the managed settings block (by its name or its npm package) is not shown at all.
+    const hits = searchCatalogs(records, args).filter(
+      ({ plugin }) =>
+        ![plugin.name, packageOf(plugin.source)].some((n) => n && context.installPolicy.blocked.includes(n)),
+    );
     if (options.json) {
       context.stdout(`${JSON.stringify(hits, null, 2)}\n`);
       return 0;

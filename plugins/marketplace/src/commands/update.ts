@@ -5,6 +5,7 @@
  */
 import type { CliContext } from "@keel/extensions-api";
 import { installPlugin, rollBack, scopeLock, type Scope } from "@keel/installer";
+import { installedName } from "../installed-name.ts";
 import { guarded, installOptions } from "../options.ts";
 import { resolveSource } from "../resolve-source.ts";
 import { changing, scopeOf, UsageError } from "../scope.ts";
@@ -23,13 +24,14 @@ export function run(
 }
 
 async function update(
-  name: string | undefined,
+  typed: string | undefined,
   scope: Scope,
   options: Record<string, unknown>,
   context: CliContext,
   settings: MarketplaceSettings,
 ): Promise<number> {
   const lock = scopeLock(scope);
+  const name = typed && (installedName(scope, typed) ?? typed);
   if (options.rollback) {
     if (!name)
       throw new UsageError(`--rollback needs the plugin's name: \`${context.command} update --rollback <name>\``);
