@@ -4,6 +4,7 @@
  * deletes the staging folder and leaves the installed version as it was; the swap undoes itself (swap.ts).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { linkOf } from "./link.ts";
 import { join } from "node:path";
 import { declaredNames, treeHash, type LockEntry } from "@keel/plugin-lock";
 import { addedCapabilities, type DeclaredContributions, type PluginPackage } from "@keel/extensions-api";
@@ -151,8 +152,9 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
         `${pkg.name}@${pkg.version} installed from ${sourceText(source)} is not the tree keel.lock ` +
           `recorded (${options.expectTree}, got ${tree}); nothing was changed`,
       );
+    const link = source.kind === "folder" ? linkOf(options.scope, pkg.name, source.path) : undefined;
     const entry: LockEntry = {
-      source: options.recordAs ?? sourceText(source),
+      source: options.recordAs ?? link?.source ?? sourceText(source),
       version: pkg.version,
       resolved: fetched?.resolved,
       commit: source.kind === "git" ? fetched?.resolved.split("#")[1] : undefined,
@@ -169,7 +171,7 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
     await step("swap");
     if (source.kind === "folder") {
       rmSync(stage, { recursive: true, force: true });
-      symlinkSync(source.path, stage, "dir");
+      symlinkSync(link!.target, stage, "dir");
     }
     swapIn(options.scope, pkg.name, stage, entry);
     return { name: pkg.name, entry, outcome: "installed" };

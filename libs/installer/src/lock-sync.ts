@@ -4,6 +4,7 @@
  * dependency tree, and must hash to the recorded tree, or nothing of them is changed.
  */
 import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { treeHash, type LockEntry } from "@keel/plugin-lock";
 import { installPlugin, type InstallOptions } from "./install.ts";
 import { pluginDir, scopeLock } from "./scope.ts";
@@ -36,7 +37,9 @@ export async function installFromLock(options: Omit<InstallOptions, "integrity">
       results.push({ name, outcome: "kept" });
       continue;
     }
-    const done = await installPlugin(pinnedSource(entry, options.cwd), {
+    // A project's lock records its linked folders relative to the project (link.ts).
+    const base = options.scope.kind === "project" ? dirname(options.scope.root) : options.cwd;
+    const done = await installPlugin(pinnedSource(entry, base), {
       ...options,
       integrity: entry.integrity,
       catalog: entry.catalog,
