@@ -51,6 +51,8 @@ export interface HostDeps {
   runtime(): Runtime | undefined;
   /** Whether this plugin runs confined, in its own host process (confine/policy.ts); absent: none is. */
   confinement?(r: PluginRecord): import("../confine/policy.js").ConfinementDecision;
+  /** Whether it runs only confined, by the settings (no probe of the machine): what listings show. */
+  confined?(r: PluginRecord): boolean;
 }
 
 export class PluginHost {
@@ -224,6 +226,7 @@ export class PluginHost {
       state: r.state,
       reason: r.reason,
       contributes: declaredNames(r.manifest),
+      confined: !r.inline && (this.deps.confined?.(r) ?? false),
       ...withContent(r.dir, r.manifest),
     }));
   }
