@@ -63,7 +63,7 @@ export class PluginHost {
     this.activation = {
       deps,
       find: (name) => this.records.find((r) => r.name === name),
-      activate: (r) => this.activate(r),
+      activate: (r, by) => this.activate(r, by),
       activateFor: (kind, name) => this.activateFor(kind, name),
       fail: (r, phase, reason) => this.fail(r, phase, reason),
       activated: (r) => this.activated.push(r),
@@ -176,7 +176,7 @@ export class PluginHost {
    */
   async activateTrustDeciders(policy: PluginPolicy): Promise<void> {
     for (const r of this.records) {
-      if (decidesTrust(r, policy)) await this.activate(r);
+      if (decidesTrust(r, policy)) await this.activate(r, "project_trust");
     }
   }
 
@@ -192,7 +192,7 @@ export class PluginHost {
         r.reason = bars;
       }
     }
-    offerDeclaredTools(this.records, this.deps.contributions, (r) => this.activate(r));
+    offerDeclaredTools(this.records, this.deps.contributions, (r) => this.activate(r, "declared tool"));
   }
 
   /** Whether some plugin's manifest contributes this subcommand. */
@@ -207,7 +207,7 @@ export class PluginHost {
 
   /** Activates these plugins now, whatever their activation events (required plugins start with the host). */
   async activateNow(names: readonly string[]): Promise<void> {
-    for (const r of this.records) if (names.includes(r.name)) await this.activate(r);
+    for (const r of this.records) if (names.includes(r.name)) await this.activate(r, "required");
   }
 
   /** The record of one plugin, for the required-plugins check. */
@@ -224,6 +224,7 @@ export class PluginHost {
       state: r.state,
       reason: r.reason,
       contributes: declaredNames(r.manifest),
+      ...(r.activatedBy && { activatedBy: r.activatedBy, activationMs: r.activationMs }),
       ...withContent(r.dir, r.manifest),
     }));
   }
@@ -240,7 +241,8 @@ export class PluginHost {
 
   /** Activates every plugin that starts with the host, in dependency order. */
   async activateStartup(): Promise<void> {
-    for (const r of this.records) if (r.state === "lazy" && r.events.includes("onStartup")) await this.activate(r);
+    for (const r of this.records)
+      if (r.state === "lazy" && r.events.includes("onStartup")) await this.activate(r, "onStartup");
   }
 
   /**
@@ -249,7 +251,7 @@ export class PluginHost {
    * active (or failed).
    */
   async activateFor(kind: ContributionKind, name: string): Promise<void> {
-    for (const r of this.records) if (firesFor(r, kind, name)) await this.activate(r);
+    for (const r of this.records) if (firesFor(r, kind, name)) await this.activate(r, `${kind}:${name}`);
   }
 
   /**
@@ -258,7 +260,7 @@ export class PluginHost {
    */
   async activateProviderApiServers(): Promise<void> {
     for (const r of this.records)
-      if (r.state === "lazy" && (r.manifest?.providerApis.length ?? 0) > 0) await this.activate(r);
+      if (r.state === "lazy" && (r.manifest?.providerApis.length ?? 0) > 0) await this.activate(r, "providerApis");
   }
 
   /** Whether some lazy plugin waits for `kind`'s contribution `name`. */
@@ -266,10 +268,11 @@ export class PluginHost {
     return this.records.some((r) => waitsFor(r, kind, name));
   }
 
-  private async activate(r: PluginRecord): Promise<boolean> {
+  private async activate(r: PluginRecord, by: string): Promise<boolean> {
     if (r.state === "active" || r.state === "degraded") return true;
     if (r.state !== "lazy") return false;
     if (r.pending) return r.pending;
+    r.activatedBy = by;
     r.pending = activatePlugin(r, this.activation).finally(() => (r.pending = undefined));
     return r.pending;
   }

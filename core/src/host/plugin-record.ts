@@ -22,6 +22,9 @@ export interface PluginRecord extends PluginRef {
   inline?: PluginDefinition<any>;
   scope?: PluginScope;
   pending?: Promise<boolean>;
+  /** What woke the plugin (PluginInfo.activatedBy), and how long its activate() took. */
+  activatedBy?: string;
+  activationMs?: number;
   /** Removers of the manifest-declared tools offered while the plugin is not loaded. */
   offered?: (() => void)[];
 }
