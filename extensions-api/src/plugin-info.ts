@@ -28,6 +28,11 @@ export interface PluginInfo extends PluginRef {
   activatedBy?: string;
   /** Milliseconds its `activate()` took, once it finished. */
   activationMs?: number;
+  /**
+   * Whether it runs confined to its declared capabilities, in a host process of its own (`plugins.confine`);
+   * false: it runs in keel's process with the user's rights.
+   */
+  confined?: boolean;
 }
 
 /** A manifest's content with its paths absolute: what `PluginInfo.content` holds. */

@@ -19,7 +19,7 @@ import type { EventBus, HookBus } from "@keel/kernel";
 import type { NamedLayer } from "../settings/layers.js";
 import type { Contributions } from "./registries.js";
 import type { Candidate } from "./discover.js";
-import { apiFits, declaredNames, withContent } from "@keel/plugin-lock";
+import { apiFits } from "@keel/plugin-lock";
 import { ManifestCache } from "./manifest-cache.js";
 import { orderPlugins } from "./order.js";
 import { keelCacheDir } from "../cache-dir.js";
@@ -29,7 +29,7 @@ import { activationEvents, firesFor, offerDeclaredTools, waitsFor } from "./acti
 import { listsCliCommand, waitingCliCommands } from "./declared-cli-commands.js";
 import { decidesTrust, policyBars, type PluginPolicy } from "./plugin-policy.js";
 import { addingLists, lockedWith } from "./manifest-keys.js";
-import { inlineManifest, type InlineCandidate, type PluginRecord } from "./plugin-record.js";
+import { inlineManifest, pluginInfo, type InlineCandidate, type PluginRecord } from "./plugin-record.js";
 
 export interface HostDeps {
   bus: EventBus;
@@ -51,6 +51,8 @@ export interface HostDeps {
   runtime(): Runtime | undefined;
   /** Whether this plugin runs confined, in its own host process (confine/policy.ts); absent: none is. */
   confinement?(r: PluginRecord): import("../confine/policy.js").ConfinementDecision;
+  /** Whether it runs only confined, by the settings (no probe of the machine): what listings show. */
+  confined?(r: PluginRecord): boolean;
 }
 
 export class PluginHost {
@@ -216,17 +218,7 @@ export class PluginHost {
   }
 
   list(): PluginInfo[] {
-    return this.records.map((r) => ({
-      name: r.name,
-      version: r.version,
-      source: r.source,
-      dir: r.dir,
-      state: r.state,
-      reason: r.reason,
-      contributes: declaredNames(r.manifest),
-      ...(r.activatedBy && { activatedBy: r.activatedBy, activationMs: r.activationMs }),
-      ...withContent(r.dir, r.manifest),
-    }));
+    return this.records.map((r) => pluginInfo(r, !r.inline && (this.deps.confined?.(r) ?? false)));
   }
 
   /** The plugin whose folder holds `file` (the innermost, if folders nest), for blaming a stack frame. */

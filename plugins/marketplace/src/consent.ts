@@ -1,6 +1,6 @@
 /**
  * What the user sees before a plugin is installed or an update that asks for more: what the manifest says it
- * contributes and the capabilities it declares (what its own code does; keel does not enforce them).
+ * contributes and the capabilities it declares (what its own code may do; enforced when it runs confined).
  */
 import { CONTRIBUTION_KINDS, CONTRIBUTIONS, describeCapability, type CliContext } from "@keel/extensions-api";
 import type { InstallPlan } from "@keel/installer";
@@ -31,7 +31,9 @@ export function describePlan(plan: InstallPlan): string {
 export function confirmPlan(context: CliContext, yes: boolean): (plan: InstallPlan) => Promise<boolean> {
   return async (plan) => {
     context.stderr(`${describePlan(plan)}\n`);
-    context.stderr("  A plugin runs inside keel with your rights; install only what you would run as a program.\n");
+    context.stderr(
+      "  With plugins.confine, it gets only these capabilities; without, it runs inside keel with your rights.\n",
+    );
     if (yes) return true;
     return context.confirm(plan.previous ? `Update ${plan.name}?` : `Install ${plan.name}?`);
   };
