@@ -33,3 +33,11 @@ it("opens every library source file with a module header", () => {
     .map((file) => relative(repo, file));
   expect(bare).toEqual([]);
 });
+
+it("names every library in the README's layout table (a newcomer finds libs/rpc-client there)", () => {
+  const readme = readFileSync(join(repo, "README.md"), "utf8");
+  const row = readme.split("\n").find((line) => line.startsWith("| `libs/` |")) ?? "";
+  const named = (name: string) =>
+    (JSON.parse(readFileSync(join(repo, "libs", name, "package.json"), "utf8")) as { name: string }).name;
+  expect(libs.filter((name) => !row.includes(`\`${named(name)}\``))).toEqual([]);
+});
