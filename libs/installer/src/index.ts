@@ -49,3 +49,4 @@ export {
   verifySignature,
 } from "./minisign.ts";
 export { resolveName, searchCatalogs, type Resolved } from "./resolve.ts";
+export { type EntryManifest } from "./entry-manifest.ts";

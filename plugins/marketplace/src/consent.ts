@@ -13,8 +13,13 @@ export function describePlan(plan: InstallPlan): string {
   const lines = [
     `${plan.name}@${plan.version} from ${plan.source}${plan.catalog ? ` (catalog "${plan.catalog}")` : ""}`,
     ...(plan.description ? [`  ${plan.description}`] : []),
-    `  contributes:  ${contributes.join(" ") || "nothing declared"}`,
-    `  capabilities: ${plan.capabilities.join(", ") || "none declared"}`,
+    ...(plan.format
+      ? [
+          `  format:       ${plan.format.name}; keel runs its ${plan.format.runs.join(", ")}`,
+          ...plan.format.unhonoured.map((part) => `  not run:      ${part}`),
+        ]
+      : [`  contributes:  ${contributes.join(" ") || "nothing declared"}`]),
+    `  capabilities: ${plan.capabilities.join(", ") || "none declared"}${plan.format ? " (its contents imply)" : ""}`,
     ...plan.capabilities.map((c) => `    ${c}: ${describeCapability(c)}`),
   ];
   if (plan.previous) {
