@@ -44,8 +44,12 @@ export default defineConfig({
       "libs/*/test/**/*.test.ts",
     ],
     globalSetup: ["test/support/build-setup.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Guards against a hang, not a measure: on a loaded 2-core CI machine a test that starts twenty keel
+    // processes (batch, BullMQ) or an sshd and a session takes well over 30 s, and failed there for nothing.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+    // expect.poll waits on a condition; 1 s (vitest's default) is a timing assertion on a loaded machine.
+    expect: { poll: { timeout: 60_000 } },
     pool: "forks",
   },
 });

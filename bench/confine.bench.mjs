@@ -69,7 +69,6 @@ async function perCall(plugin, confine, withInlineTool) {
     settings: { plugins: { confine } },
   });
   try {
-    await kit.run("warm");
     const start = performance.now();
     const result = await kit.run("go");
     const elapsed = performance.now() - start;

@@ -39,7 +39,7 @@ export interface CodeCacheOptions {
  * system's granularity (a few ms on ext4, 1 s on ext3 and HFS+, 2 s on FAT), so two writes of one size within a
  * step look alike; a file changed more recently than this is named by a hash of its text.
  */
-const SETTLED_MS = 3000;
+export const SETTLED_MS = 3000;
 
 /**
  * What names `source`, the text of `file`, without reading it through a hash when that is safe: the file's

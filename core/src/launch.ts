@@ -42,9 +42,13 @@ function stalled(): void {
 
 /**
  * Exits once stdout and stderr have flushed. A CLI must not wait for what the run left open: an HTTP client's
- * keep-alive socket to the provider would otherwise hold the process for seconds after the answer. When stdout
- * was closed before all of it was read, the exit is 141 (128 + SIGPIPE), as cli/closed-output.ts's.
+ * keep-alive socket to the provider would otherwise hold the process for seconds after the answer.
  */
 export function exitAfterFlush(code: number): void {
-  process.stdout.write("", (closed) => process.stderr.write("", () => process.exit(closed ? 141 : code)));
+  // 141: stdout's reader left before all was read (cli/closed-output.ts says so through process.exitCode).
+  const exit = (lost?: Error | null) =>
+    process.stderr.write("", () => process.exit(lost || process.exitCode === 141 ? 141 : code));
+  // Nothing waiting: no empty write, which would fail (EPIPE) on a pipe whose reader has read all and left.
+  if (process.stdout.writableLength === 0) exit();
+  else process.stdout.write("", exit);
 }

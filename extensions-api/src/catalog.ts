@@ -42,6 +42,14 @@ export const CatalogPluginSchema = lazySchema(() =>
       capabilities: z.array(z.string()).default([]),
       keywords: z.array(z.string()).default([]),
       deprecated: z.string().optional(),
+      /**
+       * A Claude Code entry's own manifest fields (`commands`, `agents`, `skills`, `hooks`, `mcpServers`, …): the
+       * plugin's whole manifest when `strict` is false, else components added to its `.claude-plugin/plugin.json`.
+       * The installer writes them into the installed folder, where the host's format adapter reads them.
+       */
+      manifest: z.record(z.string(), z.unknown()).optional(),
+      /** Whether `manifest` replaces the plugin's own (Claude Code's `strict: false`). */
+      strict: z.boolean().optional(),
     })
     .strict(),
 );
@@ -53,6 +61,8 @@ export const CatalogSchema = lazySchema(() =>
       owner: z.object({ name: z.string().min(1), email: z.string().optional(), url: z.string().optional() }),
       description: z.string().optional(),
       plugins: z.array(CatalogPluginSchema),
+      /** Plugins listed under a new name: old name → new (Claude Code's `renames`); `install <old>` finds the new. */
+      renames: z.record(z.string(), z.string()).optional(),
     })
     .strict(),
 );

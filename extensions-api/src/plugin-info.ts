@@ -21,6 +21,18 @@ export interface PluginInfo extends PluginRef {
    * `keel.content`), with every path made absolute; absent when it lists none (most plugins).
    */
   content?: PluginContentPaths;
+  /**
+   * What woke it, once it started to activate: `onStartup`, the contribution asked for (`commands:/compact`,
+   * `modes:tui`), `project_trust`, `required`, `providerApis`, `declared tool` or `dependsOn of <plugin>`.
+   */
+  activatedBy?: string;
+  /** Milliseconds its `activate()` took, once it finished. */
+  activationMs?: number;
+  /**
+   * Whether it runs confined to its declared capabilities, in a host process of its own (`plugins.confine`);
+   * false: it runs in keel's process with the user's rights.
+   */
+  confined?: boolean;
 }
 
 /** A manifest's content with its paths absolute: what `PluginInfo.content` holds. */

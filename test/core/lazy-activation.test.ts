@@ -48,3 +48,23 @@ it("marks a plugin degraded after its handlers keep failing", async () => {
     "flaky: is degraded: 3 failures in its hooks or event handlers. See the plugin_error messages above.",
   );
 });
+
+it("tells what woke each plugin and how long its activate() took", async () => {
+  const root = tempDir();
+  const source = `import { definePlugin } from "@keel/extensions-api";
+    export default definePlugin({ activate(api) {
+      api.registerCommand({ name: "/wake", description: "wakes", run: () => {} });
+    } });`;
+  const lazy = writePlugin(root, { name: "woken", keel: { contributes: { commands: ["/wake"] } }, source });
+  const early = writePlugin(join(root, "b"), {
+    name: "early",
+    keel: { activation: ["onStartup"] },
+    source: `import { definePlugin } from "@keel/extensions-api"; export default definePlugin({ activate() {} });`,
+  });
+  kit = await createTestKit({ plugins: [lazy, early] });
+  expect(kit.plugins().find((p) => p.name === "early")).toMatchObject({ activatedBy: "onStartup" });
+  expect(kit.plugins().find((p) => p.name === "early")!.activationMs).toBeGreaterThanOrEqual(0);
+  expect(kit.plugins().find((p) => p.name === "woken")!.activatedBy).toBeUndefined();
+  await kit.runtime.runCommand("/wake");
+  expect(kit.plugins().find((p) => p.name === "woken")).toMatchObject({ activatedBy: "commands:/wake" });
+});

@@ -77,6 +77,7 @@ const FINGERPRINTS: Record<number, string> = {
   10: "e23cfbeb8ed13b43",
   11: "87f838fc298fa84c",
   12: "8374b523ac260237",
+  13: "2c1d7ee814ba7bad",
 };
 
 it("has a new cache format for every change of the manifest schema", () => {

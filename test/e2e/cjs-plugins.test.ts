@@ -7,8 +7,10 @@
 import { readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { SETTLED_MS } from "../../core/src/code-cache.ts";
 import { keelEnv, runKeel, SCRIPTED, type KeelEnv } from "../support/keel-cli.ts";
 import { writePlugin } from "../support/plugin-fixtures.ts";
+import { until } from "../support/until.ts";
 
 const ARGS = [...SCRIPTED, "--permission-mode", "full"];
 
@@ -107,6 +109,11 @@ it("runs a .cjs entry from its code cache on the next start, and an edited one f
   const said = (stdout: string) => /"text":"(first|other)"/.exec(stdout)?.[1];
   const caches = () => readdirSync(join(cacheDir, "v8")).filter((f) => f.startsWith("say_plugin_cjs-"));
 
+  // A file changed in the last SETTLED_MS is named by its text's hash, an older one by its status: two starts
+  // on either side of that moment (a loaded machine's) name one text differently. Each start below that compares
+  // caches comes once the bundle has settled.
+  const settled = () => until(() => Date.now() - statSync(bundle).ctimeMs > SETTLED_MS + 100, 50);
+  await settled();
   const one = await run();
   expect(said(one.stdout), one.stderr).toBe("first");
   const [cache] = caches();
@@ -128,6 +135,8 @@ it("runs a .cjs entry from its code cache on the next start, and an edited one f
   // The old text's cache is replaced by the new one's.
   expect(caches()).toHaveLength(1);
   expect(caches()).not.toEqual([cache]);
+  await settled();
+  expect(said((await run()).stdout)).toBe("other");
 
   // V8 rejects a cache made under other flags: a start with other flags keeps a cache of its own beside it.
   const [plain] = caches();

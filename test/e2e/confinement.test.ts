@@ -181,3 +181,24 @@ describe("on a machine without bubblewrap", () => {
     expect(required.stderr).toContain("this distribution requires confinement (plugins.requireConfinement)");
   });
 });
+
+describe("keel plugins", () => {
+  it("says per plugin whether it runs confined or with your rights", async () => {
+    const dir = writePlugin(tempDir("keel-confine-"), ACME_ECHO);
+    const env = keelEnv();
+    const list = async (confine: string) => {
+      const settings = JSON.stringify({ plugins: { confine } });
+      const run = await runKeel(["plugins", "--json", "--plugin", dir, "--settings", settings], env);
+      return JSON.parse(run.stdout) as { name: string; source: string; confined: boolean }[];
+    };
+    const confined = await list("third-party");
+    expect(confined.find((p) => p.name === "acme-echo")!.confined).toBe(true);
+    expect(confined.filter((p) => p.source === "distribution").every((p) => !p.confined)).toBe(true);
+    const table = await runKeel(
+      ["plugins", "--plugin", dir, "--settings", '{"plugins":{"confine":"third-party"}}'],
+      env,
+    );
+    expect(table.stdout).toMatch(/^acme-echo +1\.2\.0 +cli +\w+ +confined /m);
+    expect(table.stdout).toMatch(/^@keel\/plugin-tools-fs +\S+ +distribution +\w+ +with your rights /m);
+  }, 60_000);
+});

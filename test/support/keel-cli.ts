@@ -66,7 +66,7 @@ export function runKeel(
     let stderr = "";
     child.stdout!.on("data", (d) => (stdout += d));
     child.stderr!.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);

@@ -1,8 +1,9 @@
 /**
  * Packages in the other hosts' formats, written by the tests that install and run them: a Claude Code plugin with
  * every component kind, a Codex plugin, an Agent Plugins package and a Gemini CLI extension. Each has a blocking
- * guard (a hook, or a Gemini extension's excluded tool), a skill, and a tiny MCP server over stdio whose one tool
- * answers `pong`; the Claude Code and Gemini ones a command, the Claude Code and Codex ones an agent.
+ * guard (a hook, or a Gemini extension's excluded tool), a skill (`<name>-checklist`), and a tiny MCP server over
+ * stdio named as the package, whose one tool answers `pong`; the Claude Code and Gemini ones a command, the
+ * Claude Code and Codex ones an agent.
  */
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -32,10 +33,12 @@ const HOOKS = {
     PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh" }] }],
   },
 };
-const SKILL = "---\nname: checklist\ndescription: Run the release checklist.\n---\nCheck the changelog.\n";
+const skill = (name: string) => `---\nname: ${name}-checklist\ndescription: Run ${name}'s checklist.\n---\nCheck.\n`;
 const AGENT = "---\nname: auditor\ndescription: Audits code.\ntools: Read, Grep\n---\nYou audit.\n";
 const COMMAND = "---\ndescription: Deploy a service\nargument-hint: <service>\n---\nDeploy $1 now (all: $ARGUMENTS).\n";
-const claudeMcp = { mcpServers: { pinger: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs"] } } };
+const claudeMcp = (name: string) => ({
+  mcpServers: { [name]: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs"] } },
+});
 
 function files(format: PackageFormat, name: string): Record<string, string> {
   const json = (v: unknown) => JSON.stringify(v, null, 2);
@@ -50,10 +53,10 @@ function files(format: PackageFormat, name: string): Record<string, string> {
         }),
         "commands/deploy.md": COMMAND,
         "agents/auditor.md": AGENT,
-        "skills/checklist/SKILL.md": SKILL,
+        "skills/checklist/SKILL.md": skill(name),
         "hooks/hooks.json": json(HOOKS),
         "hooks/guard.sh": GUARD,
-        ".mcp.json": json(claudeMcp),
+        ".mcp.json": json(claudeMcp(name)),
         "server.mjs": PING_SERVER,
       };
     case "codex":
@@ -69,10 +72,10 @@ function files(format: PackageFormat, name: string): Record<string, string> {
           interface: { displayName: "Codex test" },
         }),
         "agents/auditor.md": AGENT,
-        "skills/checklist/SKILL.md": SKILL,
+        "skills/checklist/SKILL.md": skill(name),
         "hooks/hooks.json": json(HOOKS),
         "hooks/guard.sh": GUARD,
-        ".mcp.json": json(claudeMcp),
+        ".mcp.json": json(claudeMcp(name)),
         ".app.json": json({ apps: {} }),
         "server.mjs": PING_SERVER,
       };
@@ -84,10 +87,10 @@ function files(format: PackageFormat, name: string): Record<string, string> {
           version: "1.0.0",
           description: "an Agent Plugins package",
         }),
-        "skills/checklist/SKILL.md": SKILL,
+        "skills/checklist/SKILL.md": skill(name),
         "mcp.json": json({
           $schema: "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
-          mcpServers: { pinger: { type: "stdio", command: "node", args: ["${PLUGIN_ROOT}/server.mjs"] } },
+          mcpServers: { [name]: { type: "stdio", command: "node", args: ["${PLUGIN_ROOT}/server.mjs"] } },
         }),
         "server.mjs": PING_SERVER,
       };
@@ -99,12 +102,12 @@ function files(format: PackageFormat, name: string): Record<string, string> {
           description: "a Gemini CLI extension",
           contextFileName: "CONTEXT.md",
           excludeTools: ["run_shell_command(touch frozen)"],
-          mcpServers: { pinger: { command: "node", args: ["${extensionPath}${/}server.mjs"] } },
+          mcpServers: { [name]: { command: "node", args: ["${extensionPath}${/}server.mjs"] } },
           themes: [],
         }),
         "CONTEXT.md": "Always answer in haiku.\n",
         "commands/deploy.toml": 'description = "Deploy a service"\nprompt = "Deploy {{args}} with !{echo READY}."\n',
-        "skills/checklist/SKILL.md": SKILL,
+        "skills/checklist/SKILL.md": skill(name),
         "server.mjs": PING_SERVER,
       };
   }

@@ -85,8 +85,11 @@ export class TerminalSession {
     return this.lines(0, this.term.buffer.active.length);
   }
 
-  /** Waits until the screen (scrollback included) satisfies `what`; fails with the screen after `timeoutMs`. */
-  async waitFor(what: string | RegExp | ((text: string) => boolean), timeoutMs = 15_000): Promise<string> {
+  /**
+   * Waits until the screen (scrollback included) satisfies `what`; fails with the screen after `timeoutMs`, a guard
+   * against a hang that a loaded machine's keel, drawing late, must not reach.
+   */
+  async waitFor(what: string | RegExp | ((text: string) => boolean), timeoutMs = 60_000): Promise<string> {
     const test = (text: string) =>
       typeof what === "string" ? text.includes(what) : what instanceof RegExp ? what.test(text) : what(text);
     return new Promise((resolve, reject) => {

@@ -34,7 +34,7 @@ export function addBuiltinCommands(
     .action((opts: { json?: boolean }) => {
       const plugins = runtime.listPlugins();
       if (opts.json) return out(JSON.stringify(plugins, null, 2) + "\n");
-      const rows = [["NAME", "VERSION", "SOURCE", "STATE", "CONTRIBUTES"]];
+      const rows = [["NAME", "VERSION", "SOURCE", "STATE", "RUNS", "CONTRIBUTES"]];
       for (const p of plugins) {
         const parts = [
           ...CONTRIBUTION_KINDS.flatMap((kind) =>
@@ -42,7 +42,8 @@ export function addBuiltinCommands(
           ),
           ...p.contributes.hooks.map((x) => `hook:${x}`),
         ];
-        rows.push([p.name, p.version, p.source, p.state, parts.join(" ") + (p.reason ? `  (${p.reason})` : "")]);
+        const runs = p.confined ? "confined" : "with your rights";
+        rows.push([p.name, p.version, p.source, p.state, runs, parts.join(" ") + (p.reason ? `  (${p.reason})` : "")]);
       }
       out(table(rows));
     });

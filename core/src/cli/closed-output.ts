@@ -13,12 +13,16 @@ export interface Stoppable {
   shutdown(reason: "signal"): Promise<void>;
 }
 
-/** Ends `runtime` and the process when stdout closes. */
+/** Ends `runtime` and the process when stdout's reader is gone. */
 export function endOnClosedOutput(runtime: Stoppable, exit: (code: number) => void = process.exit): void {
   let ending = false;
-  const onStdoutError = () => {
+  const onStdoutError = (error: NodeJS.ErrnoException) => {
+    // Any other failure is what it was before this listener: an uncaught error.
+    if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
     if (ending) return;
     ending = true;
+    // What launch.ts's exitAfterFlush reads: the process ends 141 whichever exit comes first.
+    process.exitCode = CLOSED_OUTPUT_EXIT;
     runtime.abort();
     void runtime.shutdown("signal").finally(() => exit(CLOSED_OUTPUT_EXIT));
   };

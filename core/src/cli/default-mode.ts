@@ -1,10 +1,10 @@
-import { isatty } from "node:tty";
-
 /**
  * Which mode plain `keel` runs: the full-screen terminal UI (`tui`) when stdin and stdout are terminals that
  * can draw it and a plugin offers it; else the line chat (`interactive`), which works on pipes and dumb
  * terminals alike.
  */
+import { isatty } from "node:tty";
+
 export const TUI_MODE = "tui";
 export const LINE_MODE = "interactive";
 

@@ -50,16 +50,26 @@ export function sandboxSupport(): { bwrap: string } | { reason: string } {
   return (support = { bwrap });
 }
 
+/**
+ * Whether the plugin runs only confined, by the settings alone: listings ask this, so they never start the
+ * bubblewrap probe (a `keel -p` whose context plugin lists the plugins would pay for it).
+ */
+export function mustConfine(
+  plugin: { source: PluginSource },
+  mode: ConfineMode | undefined,
+  settings: ConfinementSettings,
+): boolean {
+  const chosen = settings.requireConfinement ? "all" : (mode ?? settings.confine);
+  return chosen !== "none" && (plugin.source !== "distribution" || chosen === "all");
+}
+
 /** `mode`: the runtime's own (the test kit's), else the `plugins.confine` setting. */
 export function decideConfinement(
   plugin: { name: string; source: PluginSource },
   mode: ConfineMode | undefined,
   settings: ConfinementSettings,
 ): ConfinementDecision {
-  const chosen = settings.requireConfinement ? "all" : (mode ?? settings.confine);
-  if (chosen === "none") return { confine: false };
-  const needed = plugin.source !== "distribution" || chosen === "all";
-  if (!needed) return { confine: false };
+  if (!mustConfine(plugin, mode, settings)) return { confine: false };
   const here = sandboxSupport();
   if ("bwrap" in here) return { confine: true, bwrap: here.bwrap };
   if (settings.unconfined.includes(plugin.name) && !settings.requireConfinement)

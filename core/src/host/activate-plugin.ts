@@ -31,7 +31,7 @@ export interface ActivationContext {
   deps: HostDeps;
   find(name: string): PluginRecord | undefined;
   /** Activates another record (a dependency), once. */
-  activate(r: PluginRecord): Promise<boolean>;
+  activate(r: PluginRecord, by: string): Promise<boolean>;
   activateFor(kind: ContributionKind, name: string): Promise<void>;
   /** Marks the record failed and reports why; returns false. */
   fail(r: PluginRecord, phase: string, reason: string): false;
@@ -44,7 +44,7 @@ export async function activatePlugin(r: PluginRecord, ctx: ActivationContext): P
   const { deps } = ctx;
   for (const dep of Object.keys(r.manifest!.dependsOn)) {
     const target = ctx.find(dep);
-    if (!target || !(await ctx.activate(target)))
+    if (!target || !(await ctx.activate(target, `dependsOn of ${r.name}`)))
       return ctx.fail(
         r,
         "dependencies",
@@ -116,7 +116,8 @@ function activated(r: PluginRecord, ctx: ActivationContext, started: number): tr
   if (!r.inline) warnUnregistered(r, deps);
   trace(`activated ${r.name}`);
   ctx.activated(r);
-  deps.bus.emit("plugin_activated", { plugin: { name: r.name, version: r.version }, ms: processMs() - started });
+  r.activationMs = processMs() - started;
+  deps.bus.emit("plugin_activated", { plugin: { name: r.name, version: r.version }, ms: r.activationMs });
   return true;
 }
 

@@ -13,7 +13,7 @@ import { CacheShards, readManifest, type ManifestResult } from "@keel/plugin-loc
  * Bump when the cached shape changes, which includes any change to the manifest schema (a cached manifest is
  * not parsed again); test/core/manifest-cache.test.ts fails when the schema changed and this did not.
  */
-export const FORMAT = 12;
+export const FORMAT = 13;
 
 type Entry = { key: string; pkg: PluginPackage };
 

@@ -19,7 +19,7 @@ import type { EventBus, HookBus } from "@keel/kernel";
 import type { NamedLayer } from "../settings/layers.js";
 import type { Contributions } from "./registries.js";
 import type { Candidate } from "./discover.js";
-import { apiFits, declaredNames, withContent } from "@keel/plugin-lock";
+import { apiFits } from "@keel/plugin-lock";
 import { ManifestCache } from "./manifest-cache.js";
 import { orderPlugins } from "./order.js";
 import { keelCacheDir } from "../cache-dir.js";
@@ -29,7 +29,7 @@ import { activationEvents, firesFor, offerDeclaredTools, waitsFor } from "./acti
 import { listsCliCommand, waitingCliCommands } from "./declared-cli-commands.js";
 import { decidesTrust, policyBars, type PluginPolicy } from "./plugin-policy.js";
 import { addingLists, lockedWith } from "./manifest-keys.js";
-import { inlineManifest, type InlineCandidate, type PluginRecord } from "./plugin-record.js";
+import { inlineManifest, pluginInfo, type InlineCandidate, type PluginRecord } from "./plugin-record.js";
 
 export interface HostDeps {
   bus: EventBus;
@@ -51,6 +51,8 @@ export interface HostDeps {
   runtime(): Runtime | undefined;
   /** Whether this plugin runs confined, in its own host process (confine/policy.ts); absent: none is. */
   confinement?(r: PluginRecord): import("../confine/policy.js").ConfinementDecision;
+  /** Whether it runs only confined, by the settings (no probe of the machine): what listings show. */
+  confined?(r: PluginRecord): boolean;
 }
 
 export class PluginHost {
@@ -63,7 +65,7 @@ export class PluginHost {
     this.activation = {
       deps,
       find: (name) => this.records.find((r) => r.name === name),
-      activate: (r) => this.activate(r),
+      activate: (r, by) => this.activate(r, by),
       activateFor: (kind, name) => this.activateFor(kind, name),
       fail: (r, phase, reason) => this.fail(r, phase, reason),
       activated: (r) => this.activated.push(r),
@@ -176,7 +178,7 @@ export class PluginHost {
    */
   async activateTrustDeciders(policy: PluginPolicy): Promise<void> {
     for (const r of this.records) {
-      if (decidesTrust(r, policy)) await this.activate(r);
+      if (decidesTrust(r, policy)) await this.activate(r, "project_trust");
     }
   }
 
@@ -192,7 +194,7 @@ export class PluginHost {
         r.reason = bars;
       }
     }
-    offerDeclaredTools(this.records, this.deps.contributions, (r) => this.activate(r));
+    offerDeclaredTools(this.records, this.deps.contributions, (r) => this.activate(r, "declared tool"));
   }
 
   /** Whether some plugin's manifest contributes this subcommand. */
@@ -207,7 +209,7 @@ export class PluginHost {
 
   /** Activates these plugins now, whatever their activation events (required plugins start with the host). */
   async activateNow(names: readonly string[]): Promise<void> {
-    for (const r of this.records) if (names.includes(r.name)) await this.activate(r);
+    for (const r of this.records) if (names.includes(r.name)) await this.activate(r, "required");
   }
 
   /** The record of one plugin, for the required-plugins check. */
@@ -216,16 +218,7 @@ export class PluginHost {
   }
 
   list(): PluginInfo[] {
-    return this.records.map((r) => ({
-      name: r.name,
-      version: r.version,
-      source: r.source,
-      dir: r.dir,
-      state: r.state,
-      reason: r.reason,
-      contributes: declaredNames(r.manifest),
-      ...withContent(r.dir, r.manifest),
-    }));
+    return this.records.map((r) => pluginInfo(r, !r.inline && (this.deps.confined?.(r) ?? false)));
   }
 
   /** The plugin whose folder holds `file` (the innermost, if folders nest), for blaming a stack frame. */
@@ -240,7 +233,8 @@ export class PluginHost {
 
   /** Activates every plugin that starts with the host, in dependency order. */
   async activateStartup(): Promise<void> {
-    for (const r of this.records) if (r.state === "lazy" && r.events.includes("onStartup")) await this.activate(r);
+    for (const r of this.records)
+      if (r.state === "lazy" && r.events.includes("onStartup")) await this.activate(r, "onStartup");
   }
 
   /**
@@ -249,7 +243,7 @@ export class PluginHost {
    * active (or failed).
    */
   async activateFor(kind: ContributionKind, name: string): Promise<void> {
-    for (const r of this.records) if (firesFor(r, kind, name)) await this.activate(r);
+    for (const r of this.records) if (firesFor(r, kind, name)) await this.activate(r, `${kind}:${name}`);
   }
 
   /**
@@ -258,7 +252,7 @@ export class PluginHost {
    */
   async activateProviderApiServers(): Promise<void> {
     for (const r of this.records)
-      if (r.state === "lazy" && (r.manifest?.providerApis.length ?? 0) > 0) await this.activate(r);
+      if (r.state === "lazy" && (r.manifest?.providerApis.length ?? 0) > 0) await this.activate(r, "providerApis");
   }
 
   /** Whether some lazy plugin waits for `kind`'s contribution `name`. */
@@ -266,10 +260,11 @@ export class PluginHost {
     return this.records.some((r) => waitsFor(r, kind, name));
   }
 
-  private async activate(r: PluginRecord): Promise<boolean> {
+  private async activate(r: PluginRecord, by: string): Promise<boolean> {
     if (r.state === "active" || r.state === "degraded") return true;
     if (r.state !== "lazy") return false;
     if (r.pending) return r.pending;
+    r.activatedBy = by;
     r.pending = activatePlugin(r, this.activation).finally(() => (r.pending = undefined));
     return r.pending;
   }

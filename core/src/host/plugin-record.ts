@@ -7,6 +7,7 @@ import {
   type PluginRef,
   type PluginSource,
 } from "@keel/extensions-api";
+import { declaredNames, withContent } from "@keel/plugin-lock";
 import type { PluginScope } from "./plugin-api.js";
 
 export interface PluginRecord extends PluginRef {
@@ -22,6 +23,9 @@ export interface PluginRecord extends PluginRef {
   inline?: PluginDefinition<any>;
   scope?: PluginScope;
   pending?: Promise<boolean>;
+  /** What woke the plugin (PluginInfo.activatedBy), and how long its activate() took. */
+  activatedBy?: string;
+  activationMs?: number;
   /** Removers of the manifest-declared tools offered while the plugin is not loaded. */
   offered?: (() => void)[];
 }
@@ -47,4 +51,20 @@ export function inlineManifest(p: InlineCandidate): KeelManifest {
     providerApis: [],
     ...p.manifest,
   } as KeelManifest;
+}
+
+/** What `keel plugins` and `runtime.listPlugins()` show of a record. */
+export function pluginInfo(r: PluginRecord, confined: boolean): PluginInfo {
+  return {
+    name: r.name,
+    version: r.version,
+    source: r.source,
+    dir: r.dir,
+    state: r.state,
+    reason: r.reason,
+    contributes: declaredNames(r.manifest),
+    ...(r.activatedBy && { activatedBy: r.activatedBy, activationMs: r.activationMs }),
+    confined,
+    ...withContent(r.dir, r.manifest),
+  };
 }

@@ -7,7 +7,7 @@
 import type { EventSubscriber, PluginRef, Runtime, ThinkingLevel } from "@keel/extensions-api";
 import { EventBus, HookBus, KERNEL, type Agent, type HookFailure } from "@keel/kernel";
 import { PluginHost } from "../host/plugin-host.js";
-import { decideConfinement } from "../confine/policy.js";
+import { decideConfinement, mustConfine } from "../confine/policy.js";
 import { createContributions, type Contributions } from "../host/registries.js";
 import { namedLayers, type SettingLayers } from "../settings/layers.js";
 import { ModelChoice } from "./model-choice.js";
@@ -84,6 +84,7 @@ export function wire(options: RuntimeOptions, layers: SettingLayers, state: Runt
     session: session.entries,
     runtime: state.runtime,
     confinement: (r) => decideConfinement(r, options.confine, core().plugins),
+    confined: (r) => mustConfine(r, options.confine, core().plugins),
   });
   const target = new ModelChoice(host, contributions, hooks, command, () => ({
     provider: str(state.flags.provider) ?? core().provider,

@@ -3,7 +3,7 @@
  * (`apiVersion`), what it depends on is installed in range (`dependsOn`), it needs no lifecycle script, and no
  * catalog blocked its version. Each refusal says exactly why and what to do.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import satisfies from "semver/functions/satisfies.js";
 import { API_VERSION, type PluginPackage } from "@keel/extensions-api";
@@ -80,7 +80,9 @@ export function checkStaged(dir: string, context: CheckContext): PluginPackage {
       throw new RefusedError(`${who} depends on ${dep} ${range}, but ${dep}@${have} is installed; update ${dep} first`);
   }
   // The manifest schema keeps only keel's fields; the scripts are read from the file as written.
-  const raw = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
+  // A package of another format may have no package.json at all.
+  const file = join(dir, "package.json");
+  const raw = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
   const scripts = installScripts(raw, dir);
   if (scripts.length > 0)
     throw new RefusedError(

@@ -8,9 +8,10 @@ import { tooYoung, type Cooldown } from "./cooldown.ts";
 import { fetchSpec, type Source } from "./source.ts";
 
 export interface Fetched {
-  data: Buffer;
-  /** sha512 of the tarball, `sha512-…`. */
-  integrity: string;
+  /** The tarball; absent when git copied the files (git-tree.ts). */
+  data?: Buffer;
+  /** sha512 of the tarball, `sha512-…`; absent without one. */
+  integrity?: string;
   /** The exact tarball URL or git commit URL. */
   resolved: string;
 }

@@ -21,6 +21,7 @@ export { installFromLock, pinnedSource, type SyncResult } from "./lock-sync.ts";
 export { pluginDir, scopeLock, writeLock, type Scope } from "./scope.ts";
 export { recordCopied } from "./record-copied.ts";
 export { moveOut, previousEntry, rollBack } from "./swap.ts";
+export { purgePlugin } from "./purge.ts";
 export {
   addCatalog,
   catalogListed,
@@ -48,3 +49,4 @@ export {
   verifySignature,
 } from "./minisign.ts";
 export { resolveName, searchCatalogs, type Resolved } from "./resolve.ts";
+export { type EntryManifest } from "./entry-manifest.ts";

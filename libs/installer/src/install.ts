@@ -3,7 +3,7 @@
  * install its dependencies → hash the tree → swap it in and write the lock. Any failure before the swap
  * deletes the staging folder and leaves the installed version as it was; the swap undoes itself (swap.ts).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { linkOf } from "./link.ts";
 import { join } from "node:path";
 import { declaredNames, treeHash, type LockEntry } from "@keel/plugin-lock";
@@ -12,7 +12,9 @@ import lt from "semver/functions/lt.js";
 import { checkStaged, RefusedError, type CheckContext } from "./check.ts";
 import type { Cooldown } from "./cooldown.ts";
 import { dependenciesWithScripts, installDependencies, ownDependencies, type LockedPackages } from "./dependencies.ts";
-import { fetchTarball, unpack } from "./fetch.ts";
+import { refuseLinked, writeEntryManifest, type EntryManifest } from "./entry-manifest.ts";
+import { fetchTarball, unpack, type Fetched } from "./fetch.ts";
+import { fetchGitTree } from "./git-tree.ts";
 import { scopeLock, stagingDir, type Scope } from "./scope.ts";
 import { sourceText, type Source } from "./source.ts";
 import { swapIn } from "./swap.ts";
@@ -36,6 +38,8 @@ export interface InstallPlan {
   added: { capabilities: string[]; hooks: string[] };
   /** The catalog the name was found in. */
   catalog?: string;
+  /** For a package of another format: which, what of it keel runs, and what it does not run and why. */
+  format?: { name: string; runs: string[]; unhonoured: string[] };
 }
 
 export interface InstallOptions extends CheckContext {
@@ -65,6 +69,10 @@ export interface InstallOptions extends CheckContext {
   cooldown?: Cooldown;
   /** A dependency tree to install exactly (from the lock). */
   locked?: LockedPackages;
+  /** A Claude Code catalog entry's own manifest fields, written into the plugin's folder (entry-manifest.ts). */
+  entryManifest?: EntryManifest;
+  /** The name the catalog lists the plugin by, for a manifest the entry writes. */
+  entryName?: string;
   /** The tree hash the result must have (reproducing a lock). */
   expectTree?: string;
   /**
@@ -102,12 +110,15 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
   const stage = mkdtempSync(join(stagingDir(options.scope), "install-"));
   try {
     await step("fetch");
-    const fetched =
-      source.kind === "folder" ? undefined : await fetchTarball(source, { ...options, where: options.cwd });
-    if (fetched && options.current && fetched.integrity === options.current.integrity)
+    const fetched = source.kind === "folder" ? undefined : await fetchPackage(source, stage, options);
+    if (fetched?.integrity && options.current && fetched.integrity === options.current.integrity)
       return { name: options.current.name, outcome: "unchanged" };
     await step("unpack");
-    if (fetched) await unpack(fetched.data, stage);
+    if (fetched?.data) await unpack(fetched.data, stage);
+    if (options.entryManifest) {
+      if (source.kind === "folder") refuseLinked(options.expectName ?? source.path, source.path);
+      writeEntryManifest(stage, options.entryName ?? "plugin", undefined, options.entryManifest);
+    }
     await step("check");
     const pkg = checkStaged(source.kind === "folder" ? source.path : stage, {
       ...options,
@@ -122,7 +133,7 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
     if (asks && !(await options.confirm(plan))) return { name: pkg.name, entry: plan.previous, outcome: "declined" };
     await step("dependencies");
     const packages =
-      fetched && Object.keys(ownDependencies(readPackageJson(stage))).length > 0
+      fetched && Object.keys(ownDependencies(readPackageJson(stage) ?? {})).length > 0
         ? await installDependencies(stage, {
             registry: options.registry,
             cache: options.cache,
@@ -154,6 +165,7 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
       capabilities: plan.capabilities,
       hooks: plan.contributes.hooks,
       ...(Object.keys(packages).length > 0 ? { packages } : {}),
+      ...(options.entryManifest && { entryManifest: options.entryManifest }),
       installedAt: (options.now?.() ?? new Date()).toISOString(),
     };
     await step("swap");
@@ -168,8 +180,20 @@ export async function installPlugin(source: Source, options: InstallOptions): Pr
   }
 }
 
-function readPackageJson(dir: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
+/** A package's package.json; undefined for a package of another format that has none. */
+function readPackageJson(dir: string): Record<string, unknown> | undefined {
+  const file = join(dir, "package.json");
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : undefined;
+}
+
+/** The tarball pacote fetches, or for a git repository that is not an npm package, its files copied by git. */
+async function fetchPackage(source: Source, stage: string, options: InstallOptions): Promise<Fetched> {
+  try {
+    return await fetchTarball(source, { ...options, where: options.cwd });
+  } catch (error) {
+    if (source.kind !== "git" || !/Could not read package\.json/.test((error as Error).message)) throw error;
+    return fetchGitTree(source.url, source.ref, stage);
+  }
 }
 
 function planOf(pkg: PluginPackage, source: Source, options: InstallOptions): InstallPlan {
@@ -191,5 +215,27 @@ function planOf(pkg: PluginPackage, source: Source, options: InstallOptions): In
         }
       : { capabilities: [], hooks: [] },
     catalog: options.catalog,
+    ...(pkg.keel.content?.format && { format: formatOf(pkg) }),
   };
+}
+
+/** What of another format's package keel runs, named by kind; refused when it is nothing. */
+function formatOf(pkg: PluginPackage): NonNullable<InstallPlan["format"]> {
+  const c = pkg.keel.content!;
+  const count = (items: readonly unknown[], kind: string) => (items.length ? [`${kind} (${items.length})`] : []);
+  const runs = [
+    ...count(pkg.keel.skills, "skill folders"),
+    ...count(c.commands, "command folders"),
+    ...count(c.agents, "agent folders"),
+    ...count(c.hooks, "hook configurations"),
+    ...count(c.mcpServers, "MCP configurations"),
+    ...count(c.instructions, "context files"),
+    ...count(c.deny, "excluded tools"),
+  ];
+  if (runs.length === 0)
+    throw new RefusedError(
+      `${pkg.name}@${pkg.version} (${c.format}) holds nothing keel can run` +
+        (c.unhonoured.length ? `: it has only ${c.unhonoured.join("; ")}` : ""),
+    );
+  return { name: c.format!, runs, unhonoured: c.unhonoured };
 }

@@ -46,6 +46,7 @@ export async function installFromLock(options: Omit<InstallOptions, "integrity">
       locked: entry.packages,
       expectTree: entry.tree,
       expectName: name,
+      entryManifest: entry.entryManifest,
       // Git and URL sources in a lock were opted into when they were first installed.
       allowGit: true,
       allowRemote: true,

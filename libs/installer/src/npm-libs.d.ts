@@ -63,3 +63,15 @@ declare module "@npmcli/arborist" {
     reify(options?: Record<string, unknown>): Promise<unknown>;
   }
 }
+
+declare module "cacache" {
+  const cacache: {
+    ls(cache: string): Promise<Record<string, { key: string; integrity: string }>>;
+    rm: {
+      entry(cache: string, key: string, options?: { removeFully?: boolean }): Promise<void>;
+      content(cache: string, integrity: string): Promise<boolean>;
+    };
+    verify(cache: string): Promise<unknown>;
+  };
+  export default cacache;
+}

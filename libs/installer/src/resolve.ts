@@ -18,6 +18,8 @@ export interface Resolved {
   version: CatalogVersion | undefined;
   source: Source;
   integrity?: string;
+  /** The name asked for, when the catalog lists the plugin under a new one. */
+  renamedFrom?: string;
 }
 
 export function resolveName(
@@ -27,6 +29,10 @@ export function resolveName(
   minReleaseAge?: string,
 ): Resolved {
   const cooldown = cooldownFor(minReleaseAge, wanted.range);
+  // A catalog that renamed the plugin (Claude Code's `renames`) finds it under its new name.
+  const renamed = records.map((r) => r.catalog.renames?.[wanted.name]).find((n) => n !== undefined);
+  if (renamed && !records.some((r) => r.catalog.plugins.some((p) => p.name === wanted.name)))
+    return { ...resolveName(records, { ...wanted, name: renamed }, cwd, minReleaseAge), renamedFrom: wanted.name };
   const hits = records.flatMap((record) =>
     record.catalog.plugins.filter((p) => p.name === wanted.name).map((plugin) => ({ record, plugin })),
   );
@@ -75,7 +81,11 @@ export function resolveName(
       );
     }
   }
-  const text = catalogSource(version?.source ?? plugin.source, record);
+  const written = version?.source ?? plugin.source;
+  // A Claude Code entry whose source keel cannot take says why, instead of failing as a path.
+  if (written.startsWith("unsupported:"))
+    throw new RefusedError(`${where}: ${written.slice(12)}; keel cannot install it`);
+  const text = catalogSource(written, record);
   let source = parseSource(text, record.origin.startsWith("/") ? record.origin : cwd);
   if (source.kind === "npm" && version) source = { ...source, range: version.version };
   if (source.kind === "catalog")

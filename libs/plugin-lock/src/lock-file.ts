@@ -39,6 +39,11 @@ export const LockEntrySchema = lazySchema(() =>
     hooks: z.array(z.string()).default([]),
     /** The plugin's dependency tree as npm's lockfile `packages` map, so the lock reproduces it exactly. */
     packages: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+    /**
+     * A Claude Code catalog entry's own manifest fields, written into the folder at install (`strict: false`
+     * entries, and components an entry adds), so reproducing the lock writes them again.
+     */
+    entryManifest: z.object({ fields: z.record(z.string(), z.unknown()), strict: z.boolean() }).optional(),
     /** When it was installed or updated (ISO 8601). */
     installedAt: z.string(),
   }),

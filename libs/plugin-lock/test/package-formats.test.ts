@@ -44,8 +44,8 @@ describe("reading packages of other formats", () => {
     expect(read.ok && read.format).toBe("agent-plugins");
     if (!read.ok) return;
     const servers = read.pkg.keel.content!.mcpServers[0] as Record<string, { args: string[]; env: object }>;
-    expect(servers.pinger!.args).toEqual([join(dir, "server.mjs")]);
-    expect(servers.pinger!.env).toMatchObject({ PLUGIN_ROOT: dir });
+    expect(servers.portable!.args).toEqual([join(dir, "server.mjs")]);
+    expect(servers.portable!.env).toMatchObject({ PLUGIN_ROOT: dir });
     expect(read.pkg.keel.capabilities).toEqual(["exec"]);
   });
 
@@ -59,7 +59,7 @@ describe("reading packages of other formats", () => {
     expect(content.deny).toEqual(["Bash(touch frozen*)"]);
     expect(content.unhonoured.join()).toContain("themes");
     const servers = content.mcpServers[0] as Record<string, { args: string[] }>;
-    expect(servers.pinger!.args).toEqual([join(dir, "server.mjs")]);
+    expect(servers.gem!.args).toEqual([join(dir, "server.mjs")]);
   });
 
   it("refuses a package whose manifest names a path outside it, or a name keel cannot use", () => {

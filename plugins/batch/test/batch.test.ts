@@ -20,9 +20,7 @@ describe("keel batch on the embedded queue", () => {
     const run = await runKeel(
       batch("tasks.jsonl", "--out", "out.jsonl"),
       { cwd: env.root, home: env.home },
-      {
-        timeoutMs: 60_000,
-      },
+      { timeoutMs: 150_000 }, // nine keel processes: a minute was not enough under load
     );
     expect(run.stderr).toContain("keel batch: tasks.jsonl:6: is not JSON (");
     expect(run.code).toBe(1);
@@ -122,7 +120,9 @@ describe("keel batch on the embedded queue", () => {
         id: "seconds",
         prompt: "go",
         workspace: "w",
-        budget: { seconds: 1 },
+        // Long enough for keel to start and save its session on a loaded machine (at 1 s, and at 5 s under a load
+        // of 20 on 2 cores, keel was stopped before it had one), well below the command's 30 s.
+        budget: { seconds: 10 },
         settings: scripted([{ toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }]),
       },
     ]);
@@ -135,7 +135,7 @@ describe("keel batch on the embedded queue", () => {
     const byId = Object.fromEntries(readResults(join(env.root, "out.jsonl")).map((r) => [r.id, r]));
     expect(byId.turns).toMatchObject({ reason: "budget_turns", turns: 1 });
     expect(byId.tokens).toMatchObject({ reason: "budget_tokens", error: "used 60 tokens, over its budget of 50" });
-    expect(byId.seconds).toMatchObject({ reason: "budget_seconds", error: "ran past its budget of 1 s" });
+    expect(byId.seconds).toMatchObject({ reason: "budget_seconds", error: "ran past its budget of 10 s" });
     // Stopped by SIGTERM, keel still saved the session.
     expect(existsSync(byId.seconds!.sessionFile!)).toBe(true);
   });

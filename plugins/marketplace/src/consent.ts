@@ -1,6 +1,6 @@
 /**
  * What the user sees before a plugin is installed or an update that asks for more: what the manifest says it
- * contributes and the capabilities it declares (what its own code does; keel does not enforce them).
+ * contributes and the capabilities it declares (what its own code may do; enforced when it runs confined).
  */
 import { CONTRIBUTION_KINDS, CONTRIBUTIONS, describeCapability, type CliContext } from "@keel/extensions-api";
 import type { InstallPlan } from "@keel/installer";
@@ -13,8 +13,13 @@ export function describePlan(plan: InstallPlan): string {
   const lines = [
     `${plan.name}@${plan.version} from ${plan.source}${plan.catalog ? ` (catalog "${plan.catalog}")` : ""}`,
     ...(plan.description ? [`  ${plan.description}`] : []),
-    `  contributes:  ${contributes.join(" ") || "nothing declared"}`,
-    `  capabilities: ${plan.capabilities.join(", ") || "none declared"}`,
+    ...(plan.format
+      ? [
+          `  format:       ${plan.format.name}; keel runs its ${plan.format.runs.join(", ")}`,
+          ...plan.format.unhonoured.map((part) => `  not run:      ${part}`),
+        ]
+      : [`  contributes:  ${contributes.join(" ") || "nothing declared"}`]),
+    `  capabilities: ${plan.capabilities.join(", ") || "none declared"}${plan.format ? " (its contents imply)" : ""}`,
     ...plan.capabilities.map((c) => `    ${c}: ${describeCapability(c)}`),
   ];
   if (plan.previous) {
@@ -31,7 +36,9 @@ export function describePlan(plan: InstallPlan): string {
 export function confirmPlan(context: CliContext, yes: boolean): (plan: InstallPlan) => Promise<boolean> {
   return async (plan) => {
     context.stderr(`${describePlan(plan)}\n`);
-    context.stderr("  A plugin runs inside keel with your rights; install only what you would run as a program.\n");
+    context.stderr(
+      "  With plugins.confine, it gets only these capabilities; without, it runs inside keel with your rights.\n",
+    );
     if (yes) return true;
     return context.confirm(plan.previous ? `Update ${plan.name}?` : `Install ${plan.name}?`);
   };

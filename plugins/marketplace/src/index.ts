@@ -60,7 +60,7 @@ export default definePlugin({
         s,
       ),
       lazy(
-        { name: "remove", description: "remove an installed plugin", arguments: "<name>", options: [project] },
+        { name: "remove", description: "remove an installed plugin", arguments: "<name>", options: [project, yes] },
         () => import("./commands/remove.ts"),
         s,
       ),

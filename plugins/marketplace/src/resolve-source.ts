@@ -3,7 +3,15 @@
  * catalogs, which also give the sha512 the tarball must have and may mark the version deprecated.
  */
 import type { CliContext } from "@keel/extensions-api";
-import { cooldownFor, parseSource, resolveName, type CatalogRecord, type Cooldown, type Source } from "@keel/installer";
+import {
+  cooldownFor,
+  parseSource,
+  resolveName,
+  type CatalogRecord,
+  type Cooldown,
+  type EntryManifest,
+  type Source,
+} from "@keel/installer";
 import { allCatalogs } from "./catalogs.ts";
 import { blockedCatalogMessage, packageOf, pluginRefused } from "./policy.ts";
 import { UsageError } from "./scope.ts";
@@ -17,6 +25,9 @@ export interface Target {
   recordAs?: string;
   /** The cooldown that applies (none when the version was named exactly). */
   cooldown?: Cooldown;
+  /** A Claude Code entry's own manifest fields, written into the installed folder. */
+  entryManifest?: EntryManifest;
+  entryName?: string;
 }
 
 export function resolveSource(
@@ -49,9 +60,11 @@ export function resolveSource(
     context.stderr(
       `${context.command}: ${found.plugin.name}@${found.version.version} is deprecated: ${found.version.deprecated}\n`,
     );
-  const qualified = { ...source, qualifier: found.catalog };
-  const recordAs = `${qualified.name}@${qualified.range}@${qualified.qualifier}`;
+  if (found.renamedFrom) context.stderr(`${found.renamedFrom}: the catalog now lists it as ${found.plugin.name}\n`);
+  const recordAs = `${found.plugin.name}@${source.range}@${found.catalog}`;
+  const { manifest, strict } = found.plugin;
   return {
+    ...(manifest && { entryManifest: { fields: manifest, strict: strict !== false }, entryName: found.plugin.name }),
     source: found.source,
     integrity: found.integrity ?? integrity,
     catalog: found.catalog,

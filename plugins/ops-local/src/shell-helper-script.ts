@@ -40,7 +40,7 @@ use strict; use warnings; use POSIX (); use Fcntl qw(F_GETFL F_SETFL O_NONBLOCK 
 $0 = 'keel-shell-helper';
 $SIG{PIPE} = 'IGNORE';
 $SIG{CHLD} = sub {};
-my ($WRAPPER, $SPARE_WRAPPER, $EXEC_WAIT) = @ARGV;
+my ($WRAPPER, $SPARE_WRAPPER, $EXEC_WAIT, $IDLE_SPARE) = @ARGV;
 my %PRCTL = (x86_64 => 157, aarch64 => 167);
 my $REAPER = subreaper();
 binmode STDIN; binmode STDOUT;
@@ -269,7 +269,7 @@ while (1) {
   $polls = 0 unless $exiting;
   my $wait = $exiting && $polls++ < 20 ? 0.001 : %held ? 0.005 : %by_pid || %dying ? 0.05 : undef;
   my $ready = select(my $rout = $rin, undef, undef, $wait);
-  $idle = 1 if $ready == 0 && defined $wait && $wait >= 0.05;
+  $idle = 1 if $IDLE_SPARE && $ready == 0 && defined $wait && $wait >= 0.05;
   if (%held && (($ready == 0 && !$exiting) || ++$holding > 6)) {
     $pending .= $_ for values %held;
     %held = ();

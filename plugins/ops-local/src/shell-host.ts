@@ -71,11 +71,12 @@ export class ShellHost {
    * `onGiveUp` hears why, once, when a helper that kept failing to start is given up. `tuning.spares`: keep the
    * next command's shell started ahead of it (shell-helper-script.ts); false forks each command's when it comes.
    * `tuning.execWait`: how long the helper waits for a shell's exec before going on (seconds; tests use 0).
+   * `tuning.idleSpare`: false forks the next spare only once a command's exit is out, never 50 ms into one (tests).
    */
   constructor(
     private readonly perl: string | undefined,
     private readonly onGiveUp: (why: string) => void = () => {},
-    private readonly tuning: { spares?: boolean; execWait?: number } = {},
+    private readonly tuning: { spares?: boolean; execWait?: number; idleSpare?: boolean } = {},
   ) {
     if (!perl) this.unavailable = "perl was not found on PATH or at /usr/bin/perl";
   }
@@ -136,7 +137,8 @@ export class ShellHost {
   }
 
   private startHelper(): Helper {
-    const helper = new Helper(this.perl!, this.tuning.execWait ?? EXEC_WAIT_SECONDS, (readyBefore, why) => {
+    const waits = { exec: this.tuning.execWait ?? EXEC_WAIT_SECONDS, idleSpare: this.tuning.idleSpare ?? true };
+    const helper = new Helper(this.perl!, waits, (readyBefore, why) => {
       if (this.helper === helper) this.helper = undefined;
       this.failedStarts = readyBefore ? 0 : this.failedStarts + 1;
       if (this.failedStarts >= STARTS_BEFORE_GIVING_UP && this.unavailable === undefined) {
@@ -166,8 +168,13 @@ class Helper {
   private broken: string | undefined;
   private dead = false;
 
-  constructor(perl: string, execWait: number, onDeath: (wasReady: boolean, why: string) => void) {
-    this.child = spawn(perl, ["-e", SHELL_HELPER_SCRIPT, WRAPPER, SPARE_WRAPPER, String(execWait)], {
+  constructor(
+    perl: string,
+    waits: { exec: number; idleSpare: boolean },
+    onDeath: (wasReady: boolean, why: string) => void,
+  ) {
+    const args = [WRAPPER, SPARE_WRAPPER, String(waits.exec), waits.idleSpare ? "1" : "0"];
+    this.child = spawn(perl, ["-e", SHELL_HELPER_SCRIPT, ...args], {
       stdio: ["pipe", "pipe", "pipe"],
       detached: true, // its own session: a Ctrl-C at the terminal is keel's to handle, not the helper's
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { API_VERSION, type CliCommandSpec, type CliContext } from "@keel/extensions-api";
 import { isKind, KIND_NAMES } from "./kinds.ts";
 import { newPlugin } from "./new.ts";
-import { packPlugin } from "./pack.ts";
+import { packPlugin, type Packed } from "./pack.ts";
 import { validatePlugin } from "./validate.ts";
 
 const USAGE =
@@ -65,7 +65,17 @@ async function validate(dir: string, context: CliContext): Promise<number> {
 async function pack(dir: string, options: Record<string, unknown>, context: CliContext): Promise<number> {
   const code = await validate(dir, { ...context, stdout: () => undefined });
   if (code !== 0) return code;
-  const packed = await packPlugin(dir, resolve(context.cwd, typeof options.out === "string" ? options.out : "."));
+  const out = resolve(context.cwd, typeof options.out === "string" ? options.out : ".");
+  let packed: Packed;
+  try {
+    packed = await packPlugin(dir, out);
+  } catch (error) {
+    const e = error as { message?: string; stderr?: string };
+    context.stderr(
+      `plugin pack: could not pack ${dir} into ${out}: ${(e.stderr || e.message || String(error)).trim()}\n`,
+    );
+    return 1;
+  }
   if (options.json) context.stdout(`${JSON.stringify(packed, null, 2)}\n`);
   else
     context.stdout(

@@ -3,7 +3,7 @@
  * and the entry a catalog (marketplace.json) lists it with.
  */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { CatalogPluginSchema, type CatalogPlugin } from "@keel/extensions-api/catalog";
@@ -18,6 +18,8 @@ export interface Packed {
 }
 
 export async function packPlugin(dir: string, destination: string): Promise<Packed> {
+  // `--out dist` names a folder the tarball goes to: made when missing, as a build's output folder is.
+  mkdirSync(destination, { recursive: true });
   const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", destination], {
     cwd: dir,
     env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false" },

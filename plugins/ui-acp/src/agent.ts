@@ -126,7 +126,8 @@ export async function serveAcp({
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true } },
-        agentInfo: { name: "keel", version: plugin.version },
+        // The program the editor runs (`keel --version`, or a built agent's), not this plugin's own version.
+        agentInfo: { name: runtime.app.command, version: runtime.app.version },
       };
     })
     .onRequest(methods.agent.session.new, async ({ params, client }) => {

@@ -3,7 +3,7 @@
  * over stdio through initialize, a new session, a prompt whose tool call needs permission, a cancel, a load of
  * the session in a new process, and a switch of the permission mode.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { methods, PROTOCOL_VERSION } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,6 +11,10 @@ import { startMockLlm, type MockLlm } from "@keel/provider-kit/mock-llm";
 import { keelEnv } from "../../../test/support/keel-cli.ts";
 import { asEditor, initialize, type Editor } from "./editor.ts";
 import { until } from "../../../test/support/until.ts";
+
+const KEEL_VERSION = (
+  JSON.parse(readFileSync(join(import.meta.dirname, "../../../package.json"), "utf8")) as { version: string }
+).version;
 
 const kinds = (editor: Editor) => editor.updates.map((u) => u.update.sessionUpdate);
 /** The text of every chunk update of `kind`, joined. */
@@ -47,6 +51,8 @@ describe("keel acp, driven by the ACP SDK's client", () => {
       const init = await initialize(agent);
       expect(init.protocolVersion).toBe(PROTOCOL_VERSION);
       expect(init.agentCapabilities?.loadSession).toBe(true);
+      // What `keel --version` says, not the ACP plugin's own version.
+      expect(init.agentInfo).toEqual({ name: "keel", version: KEEL_VERSION });
       const created = await agent.request(methods.agent.session.new, { cwd: env.cwd, mcpServers: [] });
       sessionId = created.sessionId;
       expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["ask", "auto", "full"]);

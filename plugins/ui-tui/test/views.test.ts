@@ -32,12 +32,15 @@ describe("the terminal UI's views", () => {
     });
     const t = await started(env, ["--permission-mode", "ask"]);
     await send(t, "write a file", "Allow once");
-    // Deny is the last option, a few below the first.
+    // Deny is the last option, a few below the first. Each press is waited for by the option it selects, not by
+    // any change of the screen (a redraw for something else made a loaded machine press enter on another option).
+    const selected = (screen: string) => /→ (.+)/.exec(screen)?.[1];
     for (let i = 0; i < 5 && !/→ Deny/.test(t.screen()); i++) {
-      const before = t.screen();
+      const before = selected(t.screen());
       t.press("down");
-      await t.waitFor((s) => s !== before);
+      await t.waitFor(() => selected(t.screen()) !== before);
     }
+    await t.waitFor(() => /→ Deny/.test(t.screen()));
     t.press("enter");
     await t.waitFor("Why not? The model sees your answer");
     t.type("not in this folder");

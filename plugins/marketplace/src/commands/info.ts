@@ -32,6 +32,7 @@ export function run(args: string[], options: Record<string, unknown>, context: C
           `hooks: ${entry!.hooks.join(", ") || "none"}\n  installed: ${entry!.installedAt}\n`,
       );
     if (plugin) context.stdout(`  state: ${plugin.state}${plugin.reason ? ` (${plugin.reason})` : ""}\n`);
+    if (plugin) context.stdout(`  runs: ${plugin.confined ? "confined to its capabilities" : "with your rights"}\n`);
     for (const { catalog, plugin: p } of catalogs)
       context.stdout(
         `in catalog "${catalog}": ${p.description ?? ""}\n  ` +

@@ -27,6 +27,7 @@ export function run(_args: string[], options: Record<string, unknown>, context: 
           source: entry.source,
           state: info?.state ?? (scope.kind === "project" ? "not loaded" : "missing"),
           reason: info?.reason,
+          runs: info?.confined ? "confined" : "with your rights",
           catalog: entry.catalog,
         };
       }),
@@ -41,7 +42,8 @@ export function run(_args: string[], options: Record<string, unknown>, context: 
     }
     for (const r of rows)
       context.stdout(
-        `${r.name}@${r.version}  ${r.scope}  ${r.state}  ${r.source}${r.reason ? `  (${r.reason})` : ""}\n`,
+        `${r.name}@${r.version}  ${r.scope}  ${r.state}  ${r.source}  runs ${r.runs}` +
+          `${r.reason ? `  (${r.reason})` : ""}\n`,
       );
     return 0;
   });

@@ -42,6 +42,11 @@ async function update(
   const names = name ? [name] : Object.keys(lock.plugins);
   if (name && !lock.plugins[name])
     throw new UsageError(`${name} is not installed${scope.kind === "project" ? " in the project" : ""}`);
+  if (names.length === 0) {
+    const where = scope.kind === "project" ? "in this project" : `for ${context.command}`;
+    context.stdout(`Nothing to update: no plugin is installed ${where} (\`${context.command} install <source>\`).\n`);
+    return 0;
+  }
   let failed = false;
   for (const n of names) {
     const entry = lock.plugins[n]!;

@@ -79,8 +79,11 @@ export class Connection {
       else waiting.reject(new Error(String(message.error)));
       return;
     }
-    if (message.type === "welcome" && !message.resumed) this.lastSeq = Number(message.seq);
-    else if (typeof message.seq === "number") {
+    // A resumed welcome's seq is the server's latest, and the replay of what came after ours follows it: taking
+    // that seq would drop the replay as already seen.
+    if (message.type === "welcome") {
+      if (!message.resumed) this.lastSeq = Number(message.seq);
+    } else if (typeof message.seq === "number") {
       if (this.lastSeq !== undefined && message.seq <= this.lastSeq) return;
       this.lastSeq = message.seq;
     }
