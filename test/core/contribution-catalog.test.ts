@@ -195,7 +195,7 @@ describe("an activation event for each contribution kind", () => {
     );
     const env = keelEnv();
     const listed = await runKeel(["plugins", "--plugin", dir], env);
-    expect(listed.stdout).toMatch(/lazy-modes\s+1\.0\.0\s+cli\s+lazy\s+mode:lazy-mode/);
+    expect(listed.stdout).toMatch(/lazy-modes\s+1\.0\.0\s+cli\s+lazy\s+with your rights\s+mode:lazy-mode/);
     expect(existsSync(marker)).toBe(false);
     const run = await runKeel(["--mode", "lazy-mode", "--plugin", dir], env);
     expect(run.stdout).toBe("lazy mode ran\n");

@@ -49,6 +49,6 @@ describe("the writing-plugins walkthrough", () => {
     const env = keelEnv();
     writeWalkthroughPlugin(join(env.home, "plugins", "keel-wordcount"));
     const run = await runKeel(["plugins"], env);
-    expect(run.stdout).toMatch(/keel-wordcount\s+1\.0\.0\s+user\s+active\s+tool:word_count/);
+    expect(run.stdout).toMatch(/keel-wordcount\s+1\.0\.0\s+user\s+active\s+with your rights\s+tool:word_count/);
   });
 });
