@@ -8,17 +8,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { PluginContent } from "@keel/extensions-api";
-import {
-  contentCapabilities,
-  descriptionOf,
-  isObject,
-  nameProblem,
-  outside,
-  pathsOf,
-  versionOf,
-  type Adapted,
-  type PackageAdapter,
-} from "./shared.js";
+import { adaptedContent, isObject, nameProblem, pathsOf, type Adapted, type PackageAdapter } from "./shared.js";
 
 const MANIFEST = ".claude-plugin/plugin.json";
 const METADATA = new Set(["$schema", "name", "version", "description", "author", "homepage", "repository"]);
@@ -79,17 +69,7 @@ export function readClaudeCode(dir: string, raw: Record<string, unknown>, file =
     unhonoured,
   };
   const skills = folders(raw.skills, "skills");
-  const paths = [...content.commands, ...content.agents, ...skills, ...content.hooks, ...content.mcpServers];
-  const escaping = paths.find((p) => typeof p === "string" && outside(p));
-  if (escaping) return { refused: `${file} names "${escaping}", which is outside the plugin's folder` };
-  return {
-    name: raw.name as string,
-    version: versionOf(raw),
-    ...descriptionOf(raw),
-    skills,
-    content,
-    capabilities: contentCapabilities(dir, content),
-  };
+  return adaptedContent(dir, file, raw, skills, content);
 }
 
 export const CLAUDE_CODE: PackageAdapter = {

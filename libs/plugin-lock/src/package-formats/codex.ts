@@ -5,16 +5,7 @@
  * cannot run and is named; `interface` is for Codex's plugin directory only.
  */
 import type { PluginContent } from "@keel/extensions-api";
-import {
-  contentCapabilities,
-  descriptionOf,
-  isObject,
-  nameProblem,
-  outside,
-  pathsOf,
-  versionOf,
-  type PackageAdapter,
-} from "./shared.js";
+import { adaptedContent, isObject, nameProblem, pathsOf, type PackageAdapter } from "./shared.js";
 
 const MANIFEST = ".codex-plugin/plugin.json";
 const KNOWN = new Set([
@@ -62,17 +53,6 @@ export const CODEX: PackageAdapter = {
       unhonoured,
     };
     const skills = pathsOf(dir, raw.skills, "skills");
-    const escaping = [...skills, ...content.commands, ...content.agents, ...content.hooks, ...content.mcpServers].find(
-      (p) => typeof p === "string" && outside(p),
-    );
-    if (escaping) return { refused: `${MANIFEST} names "${escaping}", which is outside the plugin's folder` };
-    return {
-      name: raw.name as string,
-      version: versionOf(raw),
-      ...descriptionOf(raw),
-      skills,
-      content,
-      capabilities: contentCapabilities(dir, content),
-    };
+    return adaptedContent(dir, MANIFEST, raw, skills, content);
   },
 };

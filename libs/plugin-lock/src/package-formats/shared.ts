@@ -145,3 +145,28 @@ export function nameProblem(name: unknown, file: string): string | undefined {
 export const versionOf = (raw: Record<string, unknown>) => (typeof raw.version === "string" && raw.version) || "0.0.0";
 export const descriptionOf = (raw: Record<string, unknown>) =>
   typeof raw.description === "string" && raw.description ? { description: raw.description } : {};
+
+/**
+ * What a Claude Code–shaped manifest adapts to, once its paths are known: refused when any names a place outside
+ * the plugin's folder (a manifest is a stranger's input), otherwise the plugin with the capabilities its content
+ * implies.
+ */
+export function adaptedContent(
+  dir: string,
+  file: string,
+  raw: Record<string, unknown>,
+  skills: string[],
+  content: PluginContent,
+): Adapted {
+  const paths = [...content.commands, ...content.agents, ...skills, ...content.hooks, ...content.mcpServers];
+  const escaping = paths.find((p) => typeof p === "string" && outside(p));
+  if (escaping) return { refused: `${file} names "${escaping}", which is outside the plugin's folder` };
+  return {
+    name: raw.name as string,
+    version: versionOf(raw),
+    ...descriptionOf(raw),
+    skills,
+    content,
+    capabilities: contentCapabilities(dir, content),
+  };
+}
